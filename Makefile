@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# stacklat top-level Makefile.
+#
+#   make                 module (against KDIR) and tool
+#   make check           unit tests + VM tests on the whole kernel matrix
+#   make check KERNELS=6.1
+#   make demo            boot 6.1 in QEMU with stacklat, show what it measures
+#   make bench           per-event cost of the hooks, armed vs disarmed
+#   make install / make dkms-install
+#   make style           checkpatch over the module
+#   make sparse          sparse (C=1) over the module
+#   make w1              W=1 build of the module
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+KERNELS ?= 5.10 6.1 6.1-rt 6.12
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all module tool unit vmtest check deps demo bench style sparse w1 \
+	clean install install-tool dkms-install help
+
+all: module tool
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+w1:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules
+
+tool:
+	$(MAKE) -C tool
+
+unit:
+	$(MAKE) -C tests/unit run
+
+# Install the Debian packages the tests need (only when root and missing).
+deps:
+	@tests/deps.sh
+
+vmtest: tool
+	tests/vm/run.sh $(KERNELS)
+
+check: deps
+	$(MAKE) unit
+	$(MAKE) vmtest
+
+demo: deps tool
+	tests/vm/demo.sh
+
+bench: deps tool
+	tests/vm/run.sh --bench $(firstword $(KERNELS))
+
+style:
+	tests/style.sh
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	$(MAKE) -C tool clean
+	$(MAKE) -C tests/unit clean
+
+install: install-tool
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(shell basename $$(dirname $(KDIR)))
+
+install-tool: tool
+	install -D -m 0755 tool/stacklat $(DESTDIR)$(PREFIX)/sbin/stacklat
+
+dkms-install:
+	rm -rf /usr/src/stacklat-$(VERSION)
+	mkdir -p /usr/src/stacklat-$(VERSION)
+	cp -r Kbuild Makefile VERSION kmod uapi /usr/src/stacklat-$(VERSION)/
+	sed 's/@VERSION@/$(VERSION)/' dkms/dkms.conf > /usr/src/stacklat-$(VERSION)/dkms.conf
+	dkms add -m stacklat -v $(VERSION)
+	dkms build -m stacklat -v $(VERSION)
+	dkms install -m stacklat -v $(VERSION)
+	$(MAKE) install-tool
+
+help:
+	@sed -n '3,15p' Makefile
