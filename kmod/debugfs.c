@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/debug/stacklat/: status, control, one table per pipeline and
+ * hist/<pipeline> with every stage's histogram drawn as text bars.  All
+ * files are root-only; none prints a kernel pointer.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/utsname.h>
+#include <linux/kernel.h>
+
+#include "sl.h"
+
+static struct dentry *sl_dir;
+
+static const char * const sl_state_names[__STACKLAT_HOOK_STATE_MAX] = {
+	[STACKLAT_HOOK_DISARMED] = "disarmed",
+	[STACKLAT_HOOK_ARMED] = "armed",
+	[STACKLAT_HOOK_UNAVAILABLE] = "not available",
+	[STACKLAT_HOOK_FAILED] = "failed",
+	[STACKLAT_HOOK_SKIPPED] = "skipped",
+};
+
+static const char * const sl_kind_names[__STACKLAT_HOOK_KIND_MAX] = {
+	[STACKLAT_HOOK_KIND_NONE] = "-",
+	[STACKLAT_HOOK_KIND_TRACEPOINT] = "tracepoint",
+	[STACKLAT_HOOK_KIND_KPROBE] = "kprobe",
+	[STACKLAT_HOOK_KIND_KRETPROBE] = "kretprobe",
+};
+
+static const char * const sl_key_names[__STACKLAT_KEY_MAX] = {
+	[STACKLAT_KEY_NONE] = "call",
+	[STACKLAT_KEY_SKB] = "skb",
+	[STACKLAT_KEY_SOCK] = "socket",
+	[STACKLAT_KEY_REQUEST] = "request",
+	[STACKLAT_KEY_TASK] = "task",
+};
+
+static const char * const sl_loss_names[SL_LOSS_NR] = {
+	[SL_LOSS_TABLE_FULL] = "table_full",
+	[SL_LOSS_STALE] = "stale",
+	[SL_LOSS_BAD_DELTA] = "bad_delta",
+	[SL_LOSS_UNMATCHED] = "unmatched",
+	[SL_LOSS_FILTERED] = "filtered",
+	[SL_LOSS_DROPPED] = "dropped",
+};
+
+/* Three significant digits in ns, us, ms or s. */
+void sl_fmt_ns(char *buf, size_t len, u64 ns)
+{
+	static const char * const unit[] = { "ns", "us", "ms", "s" };
+	u64 scale = 1;
+	int u = 0;
+
+	while (u < 3 && ns >= scale * 1000) {
+		scale *= 1000;
+		u++;
+	}
+	if (!u || ns / scale >= 100)
+		snprintf(buf, len, "%llu%s", ns / scale, unit[u]);
+	else if (ns / scale >= 10)
+		snprintf(buf, len, "%llu.%llu%s", ns / scale,
+			 ns % scale * 10 / scale, unit[u]);
+	else
+		snprintf(buf, len, "%llu.%02llu%s", ns / scale,
+			 ns % scale * 100 / scale, unit[u]);
+}
+
+static int sl_status_show(struct seq_file *m, void *v)
+{
+	struct sl_flight_stats fs;
+	struct sl_losses loss;
+	char filt[160];
+	unsigned int i, j;
+
+	sl_flight_stats(&fs);
+	seq_printf(m, "stacklat %s on Linux %s\n", SL_VERSION,
+		   init_utsname()->release);
+	seq_printf(m, "clock: %s\n", SL_CLOCK_NAME);
+	seq_printf(m, "in-flight table: %u/%u used, max age %llums, inserts %llu, full %llu, stale %llu\n",
+		   fs.used, fs.size, fs.max_age_ns / NSEC_PER_MSEC, fs.inserts,
+		   fs.full, fs.stale);
+	mutex_lock(&sl_lock);
+	for (i = 0; i < sl_nr_pipelines; i++) {
+		struct sl_pipeline *p = sl_pipelines[i];
+
+		sl_filter_fmt(&p->filter, filt, sizeof(filt));
+		sl_pipeline_losses(p, &loss);
+		seq_printf(m, "\npipeline %s: %s, follows %s, generation %llu\n",
+			   p->name, p->enabled ? "enabled" : "disabled",
+			   sl_key_names[p->key], p->generation);
+		seq_printf(m, "  %s\n", p->desc);
+		seq_printf(m, "  filter:%s\n", filt);
+		seq_puts(m, "  lost:");
+		for (j = 0; j < SL_LOSS_NR; j++)
+			seq_printf(m, " %s=%llu", sl_loss_names[j], loss.v[j]);
+		seq_puts(m, "\n");
+		for (j = 0; j < p->nhooks; j++) {
+			struct sl_hook *hk = &p->hooks[j];
+
+			if (!hk->ncands)
+				continue;
+			seq_printf(m, "  hook %-20s %-13s %-10s %-28s hits=%llu nmissed=%llu",
+				   hk->name, sl_state_names[hk->state],
+				   sl_kind_names[sl_hook_kind(hk)],
+				   hk->cand >= 0 ? sl_hook_target(hk) : "-",
+				   sl_hook_hits(hk), sl_hook_nmissed(hk));
+			if (hk->err)
+				seq_printf(m, " error=%d", -hk->err);
+			seq_puts(m, "\n");
+		}
+	}
+	mutex_unlock(&sl_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sl_status);
+
+static void sl_pct_col(struct seq_file *m, u64 ns)
+{
+	char b[16];
+
+	sl_fmt_ns(b, sizeof(b), ns);
+	seq_printf(m, " %9s", b);
+}
+
+static int sl_table_show(struct seq_file *m, void *v)
+{
+	static const u32 pcts[] = { 5000, 9000, 9900, 9990 };
+	struct sl_pipeline *p = m->private;
+	struct sl_hist_sum *s;
+	unsigned int i, j;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	mutex_lock(&sl_lock);
+	seq_printf(m, "%-24s %10s %9s %9s %9s %9s %9s %9s\n", "stage",
+		   "count", "avg", "p50", "p90", "p99", "p99.9", "max");
+	for (i = 0; i < p->nstages; i++) {
+		if (!p->stages[i].name[0])
+			continue;
+		sl_hist_read(&p->hists[i], s);
+		seq_printf(m, "%-24s %10llu", p->stages[i].name, s->count);
+		sl_pct_col(m, s->count ? s->sum / s->count : 0);
+		for (j = 0; j < ARRAY_SIZE(pcts); j++)
+			sl_pct_col(m, sl_hist_pct(s, pcts[j]));
+		sl_pct_col(m, s->max);
+		seq_puts(m, "\n");
+	}
+	mutex_unlock(&sl_lock);
+	kfree(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sl_table);
+
+/* One row per power of two (its 16 sub-buckets merged), bcc style. */
+static void sl_hist_bars(struct seq_file *m, const struct sl_hist_sum *s)
+{
+	u64 rows[STACKLAT_HIST_NBUCKETS / STACKLAT_HIST_SUB + 1] = { 0 };
+	unsigned int nrows = STACKLAT_HIST_NBUCKETS / STACKLAT_HIST_SUB;
+	unsigned int i, first = nrows, last = 0, w;
+	u64 peak = 0;
+	char lo[16], hi[16];
+
+	for (i = 0; i < STACKLAT_HIST_NBUCKETS; i++)
+		rows[i / STACKLAT_HIST_SUB] += s->buckets[i];
+	rows[nrows] = s->overflow;
+	for (i = 0; i <= nrows; i++) {
+		if (!rows[i])
+			continue;
+		first = min(first, i);
+		last = i;
+		peak = max(peak, rows[i]);
+	}
+	if (!peak) {
+		seq_puts(m, "  (no samples)\n");
+		return;
+	}
+	seq_printf(m, "  %21s : %-10s %s\n", "range", "count", "distribution");
+	for (i = first; i <= last; i++) {
+		if (i == nrows) {
+			sl_fmt_ns(lo, sizeof(lo), STACKLAT_HIST_MAX_NS);
+			snprintf(hi, sizeof(hi), "inf");
+		} else {
+			sl_fmt_ns(lo, sizeof(lo),
+				  stacklat_hist_lower(i * STACKLAT_HIST_SUB));
+			sl_fmt_ns(hi, sizeof(hi),
+				  i + 1 < nrows ?
+				  stacklat_hist_lower((i + 1) * STACKLAT_HIST_SUB) :
+				  STACKLAT_HIST_MAX_NS);
+		}
+		w = (unsigned int)div64_u64(rows[i] * 40, peak);
+		seq_printf(m, "  %9s -> %-9s : %-10llu |%.*s%*s|\n", lo, hi,
+			   rows[i], w,
+			   "****************************************", 40 - w,
+			   "");
+	}
+}
+
+static int sl_hist_show(struct seq_file *m, void *v)
+{
+	struct sl_pipeline *p = m->private;
+	struct sl_hist_sum *s;
+	unsigned int i;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	mutex_lock(&sl_lock);
+	for (i = 0; i < p->nstages; i++) {
+		if (!p->stages[i].name[0])
+			continue;
+		sl_hist_read(&p->hists[i], s);
+		seq_printf(m, "%s: %s (%s -> %s), %llu samples\n", p->name,
+			   p->stages[i].name, p->stages[i].from,
+			   p->stages[i].to, s->count);
+		sl_hist_bars(m, s);
+		seq_puts(m, "\n");
+	}
+	mutex_unlock(&sl_lock);
+	kfree(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sl_hist);
+
+/* ---- control ---------------------------------------------------------- */
+
+static struct sl_pipeline *sl_ctl_pipe(const char *name,
+				       struct netlink_ext_ack *extack)
+{
+	struct sl_pipeline *p = name ? sl_pipeline_find(name) : NULL;
+
+	if (!p) {
+		NL_SET_ERR_MSG(extack, "no such pipeline");
+		sl_err("control: '%s' is not a pipeline\n", name ? name : "");
+	}
+	return p;
+}
+
+/* Run one control command.  Caller holds sl_lock. */
+int sl_control_exec(char *line, struct netlink_ext_ack *extack)
+{
+	char *cmd, *arg, *rest = line;
+	struct sl_pipeline *p;
+	struct sl_filter f;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held(&sl_lock);
+	rest = skip_spaces(strim(rest));
+	if (!*rest || *rest == '#')
+		return 0;
+	cmd = strsep(&rest, " \t");
+	rest = rest ? skip_spaces(rest) : NULL;
+	if (!strcmp(cmd, "enable") || !strcmp(cmd, "disable")) {
+		p = sl_ctl_pipe(rest, extack);
+		if (!p)
+			return -EINVAL;
+		return sl_pipeline_enable(p, cmd[0] == 'e');
+	}
+	if (!strcmp(cmd, "reset")) {
+		if (!rest || !*rest) {
+			for (i = 0; i < sl_nr_pipelines; i++)
+				sl_pipeline_reset(sl_pipelines[i]);
+			return 0;
+		}
+		p = sl_ctl_pipe(rest, extack);
+		if (!p)
+			return -EINVAL;
+		sl_pipeline_reset(p);
+		return 0;
+	}
+	if (!strcmp(cmd, "filter")) {
+		arg = rest ? strsep(&rest, " \t") : NULL;
+		p = sl_ctl_pipe(arg, extack);
+		if (!p)
+			return -EINVAL;
+		if (!rest || !*rest) {
+			sl_err("control: filter %s: nothing to set\n", p->name);
+			return -EINVAL;
+		}
+		ret = sl_filter_parse(p, rest, &f);
+		if (ret)
+			return ret;
+		sl_pipeline_set_filter(p, &f);
+		return 0;
+	}
+	if (!strcmp(cmd, "func")) {
+		arg = rest ? strsep(&rest, " \t") : NULL;
+		rest = rest ? strim(rest) : NULL;
+		if (arg && rest && *rest && !strchr(rest, ' ')) {
+			if (!strcmp(arg, "add"))
+				return sl_func_add(rest, extack);
+			if (!strcmp(arg, "del"))
+				return sl_func_del(rest, extack);
+		}
+		sl_err("control: usage: func add|del SYMBOL\n");
+		return -EINVAL;
+	}
+	sl_err("control: unknown command '%s'\n", cmd);
+	return -EINVAL;
+}
+
+static ssize_t sl_control_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	char *buf, *line, *rest;
+	int ret = 0;
+
+	if (len >= PAGE_SIZE) {
+		sl_err("control: command too long\n");
+		return -EINVAL;
+	}
+	buf = memdup_user_nul(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	rest = buf;
+	mutex_lock(&sl_lock);
+	while (!ret && (line = strsep(&rest, "\n")) != NULL)
+		ret = sl_control_exec(line, NULL);
+	mutex_unlock(&sl_lock);
+	kfree(buf);
+	return ret ? ret : len;
+}
+
+static int sl_control_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, "enable PIPELINE\ndisable PIPELINE\nreset [PIPELINE]\n"
+		 "filter PIPELINE [clear] [tgid=N] [tid=N] [lport=N] [rport=N] [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN] [op=read|write|open|fsync]\n"
+		 "func add SYMBOL\nfunc del SYMBOL\n");
+	return 0;
+}
+
+static int sl_control_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sl_control_show, inode->i_private);
+}
+
+static const struct file_operations sl_control_fops = {
+	.owner = THIS_MODULE,
+	.open = sl_control_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = sl_control_write,
+};
+
+int sl_debugfs_init(void)
+{
+	struct dentry *hist;
+	unsigned int i;
+
+	sl_dir = debugfs_create_dir("stacklat", NULL);
+	if (IS_ERR_OR_NULL(sl_dir)) {
+		sl_err("cannot create debugfs directory\n");
+		return sl_dir ? PTR_ERR(sl_dir) : -ENOMEM;
+	}
+	debugfs_create_file("status", 0400, sl_dir, NULL, &sl_status_fops);
+	debugfs_create_file("control", 0600, sl_dir, NULL, &sl_control_fops);
+	hist = debugfs_create_dir("hist", sl_dir);
+	for (i = 0; i < sl_nr_pipelines; i++) {
+		struct sl_pipeline *p = sl_pipelines[i];
+
+		debugfs_create_file(p->name, 0400, sl_dir, p, &sl_table_fops);
+		debugfs_create_file(p->name, 0400, hist, p, &sl_hist_fops);
+	}
+	return 0;
+}
+
+void sl_debugfs_exit(void)
+{
+	debugfs_remove_recursive(sl_dir);
+	sl_dir = NULL;
+}

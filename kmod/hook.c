@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hook points: each lists candidate attachments in order of preference
+ * (usually a tracepoint first, then kprobes or kretprobes on the symbol
+ * names the function has had).  At load every hook is resolved to the first
+ * candidate present on the running kernel; kprobe candidates are validated
+ * by a trial registration, since the symbol table is not ours to read.
+ * Arming (registering) happens when the pipeline is enabled, so a disabled
+ * pipeline costs nothing on its hooks.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+#include <linux/kprobes.h>
+
+#include "sl.h"
+
+static char *skip_hooks;
+module_param(skip_hooks, charp, 0444);
+MODULE_PARM_DESC(skip_hooks,
+		 "comma-separated hook candidates to treat as missing: a symbol or tracepoint name, a hook point name, or pipeline:hook");
+
+static unsigned int maxactive;
+module_param(maxactive, uint, 0444);
+MODULE_PARM_DESC(maxactive,
+		 "kretprobe instances per hook (0: max(16, 6 x possible CPUs))");
+
+struct sl_tp_find {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void sl_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct sl_tp_find *f = priv;
+
+	if (!f->tp && !strcmp(tp->name, f->name))
+		f->tp = tp;
+}
+
+static struct tracepoint *sl_tp_lookup(const char *name)
+{
+	struct sl_tp_find f = { .name = name };
+
+	for_each_kernel_tracepoint(sl_tp_match, &f);
+	return f.tp;
+}
+
+/* Does the comma-separated @list contain @word? */
+static bool sl_list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while (p && *p) {
+		const char *end = strchrnul(p, ',');
+
+		if ((size_t)(end - p) == n && !strncmp(p, word, n))
+			return true;
+		p = *end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+bool sl_hook_skipped(const char *pipe, const char *hook, const char *target)
+{
+	char both[2 * STACKLAT_NAME_MAX + 2];
+
+	if (!skip_hooks || !*skip_hooks)
+		return false;
+	snprintf(both, sizeof(both), "%s:%s", pipe, hook);
+	return sl_list_has(skip_hooks, target) ||
+	       sl_list_has(skip_hooks, hook) || sl_list_has(skip_hooks, both);
+}
+
+/* Every word of skip_hooks must name something, or the load fails. */
+int sl_skip_validate(void)
+{
+	char both[2 * STACKLAT_NAME_MAX + 2];
+	char word[STACKLAT_SYM_MAX];
+	const char *p = skip_hooks;
+	unsigned int i, j, k;
+
+	while (p && *p) {
+		const char *end = strchrnul(p, ',');
+		size_t n = end - p;
+		bool found = false;
+
+		if (!n || n >= sizeof(word)) {
+			sl_err("skip_hooks: empty or over-long entry\n");
+			return -EINVAL;
+		}
+		memcpy(word, p, n);
+		word[n] = '\0';
+		for (i = 0; i < sl_nr_pipelines && !found; i++) {
+			struct sl_pipeline *pl = sl_pipelines[i];
+
+			for (j = 0; j < pl->nhooks && !found; j++) {
+				struct sl_hook *hk = &pl->hooks[j];
+
+				snprintf(both, sizeof(both), "%s:%s", pl->name,
+					 hk->name);
+				found = !strcmp(word, hk->name) ||
+					!strcmp(word, both);
+				for (k = 0; k < hk->ncands && !found; k++)
+					found = !strcmp(word, hk->cands[k].target);
+			}
+		}
+		if (!found) {
+			sl_err("skip_hooks: '%s' names no hook point or candidate\n",
+			       word);
+			return -EINVAL;
+		}
+		p = *end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+int sl_hook_init(struct sl_hook *hk, struct sl_pipeline *p)
+{
+	hk->pipe = p;
+	hk->cand = -1;
+	hk->state = STACKLAT_HOOK_UNAVAILABLE;
+	hk->err = 0;
+	hk->nmissed_acc = 0;
+	hk->hits = alloc_percpu(u64);
+	return hk->hits ? 0 : -ENOMEM;
+}
+
+void sl_hook_free(struct sl_hook *hk)
+{
+	free_percpu(hk->hits);
+	hk->hits = NULL;
+}
+
+static int sl_maxactive(void)
+{
+	if (maxactive)
+		return maxactive;
+	return max_t(int, 16, 6 * num_possible_cpus());
+}
+
+/* Register candidate @i of @hk.  The kernel writes into struct kprobe, so
+ * it is cleared before every registration.
+ */
+static int sl_hook_register(struct sl_hook *hk, int i)
+{
+	const struct sl_cand *c = &hk->cands[i];
+
+	switch (c->kind) {
+	case STACKLAT_HOOK_KIND_TRACEPOINT:
+		return tracepoint_probe_register(hk->tp, c->tp_probe, hk);
+	case STACKLAT_HOOK_KIND_KPROBE:
+		memset(&hk->kp, 0, sizeof(hk->kp));
+		hk->kp.symbol_name = c->target;
+		hk->kp.pre_handler = c->pre;
+		return register_kprobe(&hk->kp);
+	case STACKLAT_HOOK_KIND_KRETPROBE:
+		memset(&hk->krp, 0, sizeof(hk->krp));
+		hk->krp.kp.symbol_name = c->target;
+		hk->krp.entry_handler = c->entry;
+		hk->krp.handler = c->ret;
+		hk->krp.data_size = c->data_size;
+		hk->krp.maxactive = sl_maxactive();
+		return register_kretprobe(&hk->krp);
+	}
+	return -EINVAL;
+}
+
+static void sl_hook_unregister(struct sl_hook *hk)
+{
+	const struct sl_cand *c = &hk->cands[hk->cand];
+
+	switch (c->kind) {
+	case STACKLAT_HOOK_KIND_TRACEPOINT:
+		tracepoint_probe_unregister(hk->tp, c->tp_probe, hk);
+		break;
+	case STACKLAT_HOOK_KIND_KPROBE:
+		unregister_kprobe(&hk->kp);
+		hk->nmissed_acc += hk->kp.nmissed;
+		break;
+	case STACKLAT_HOOK_KIND_KRETPROBE:
+		unregister_kretprobe(&hk->krp);
+		hk->nmissed_acc += hk->krp.nmissed + hk->krp.kp.nmissed;
+		break;
+	}
+}
+
+/*
+ * Find the first usable candidate.  ENOENT (no such symbol or tracepoint)
+ * makes a hook "not available"; any other failure of a candidate that
+ * exists is remembered and, if nothing else works, reported as "failed".
+ */
+int sl_hook_resolve(struct sl_hook *hk)
+{
+	bool skipped = false;
+	int i, ret, err = 0;
+
+	hk->cand = -1;
+	hk->tp = NULL;
+	for (i = 0; i < (int)hk->ncands; i++) {
+		const struct sl_cand *c = &hk->cands[i];
+
+		if (sl_hook_skipped(hk->pipe->name, hk->name, c->target)) {
+			skipped = true;
+			continue;
+		}
+		if (c->kind == STACKLAT_HOOK_KIND_TRACEPOINT) {
+			hk->tp = sl_tp_lookup(c->target);
+			if (hk->tp) {
+				hk->cand = i;
+				break;
+			}
+			continue;
+		}
+		ret = sl_hook_register(hk, i);
+		if (!ret) {
+			hk->cand = i;
+			sl_hook_unregister(hk);
+			hk->nmissed_acc = 0;
+			break;
+		}
+		if (ret != -ENOENT && ret != -EINVAL)
+			err = -ret;
+	}
+	hk->err = err;
+	if (hk->cand >= 0)
+		hk->state = STACKLAT_HOOK_DISARMED;
+	else if (err)
+		hk->state = STACKLAT_HOOK_FAILED;
+	else if (skipped)
+		hk->state = STACKLAT_HOOK_SKIPPED;
+	else
+		hk->state = STACKLAT_HOOK_UNAVAILABLE;
+	return hk->cand >= 0 ? 0 : -ENOENT;
+}
+
+int sl_hook_arm(struct sl_hook *hk)
+{
+	int ret;
+
+	if (hk->state != STACKLAT_HOOK_DISARMED)
+		return hk->state == STACKLAT_HOOK_ARMED ? 0 : -ENOENT;
+	ret = sl_hook_register(hk, hk->cand);
+	if (ret) {
+		hk->err = -ret;
+		hk->state = STACKLAT_HOOK_FAILED;
+		return ret;
+	}
+	hk->state = STACKLAT_HOOK_ARMED;
+	return 0;
+}
+
+/*
+ * Unregister.  kprobes synchronise inside unregister; for tracepoints the
+ * caller runs tracepoint_synchronize_unregister() once after a batch.
+ */
+void sl_hook_disarm(struct sl_hook *hk)
+{
+	if (hk->state != STACKLAT_HOOK_ARMED)
+		return;
+	sl_hook_unregister(hk);
+	hk->state = STACKLAT_HOOK_DISARMED;
+}
+
+u64 sl_hook_hits(const struct sl_hook *hk)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*per_cpu_ptr(hk->hits, cpu));
+	return sum;
+}
+
+u64 sl_hook_nmissed(const struct sl_hook *hk)
+{
+	u64 n = hk->nmissed_acc;
+	const struct sl_cand *c;
+
+	if (hk->state != STACKLAT_HOOK_ARMED)
+		return n;
+	c = &hk->cands[hk->cand];
+	if (c->kind == STACKLAT_HOOK_KIND_KPROBE)
+		n += READ_ONCE(hk->kp.nmissed);
+	else if (c->kind == STACKLAT_HOOK_KIND_KRETPROBE)
+		n += READ_ONCE(hk->krp.nmissed) + READ_ONCE(hk->krp.kp.nmissed);
+	return n;
+}
+
+const char *sl_hook_target(const struct sl_hook *hk)
+{
+	return hk->cand >= 0 ? hk->cands[hk->cand].target : "";
+}
+
+u32 sl_hook_kind(const struct sl_hook *hk)
+{
+	return hk->cand >= 0 ? hk->cands[hk->cand].kind :
+			       STACKLAT_HOOK_KIND_NONE;
+}

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "stacklat" generic netlink family.  Reads are open to everyone (the
+ * same data as the root-only debugfs files is not secret, but a
+ * distribution may want to restrict it: see the module parameter
+ * nl_read_admin); anything that changes state needs CAP_NET_ADMIN.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/utsname.h>
+#include <net/genetlink.h>
+
+#include "sl.h"
+
+static bool nl_read_admin;
+module_param(nl_read_admin, bool, 0444);
+MODULE_PARM_DESC(nl_read_admin, "netlink reads need CAP_NET_ADMIN too");
+
+static const struct nla_policy sl_nl_policy[STACKLAT_A_MAX + 1] = {
+	[STACKLAT_A_PIPELINE_NAME] = { .type = NLA_NUL_STRING,
+				       .len = STACKLAT_NAME_MAX - 1 },
+	[STACKLAT_A_ENABLE] = NLA_POLICY_MAX(NLA_U8, 1),
+	[STACKLAT_A_FILTER] = { .type = NLA_NESTED },
+	[STACKLAT_A_FUNC_SYMBOL] = { .type = NLA_NUL_STRING,
+				     .len = STACKLAT_SYM_MAX - 1 },
+};
+
+static struct genl_family sl_genl_family;
+
+static struct sl_pipeline *sl_nl_pipe(struct nlattr **attrs,
+				      struct netlink_ext_ack *extack,
+				      bool required)
+{
+	struct nlattr *a = attrs[STACKLAT_A_PIPELINE_NAME];
+	struct sl_pipeline *p;
+
+	if (!a) {
+		if (required)
+			NL_SET_ERR_MSG(extack, "pipeline name missing");
+		return NULL;
+	}
+	p = sl_pipeline_find(nla_data(a));
+	if (!p)
+		NL_SET_ERR_MSG_ATTR(extack, a, "no such pipeline");
+	return p;
+}
+
+static int sl_nl_get_status(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sl_flight_stats fs;
+	struct sk_buff *msg;
+	struct nlattr *nest;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &sl_genl_family, 0,
+				STACKLAT_CMD_GET_STATUS);
+	if (!hdr)
+		goto nospace;
+	sl_flight_stats(&fs);
+	if (nla_put_string(msg, STACKLAT_A_MODULE_VERSION, SL_VERSION) ||
+	    nla_put_string(msg, STACKLAT_A_KERNEL_RELEASE,
+			   init_utsname()->release) ||
+	    nla_put_string(msg, STACKLAT_A_CLOCK, SL_CLOCK_NAME) ||
+	    nla_put_u32(msg, STACKLAT_A_NR_PIPELINES, sl_nr_pipelines))
+		goto nospace;
+	nest = nla_nest_start(msg, STACKLAT_A_FLIGHT);
+	if (!nest ||
+	    nla_put_u32(msg, STACKLAT_FLIGHT_A_SIZE, fs.size) ||
+	    nla_put_u32(msg, STACKLAT_FLIGHT_A_USED, fs.used) ||
+	    nla_put_u64_64bit(msg, STACKLAT_FLIGHT_A_MAX_AGE_NS, fs.max_age_ns,
+			      STACKLAT_FLIGHT_A_PAD) ||
+	    nla_put_u64_64bit(msg, STACKLAT_FLIGHT_A_INSERTS, fs.inserts,
+			      STACKLAT_FLIGHT_A_PAD) ||
+	    nla_put_u64_64bit(msg, STACKLAT_FLIGHT_A_FULL, fs.full,
+			      STACKLAT_FLIGHT_A_PAD) ||
+	    nla_put_u64_64bit(msg, STACKLAT_FLIGHT_A_STALE, fs.stale,
+			      STACKLAT_FLIGHT_A_PAD))
+		goto nospace;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+nospace:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/* Parse the request of a dump: which pipeline (args[2] = index + 1). */
+static int sl_nl_dump_start(struct netlink_callback *cb)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1];
+	struct sl_pipeline *p;
+	int ret;
+
+	ret = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, STACKLAT_A_MAX,
+			  sl_nl_policy, cb->extack);
+	if (ret)
+		return ret;
+	cb->args[0] = 0;
+	cb->args[1] = 0;
+	cb->args[2] = 0;
+	if (tb[STACKLAT_A_PIPELINE_NAME]) {
+		p = sl_nl_pipe(tb, cb->extack, true);
+		if (!p)
+			return -ENOENT;
+		cb->args[2] = p->id + 1;
+	}
+	/* a full histogram does not fit in NLMSG_GOODSIZE */
+	cb->min_dump_alloc = 16384;
+	return 0;
+}
+
+static int sl_nl_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
+{
+	return nla_put_u64_64bit(skb, type, v, pad);
+}
+
+static int sl_nl_put_hook(struct sk_buff *skb, struct sl_hook *hk)
+{
+	struct nlattr *nest = nla_nest_start(skb, STACKLAT_PIPE_A_HOOK);
+
+	if (!nest ||
+	    nla_put_string(skb, STACKLAT_HOOK_A_NAME, hk->name) ||
+	    nla_put_u32(skb, STACKLAT_HOOK_A_STATE, hk->state) ||
+	    nla_put_u32(skb, STACKLAT_HOOK_A_KIND, sl_hook_kind(hk)) ||
+	    nla_put_string(skb, STACKLAT_HOOK_A_TARGET, sl_hook_target(hk)) ||
+	    nla_put_u32(skb, STACKLAT_HOOK_A_ERROR, hk->err) ||
+	    sl_nl_put_u64(skb, STACKLAT_HOOK_A_HITS, sl_hook_hits(hk),
+			  STACKLAT_HOOK_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_HOOK_A_NMISSED, sl_hook_nmissed(hk),
+			  STACKLAT_HOOK_A_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int sl_nl_put_filter(struct sk_buff *skb, const struct sl_filter *f)
+{
+	struct nlattr *nest = nla_nest_start(skb, STACKLAT_PIPE_A_FILTER);
+
+	if (!nest ||
+	    (f->tgid && nla_put_u32(skb, STACKLAT_FILTER_A_TGID, f->tgid)) ||
+	    (f->tid && nla_put_u32(skb, STACKLAT_FILTER_A_TID, f->tid)) ||
+	    (f->lport && nla_put_u16(skb, STACKLAT_FILTER_A_LPORT, f->lport)) ||
+	    (f->rport && nla_put_u16(skb, STACKLAT_FILTER_A_RPORT, f->rport)) ||
+	    (f->proto && nla_put_u8(skb, STACKLAT_FILTER_A_PROTO, f->proto)) ||
+	    (f->ifindex &&
+	     nla_put_u32(skb, STACKLAT_FILTER_A_IFINDEX, f->ifindex)) ||
+	    (f->dev && nla_put_u32(skb, STACKLAT_FILTER_A_DEV, f->dev)) ||
+	    (f->op && nla_put_u32(skb, STACKLAT_FILTER_A_OP, f->op)))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static const int sl_loss_attr[SL_LOSS_NR] = {
+	[SL_LOSS_TABLE_FULL] = STACKLAT_LOSS_A_TABLE_FULL,
+	[SL_LOSS_STALE] = STACKLAT_LOSS_A_STALE,
+	[SL_LOSS_BAD_DELTA] = STACKLAT_LOSS_A_BAD_DELTA,
+	[SL_LOSS_UNMATCHED] = STACKLAT_LOSS_A_UNMATCHED,
+	[SL_LOSS_FILTERED] = STACKLAT_LOSS_A_FILTERED,
+	[SL_LOSS_DROPPED] = STACKLAT_LOSS_A_DROPPED,
+};
+
+static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
+{
+	struct nlattr *pipe, *list, *nest;
+	struct sl_losses loss;
+	u64 nmissed = 0;
+	unsigned int i;
+
+	pipe = nla_nest_start(skb, STACKLAT_A_PIPELINE);
+	if (!pipe ||
+	    nla_put_string(skb, STACKLAT_PIPE_A_NAME, p->name) ||
+	    nla_put_string(skb, STACKLAT_PIPE_A_DESC, p->desc) ||
+	    nla_put_u32(skb, STACKLAT_PIPE_A_KEY, p->key) ||
+	    nla_put_u8(skb, STACKLAT_PIPE_A_ENABLED, p->enabled) ||
+	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_GENERATION, p->generation,
+			  STACKLAT_PIPE_A_PAD))
+		return -EMSGSIZE;
+	list = nla_nest_start(skb, STACKLAT_PIPE_A_STAGES);
+	if (!list)
+		return -EMSGSIZE;
+	for (i = 0; i < p->nstages; i++) {
+		const struct sl_stage *s = &p->stages[i];
+
+		if (!s->name[0])
+			continue;
+		nest = nla_nest_start(skb, STACKLAT_PIPE_A_STAGE);
+		if (!nest ||
+		    nla_put_u32(skb, STACKLAT_STAGE_A_INDEX, i) ||
+		    nla_put_string(skb, STACKLAT_STAGE_A_NAME, s->name) ||
+		    nla_put_string(skb, STACKLAT_STAGE_A_FROM, s->from) ||
+		    nla_put_string(skb, STACKLAT_STAGE_A_TO, s->to))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	nla_nest_end(skb, list);
+	list = nla_nest_start(skb, STACKLAT_PIPE_A_HOOKS);
+	if (!list)
+		return -EMSGSIZE;
+	for (i = 0; i < p->nhooks; i++) {
+		if (!p->hooks[i].ncands)
+			continue;
+		if (sl_nl_put_hook(skb, &p->hooks[i]))
+			return -EMSGSIZE;
+		nmissed += sl_hook_nmissed(&p->hooks[i]);
+	}
+	nla_nest_end(skb, list);
+	sl_pipeline_losses(p, &loss);
+	nest = nla_nest_start(skb, STACKLAT_PIPE_A_LOSS);
+	if (!nest || sl_nl_put_u64(skb, STACKLAT_LOSS_A_NMISSED, nmissed,
+				   STACKLAT_LOSS_A_PAD))
+		return -EMSGSIZE;
+	for (i = 0; i < SL_LOSS_NR; i++)
+		if (sl_nl_put_u64(skb, sl_loss_attr[i], loss.v[i],
+				  STACKLAT_LOSS_A_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	if (sl_nl_put_filter(skb, &p->filter))
+		return -EMSGSIZE;
+	nla_nest_end(skb, pipe);
+	return 0;
+}
+
+static int sl_nl_dump_pipelines(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int i = cb->args[0];
+	void *hdr;
+
+	mutex_lock(&sl_lock);
+	cb->seq = sl_dump_seq;
+	for (; i < sl_nr_pipelines; i++) {
+		if (cb->args[2] && cb->args[2] != i + 1)
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &sl_genl_family,
+				  NLM_F_MULTI, STACKLAT_CMD_GET_PIPELINES);
+		if (!hdr)
+			break;
+		genl_dump_check_consistent(cb, hdr);
+		if (sl_nl_put_pipe(skb, sl_pipelines[i])) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	mutex_unlock(&sl_lock);
+	cb->args[0] = i;
+	return skb->len;
+}
+
+static int sl_nl_put_hist(struct sk_buff *skb, const struct sl_hist_sum *s)
+{
+	struct nlattr *nest = nla_nest_start(skb, STACKLAT_A_HIST);
+	u32 first = 0, last = 0, i;
+
+	for (i = 0; i < STACKLAT_HIST_NBUCKETS; i++) {
+		if (!s->buckets[i])
+			continue;
+		if (!last && !s->buckets[first])
+			first = i;
+		last = i + 1;
+	}
+	if (!nest ||
+	    sl_nl_put_u64(skb, STACKLAT_HIST_A_COUNT, s->count,
+			  STACKLAT_HIST_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_HIST_A_SUM, s->sum,
+			  STACKLAT_HIST_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_HIST_A_OVERFLOW, s->overflow,
+			  STACKLAT_HIST_A_PAD) ||
+	    nla_put_u32(skb, STACKLAT_HIST_A_NBUCKETS, STACKLAT_HIST_NBUCKETS) ||
+	    nla_put_u32(skb, STACKLAT_HIST_A_FIRST, first))
+		return -EMSGSIZE;
+	if (s->count &&
+	    (sl_nl_put_u64(skb, STACKLAT_HIST_A_MIN, s->min,
+			   STACKLAT_HIST_A_PAD) ||
+	     sl_nl_put_u64(skb, STACKLAT_HIST_A_MAX, s->max,
+			   STACKLAT_HIST_A_PAD)))
+		return -EMSGSIZE;
+	if (last > first &&
+	    nla_put(skb, STACKLAT_HIST_A_BUCKETS, (last - first) * sizeof(u64),
+		    &s->buckets[first]))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* One message per stage; the cursor is (pipeline, stage) in args[0..1]. */
+static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int i = cb->args[0], j = cb->args[1];
+	struct sl_hist_sum *s;
+	bool full = false;
+	void *hdr;
+
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	mutex_lock(&sl_lock);
+	cb->seq = sl_dump_seq;
+	for (; i < sl_nr_pipelines && !full; i++, j = 0) {
+		struct sl_pipeline *p = sl_pipelines[i];
+
+		if (cb->args[2] && cb->args[2] != i + 1)
+			continue;
+		for (; j < p->nstages; j++) {
+			if (!p->stages[j].name[0])
+				continue;
+			sl_hist_read(&p->hists[j], s);
+			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, &sl_genl_family,
+					  NLM_F_MULTI, STACKLAT_CMD_GET_HIST);
+			if (!hdr) {
+				full = true;
+				break;
+			}
+			genl_dump_check_consistent(cb, hdr);
+			if (nla_put_string(skb, STACKLAT_A_PIPELINE_NAME,
+					   p->name) ||
+			    sl_nl_put_u64(skb, STACKLAT_A_GENERATION,
+					  p->generation, STACKLAT_A_PAD) ||
+			    nla_put_u32(skb, STACKLAT_A_STAGE_INDEX, j) ||
+			    nla_put_string(skb, STACKLAT_A_STAGE_NAME,
+					   p->stages[j].name) ||
+			    sl_nl_put_hist(skb, s)) {
+				genlmsg_cancel(skb, hdr);
+				full = true;
+				break;
+			}
+			genlmsg_end(skb, hdr);
+		}
+		if (full)
+			break;
+	}
+	mutex_unlock(&sl_lock);
+	kfree(s);
+	cb->args[0] = i;
+	cb->args[1] = j;
+	return skb->len;
+}
+
+static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sl_pipeline *p;
+	struct sl_filter f;
+	int ret = 0;
+
+	mutex_lock(&sl_lock);
+	p = sl_nl_pipe(info->attrs, info->extack, true);
+	if (!p) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (!info->attrs[STACKLAT_A_ENABLE] && !info->attrs[STACKLAT_A_FILTER]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (info->attrs[STACKLAT_A_FILTER]) {
+		ret = sl_filter_from_nla(p, info->attrs[STACKLAT_A_FILTER], &f,
+					 info->extack);
+		if (ret)
+			goto out;
+		sl_pipeline_set_filter(p, &f);
+	}
+	if (info->attrs[STACKLAT_A_ENABLE]) {
+		ret = sl_pipeline_enable(p, nla_get_u8(info->attrs[STACKLAT_A_ENABLE]));
+		if (ret)
+			NL_SET_ERR_MSG(info->extack,
+				       "no hook point of this pipeline could be armed");
+	}
+out:
+	mutex_unlock(&sl_lock);
+	return ret;
+}
+
+static int sl_nl_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sl_pipeline *p;
+	unsigned int i;
+	int ret = 0;
+
+	mutex_lock(&sl_lock);
+	if (info->attrs[STACKLAT_A_PIPELINE_NAME]) {
+		p = sl_nl_pipe(info->attrs, info->extack, true);
+		if (p)
+			sl_pipeline_reset(p);
+		else
+			ret = -ENOENT;
+	} else {
+		for (i = 0; i < sl_nr_pipelines; i++)
+			sl_pipeline_reset(sl_pipelines[i]);
+	}
+	mutex_unlock(&sl_lock);
+	return ret;
+}
+
+static int sl_nl_func(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[STACKLAT_A_FUNC_SYMBOL];
+	int ret;
+
+	if (!a) {
+		NL_SET_ERR_MSG(info->extack, "function symbol missing");
+		return -EINVAL;
+	}
+	mutex_lock(&sl_lock);
+	if (info->genlhdr->cmd == STACKLAT_CMD_FUNC_ADD)
+		ret = sl_func_add(nla_data(a), info->extack);
+	else
+		ret = sl_func_del(nla_data(a), info->extack);
+	mutex_unlock(&sl_lock);
+	return ret;
+}
+
+static struct genl_ops sl_genl_ops[] = {
+	{
+		.cmd = STACKLAT_CMD_GET_STATUS,
+		.doit = sl_nl_get_status,
+	}, {
+		.cmd = STACKLAT_CMD_GET_PIPELINES,
+		.start = sl_nl_dump_start,
+		.dumpit = sl_nl_dump_pipelines,
+	}, {
+		.cmd = STACKLAT_CMD_GET_HIST,
+		.start = sl_nl_dump_start,
+		.dumpit = sl_nl_dump_hist,
+	}, {
+		.cmd = STACKLAT_CMD_SET_PIPELINE,
+		.doit = sl_nl_set_pipeline,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = STACKLAT_CMD_RESET,
+		.doit = sl_nl_reset,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = STACKLAT_CMD_FUNC_ADD,
+		.doit = sl_nl_func,
+		.flags = GENL_ADMIN_PERM,
+	}, {
+		.cmd = STACKLAT_CMD_FUNC_DEL,
+		.doit = sl_nl_func,
+		.flags = GENL_ADMIN_PERM,
+	},
+};
+
+static struct genl_family sl_genl_family __ro_after_init = {
+	.name = STACKLAT_GENL_NAME,
+	.version = STACKLAT_GENL_VERSION,
+	.maxattr = STACKLAT_A_MAX,
+	.policy = sl_nl_policy,
+	.module = THIS_MODULE,
+	.netnsok = true,
+	.ops = sl_genl_ops,
+	.n_ops = ARRAY_SIZE(sl_genl_ops),
+};
+
+int sl_netlink_init(void)
+{
+	unsigned int i;
+
+	if (nl_read_admin)
+		for (i = 0; i < ARRAY_SIZE(sl_genl_ops); i++)
+			sl_genl_ops[i].flags |= GENL_ADMIN_PERM;
+	return genl_register_family(&sl_genl_family);
+}
+
+void sl_netlink_exit(void)
+{
+	genl_unregister_family(&sl_genl_family);
+}
+
+MODULE_ALIAS_GENL_FAMILY(STACKLAT_GENL_NAME);

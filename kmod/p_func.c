@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "func" pipeline: entry-to-return latency of kernel functions the
+ * operator names at run time ("func add SYMBOL").  Each function is one
+ * kretprobe and one stage.  The entry timestamp lives in the kretprobe
+ * instance, so recursion and concurrent calls pair up by themselves; calls
+ * that find no free instance are counted by the kernel as nmissed.
+ *
+ * Slots are fixed (a registered struct kretprobe cannot move): an unused
+ * slot has no candidate and an empty stage name, and readers skip it.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/kprobes.h>
+
+#include "sl.h"
+
+#define SL_FUNC_MAX	16
+
+struct sl_func_slot {
+	char sym[STACKLAT_SYM_MAX];
+	struct sl_cand cand;
+};
+
+static struct sl_func_slot sl_func_slots[SL_FUNC_MAX];
+static struct sl_hook sl_func_hooks[SL_FUNC_MAX];
+static struct sl_stage sl_func_stages[SL_FUNC_MAX];
+
+static int sl_func_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sl_hook *hk = sl_hook_of_ri(ri);
+	struct sl_pipeline *p = hk->pipe;
+
+	if (!sl_on(p))
+		return 1;
+	if (!sl_task_ok(p)) {
+		sl_loss(p, SL_LOSS_FILTERED);
+		return 1;	/* skip the return handler */
+	}
+	*(u64 *)ri->data = sl_now();
+	return 0;
+}
+
+static int sl_func_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sl_hook *hk = sl_hook_of_ri(ri);
+	u64 now = sl_now();
+
+	sl_hook_hit(hk);
+	sl_record(hk->pipe, hk - sl_func_hooks, (s64)(now - *(u64 *)ri->data));
+	return 0;
+}
+
+static int sl_func_find(const char *sym)
+{
+	int i;
+
+	for (i = 0; i < SL_FUNC_MAX; i++)
+		if (sl_func_hooks[i].ncands && !strcmp(sl_func_slots[i].sym, sym))
+			return i;
+	return -1;
+}
+
+int sl_func_add(const char *sym, struct netlink_ext_ack *extack)
+{
+	struct sl_pipeline *p = &sl_pipe_func;
+	struct sl_func_slot *s;
+	struct sl_hook *hk;
+	int i, ret;
+
+	lockdep_assert_held(&sl_lock);
+	if (!*sym || strlen(sym) >= STACKLAT_SYM_MAX) {
+		NL_SET_ERR_MSG(extack, "bad symbol name");
+		sl_err("func add: bad symbol name\n");
+		return -EINVAL;
+	}
+	if (sl_func_find(sym) >= 0) {
+		NL_SET_ERR_MSG(extack, "function already traced");
+		sl_err("func add: %s is already traced\n", sym);
+		return -EEXIST;
+	}
+	for (i = 0; i < SL_FUNC_MAX; i++)
+		if (!sl_func_hooks[i].ncands)
+			break;
+	if (i == SL_FUNC_MAX) {
+		NL_SET_ERR_MSG(extack, "too many functions traced");
+		sl_err("func add: all %d slots are in use\n", SL_FUNC_MAX);
+		return -ENOSPC;
+	}
+	s = &sl_func_slots[i];
+	hk = &sl_func_hooks[i];
+	strscpy(s->sym, sym, sizeof(s->sym));
+	s->cand = (struct sl_cand)SL_KRP(s->sym, sl_func_entry, sl_func_ret,
+					 sizeof(u64));
+	hk->name = s->sym;
+	hk->cands = &s->cand;
+	hk->ncands = 1;
+	hk->nmissed_acc = 0;
+	ret = sl_hook_resolve(hk);
+	if (!ret && p->enabled)
+		ret = sl_hook_arm(hk);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot probe that function");
+		sl_err("func add: cannot probe %s (%d)\n", sym,
+		       hk->err ? -hk->err : ret);
+		hk->ncands = 0;
+		hk->state = STACKLAT_HOOK_UNAVAILABLE;
+		return ret == -ENOENT && hk->err ? -hk->err : ret;
+	}
+	sl_hist_reset(&p->hists[i]);
+	strscpy(sl_func_stages[i].name, sym, sizeof(sl_func_stages[i].name));
+	sl_func_stages[i].from = hk->name;
+	sl_func_stages[i].to = hk->name;
+	sl_dump_seq++;
+	return 0;
+}
+
+int sl_func_del(const char *sym, struct netlink_ext_ack *extack)
+{
+	int i = sl_func_find(sym);
+	struct sl_hook *hk;
+
+	lockdep_assert_held(&sl_lock);
+	if (i < 0) {
+		NL_SET_ERR_MSG(extack, "function is not traced");
+		sl_err("func del: %s is not traced\n", sym);
+		return -ENOENT;
+	}
+	hk = &sl_func_hooks[i];
+	sl_hook_disarm(hk);
+	hk->ncands = 0;
+	hk->state = STACKLAT_HOOK_UNAVAILABLE;
+	sl_func_stages[i].name[0] = '\0';
+	sl_dump_seq++;
+	return 0;
+}
+
+static int sl_func_setup(struct sl_pipeline *p)
+{
+	int i;
+
+	for (i = 0; i < SL_FUNC_MAX; i++) {
+		sl_func_hooks[i].name = sl_func_slots[i].sym;
+		sl_func_hooks[i].ncands = 0;
+	}
+	return 0;
+}
+
+struct sl_pipeline sl_pipe_func = {
+	.name = "func",
+	.desc = "entry-to-return latency of kernel functions named by 'func add'",
+	.key = STACKLAT_KEY_NONE,
+	.filter_caps = SL_F_TGID | SL_F_TID,
+	.hooks = sl_func_hooks,
+	.nhooks = SL_FUNC_MAX,
+	.stages = sl_func_stages,
+	.nstages = SL_FUNC_MAX,
+	.setup = sl_func_setup,
+};
