@@ -19,6 +19,10 @@ u32 sl_dump_seq = 1;
 
 struct sl_pipeline *sl_pipelines[] = {
 	&sl_pipe_func,
+	&sl_pipe_net_rx,
+	&sl_pipe_net_tx,
+	&sl_pipe_storage,
+	&sl_pipe_block,
 };
 
 unsigned int sl_nr_pipelines = ARRAY_SIZE(sl_pipelines);

@@ -351,6 +351,13 @@ void sl_fmt_ns(char *buf, size_t len, u64 ns);
 /* ---- the func pipeline ------------------------------------------------ */
 
 extern struct sl_pipeline sl_pipe_func;
+
+/* ---- the other pipelines (p_net.c, p_storage.c) ----------------------- */
+
+extern struct sl_pipeline sl_pipe_net_rx;
+extern struct sl_pipeline sl_pipe_net_tx;
+extern struct sl_pipeline sl_pipe_storage;
+extern struct sl_pipeline sl_pipe_block;
 int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack);
 
