@@ -180,8 +180,13 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 	}
 	WRITE_ONCE(p->enabled, true);
 	for (i = 0; i < p->nhooks; i++) {
-		if (p->hooks[i].state == STACKLAT_HOOK_DISARMED &&
-		    !sl_hook_arm(&p->hooks[i]))
+		struct sl_hook *hk = &p->hooks[i];
+
+		/* a module (ext4, xfs, a NIC driver) may have come since load */
+		if (hk->ncands && (hk->state == STACKLAT_HOOK_UNAVAILABLE ||
+				   hk->state == STACKLAT_HOOK_FAILED))
+			sl_hook_resolve(hk);
+		if (hk->state == STACKLAT_HOOK_DISARMED && !sl_hook_arm(hk))
 			armed++;
 	}
 	if (!armed && p->nhooks && p->key != STACKLAT_KEY_NONE) {
