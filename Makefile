@@ -46,6 +46,7 @@ vmtest: tool
 	tests/vm/run.sh $(KERNELS)
 
 check: deps
+	$(MAKE) style
 	$(MAKE) unit
 	$(MAKE) vmtest
 

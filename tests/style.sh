@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Style and static checks of the module: checkpatch.pl --no-tree from
+# Debian's linux-source-6.1 (extracted once into a cache) over kmod/ and
+# uapi/, and sparse (C=2) against the 6.1 headers.
+#
+# compat.h is the one place allowed to compare kernel versions, so only
+# there are checkpatch's LINUX_VERSION_CODE and CONSTANT_COMPARISON
+# warnings (which object to exactly that) ignored.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cache=tests/vm/.cache/checkpatch
+src=/usr/src/linux-source-6.1.tar.xz
+fail=0
+
+if [ ! -x "$cache/scripts/checkpatch.pl" ]; then
+	[ -r "$src" ] || { echo "style: $src missing (apt-get install linux-source-6.1)"; exit 1; }
+	mkdir -p "$cache"
+	tar -xJf "$src" -C "$cache" --strip-components=1 --wildcards \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+fi
+
+for f in kmod/*.c kmod/*.h uapi/*.h; do
+	ignore=""
+	[ "$f" = kmod/compat.h ] && ignore="--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON"
+	# shellcheck disable=SC2086
+	if ! out=$("$cache/scripts/checkpatch.pl" --no-tree --terse --show-types $ignore -f "$f" 2>&1); then
+		echo "$out"
+		fail=1
+	elif grep -qE ": (ERROR|WARNING|CHECK):" <<<"$out"; then
+		echo "$out"
+		fail=1
+	fi
+done
+[ $fail = 0 ] && echo "style: checkpatch clean"
+
+kdir=${SPARSE_KDIR:-$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | head -n1)}
+if [ -n "$kdir" ] && command -v sparse >/dev/null; then
+	tmp=$(mktemp -d)
+	cp -r Kbuild Makefile VERSION kmod uapi "$tmp/"
+	if ! out=$(make -C "$kdir" M="$tmp" C=2 modules 2>&1); then
+		echo "$out"; fail=1
+	elif grep -E "warning:|error:" <<<"$out"; then
+		fail=1
+	else
+		echo "style: sparse clean ($(basename "$kdir"))"
+	fi
+	rm -rf "$tmp"
+else
+	echo "style: no 6.1 headers or sparse; sparse not run"
+	fail=1
+fi
+exit $fail
