@@ -18,7 +18,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all module tool unit vmtest check deps demo bench style sparse w1 \
+.PHONY: all module tool helpers unit vmtest check deps demo bench style sparse w1 \
 	clean install install-tool dkms-install help
 
 all: module tool
@@ -42,7 +42,10 @@ unit:
 deps:
 	@tests/deps.sh
 
-vmtest: tool
+helpers:
+	$(MAKE) -C tests/vm/helpers
+
+vmtest: tool helpers
 	tests/vm/run.sh $(KERNELS)
 
 check: deps
@@ -50,10 +53,10 @@ check: deps
 	$(MAKE) unit
 	$(MAKE) vmtest
 
-demo: deps tool
+demo: deps tool helpers
 	tests/vm/demo.sh
 
-bench: deps tool
+bench: deps tool helpers
 	tests/vm/run.sh --bench $(firstword $(KERNELS))
 
 style:
@@ -63,6 +66,7 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
 	$(MAKE) -C tool clean
 	$(MAKE) -C tests/unit clean
+	$(MAKE) -C tests/vm/helpers clean
 
 install: install-tool
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
