@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# fetch-kernel.sh KERNEL   (KERNEL: 5.10 | 6.1 | 6.1-rt | 6.12)
+#
+# Downloads a Debian kernel image and its headers with a private apt state
+# (the machine's own sources are never touched), unpacks them into
+# tests/vm/.cache/k/KERNEL/root, makes the headers usable from there and
+# writes tests/vm/.cache/k/KERNEL/env (KVER, VMLINUZ, KDIR, MODROOT).
+# Cached: a second run with everything in place does no network I/O.
+# The mirror is the one this machine's apt already uses.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+kernel=${1:?usage: fetch-kernel.sh KERNEL}
+cache=$here/.cache
+kc=$cache/k/$kernel
+[ -s "$kc/env" ] && exit 0
+
+case $kernel in
+5.10)	suites="bullseye bullseye-security"; flavour=amd64 ;;
+6.1)	suites="bookworm bookworm-security"; flavour=amd64 ;;
+6.1-rt)	suites="bookworm bookworm-security"; flavour=rt-amd64 ;;
+6.12)	suites="bookworm-backports"; flavour=amd64 ;;
+*)	echo "fetch-kernel: unknown kernel '$kernel' (5.10 6.1 6.1-rt 6.12)" >&2; exit 2 ;;
+esac
+
+# The mirror: the first Debian archive URI of this machine's apt sources.
+mirror=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -v -- '-security' | head -n1 || true)
+[ -n "$mirror" ] || mirror=$(grep -hs '^deb ' /etc/apt/sources.list | awk '{for (i = 2; i <= NF; i++) if ($i ~ /^http/) {print $i; exit}}' | head -n1 || true)
+[ -n "$mirror" ] || { echo "fetch-kernel: no Debian mirror in this machine's apt sources" >&2; exit 1; }
+secmirror=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -- '-security' | head -n1 || true)
+[ -n "$secmirror" ] || secmirror=${mirror%/debian}/debian-security
+
+apt_dir=$cache/apt/$kernel
+mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$kc/debs"
+: > "$apt_dir/sources.list"
+for s in $suites; do
+	case $s in
+	*-security) echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $secmirror $s main" ;;
+	*) echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $s main" ;;
+	esac >> "$apt_dir/sources.list"
+done
+O=(-oDir::State::Lists="$apt_dir/lists" -oDir::Etc::SourceList="$apt_dir/sources.list"
+   -oDir::Etc::SourceParts=/dev/null -oDir::Cache="$apt_dir/cache"
+   -oDir::State::Status=/dev/null -oAPT::Get::AllowUnauthenticated=false
+   -oDebug::NoLocking=1 -oAPT::Sandbox::User=root -qq)
+apt-get "${O[@]}" update
+
+# resolve the meta packages to the real ones, newest first
+dep() { apt-cache "${O[@]}" depends "$1" 2>/dev/null | awk '/Depends:/ {print $2}' | grep -v '^<' ; }
+pick() { # pick META PATTERN: the first dependency of META matching PATTERN
+	dep "$1" | grep -E "$2" | head -n1
+}
+if [ "$kernel" = 6.12 ]; then
+	img=$(apt-cache "${O[@]}" madison linux-image-amd64 | awk '$3 ~ /^6\.12/ {print $3; exit}')
+	[ -n "$img" ] || { echo "fetch-kernel: no 6.12 in backports" >&2; exit 1; }
+	image=$(apt-cache "${O[@]}" show "linux-image-amd64=$img" | awk '/^Depends:/ {print $2; exit}' | tr -d ',')
+	image=${image%-unsigned}-unsigned
+	apt-cache "${O[@]}" show "$image" >/dev/null 2>&1 || image=${image%-unsigned}
+	hmeta=$(apt-cache "${O[@]}" show "linux-headers-amd64=$img" | awk '/^Depends:/ {print $2; exit}' | tr -d ',')
+else
+	image=$(pick "linux-image-$flavour" '^linux-image-[0-9]')
+	hmeta=$(pick "linux-headers-$flavour" '^linux-headers-[0-9]')
+fi
+[ -n "$image" ] && [ -n "$hmeta" ] || { echo "fetch-kernel: cannot resolve $kernel packages" >&2; exit 1; }
+common=$(dep "$hmeta" | grep -E '^linux-headers-.*-common' | head -n1)
+kbuild=$(dep "$hmeta" | grep -E '^linux-kbuild-' | head -n1)
+pkgs="$image $hmeta $common $kbuild"
+echo "fetch-kernel: $kernel: $pkgs"
+(cd "$kc/debs" && apt-get "${O[@]}" download $pkgs)
+
+rm -rf "$kc/root"
+mkdir -p "$kc/root"
+for d in "$kc"/debs/*.deb; do dpkg -x "$d" "$kc/root"; done
+rm -rf "$kc/debs"
+
+kver=$(ls "$kc/root/lib/modules" | head -n1)
+kdir=$(ls -d "$kc"/root/usr/src/linux-headers-*-${flavour} 2>/dev/null | head -n1)
+[ -n "$kdir" ] || kdir=$(ls -d "$kc"/root/usr/src/linux-headers-"$kver" | head -n1)
+# the arch headers' Makefile includes the -common one by absolute path, and
+# scripts/ and tools/ link to the kbuild package by absolute path
+sed -i "s|/usr/src/|$kc/root/usr/src/|g" "$kdir/Makefile"
+for l in $(find "$kc/root/usr/src" -maxdepth 2 -type l); do
+	t=$(readlink "$l")
+	case $t in /*) ln -sfn "$kc/root$t" "$l" ;; esac
+done
+depmod -b "$kc/root" "$kver"
+vmlinuz=$(ls "$kc"/root/boot/vmlinuz-* | head -n1)
+cat > "$kc/env" <<EOF
+KVER=$kver
+VMLINUZ=$vmlinuz
+KDIR=$kdir
+MODROOT=$kc/root
+EOF
+echo "fetch-kernel: $kernel ready: $kver"

@@ -1,0 +1,50 @@
+#!/bin/bash
+# Sourced by every scenario.  Verdicts are lines
+#   STACKLAT-RESULT <scenario> PASS|FAIL|SKIP <message>
+# on stdout; fail and skip end the scenario, pass ends it too.
+
+: "${SL_SCENARIO:=$(basename "$0" .sh)}"
+
+pass() { echo "STACKLAT-RESULT $SL_SCENARIO PASS $*"; exit 0; }
+fail() { echo "STACKLAT-RESULT $SL_SCENARIO FAIL $*"; exit 1; }
+skip() { echo "STACKLAT-RESULT $SL_SCENARIO SKIP $*"; exit 0; }
+note() { echo "note: $*"; }
+
+# assert_eq NAME EXPECTED ACTUAL
+assert_eq() {
+	[ "$2" = "$3" ] || fail "$1: expected $2, got '$3'"
+	echo "ok: $1 = $3"
+}
+
+# assert_range NAME LO HI ACTUAL (numbers, may be fractional)
+assert_range() {
+	awk -v lo="$2" -v hi="$3" -v v="$4" 'BEGIN { exit !(v != "" && v + 0 >= lo + 0 && v + 0 <= hi + 0) }' ||
+		fail "$1: expected $2..$3, got '$4'"
+	echo "ok: $1 = $4 (in $2..$3)"
+}
+
+# Load the module built for this kernel, with optional parameters.
+sl_load() {
+	insmod "$SL_KO" "$@" || fail "insmod stacklat $* failed"
+	[ -d "$SL_DBG" ] || fail "no $SL_DBG after load"
+}
+
+sl_unload() {
+	rmmod stacklat || fail "rmmod stacklat failed"
+}
+
+# Load a module of the guest kernel (and its dependencies) from the
+# unpacked Debian image.
+sl_modprobe() {
+	modprobe -d "$MODROOT" -S "$KVER" "$@" || fail "modprobe $* failed"
+}
+
+# Ask the host to act as a TCP client of a server listening on
+# $SL_GUESTPORT in the guest (reached through QEMU's port forward, so the
+# packets arrive through virtio-net's NAPI receive path).  The first line
+# the guest's server writes to the connection is the host's instruction:
+#   rr N SIZE      N request/response rounds: the host sends SIZE bytes,
+#                  waits for SIZE bytes back (TCP_NODELAY)
+#   stream BYTES   the host sends BYTES bytes and closes
+# The host keeps connecting, so each accepted connection is one instruction.
+host_peer_port() { echo "$SL_GUESTPORT"; }
