@@ -100,6 +100,8 @@ int sl_skip_validate(void)
 			for (j = 0; j < pl->nhooks && !found; j++) {
 				struct sl_hook *hk = &pl->hooks[j];
 
+				if (!hk->ncands || !hk->name)
+					continue;
 				snprintf(both, sizeof(both), "%s:%s", pl->name,
 					 hk->name);
 				found = !strcmp(word, hk->name) ||

@@ -118,7 +118,7 @@ static void fail_kernel(const char *what)
 
 /* Send @msg and run @fn on every reply.  Returns 1 if a dump was interrupted. */
 static int transact(struct nl_msg *msg, nl_recvmsg_msg_cb_t fn, void *arg,
-		    const char *what)
+		    const int *intrp, const char *what)
 {
 	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
 	int ret, intr = 0;
@@ -132,8 +132,8 @@ static int transact(struct nl_msg *msg, nl_recvmsg_msg_cb_t fn, void *arg,
 	do {
 		ret = nl_recvmsgs(sk, cb);
 	} while (ret > 0);
-	if (arg)
-		intr = *(int *)arg;
+	if (intrp)
+		intr = *intrp;
 	nl_cb_put(cb);
 	nlmsg_free(msg);
 	if (kerr)
@@ -288,11 +288,11 @@ static int cmd_status(int argc, char **argv)
 	if (argc > 1)
 		return -1;
 	nl_open();
-	transact(new_msg(STACKLAT_CMD_GET_STATUS, 0), status_cb, NULL, "status");
+	transact(new_msg(STACKLAT_CMD_GET_STATUS, 0), status_cb, NULL, NULL, "status");
 	for (tries = 0; tries < 5; tries++) {
 		intr = 0;
 		msg = new_msg(STACKLAT_CMD_GET_PIPELINES, NLM_F_DUMP);
-		if (!transact(msg, pipelines_cb, &intr, "status"))
+		if (!transact(msg, pipelines_cb, &intr, &intr, "status"))
 			break;
 		printf("\n(state changed while reading; again)\n");
 	}
@@ -353,7 +353,7 @@ static void read_hists(const char *pipe, struct hist_set *set)
 		msg = new_msg(STACKLAT_CMD_GET_HIST, NLM_F_DUMP);
 		if (pipe)
 			nla_put_string(msg, STACKLAT_A_PIPELINE_NAME, pipe);
-		if (!transact(msg, hist_cb, &set->intr, "show"))
+		if (!transact(msg, hist_cb, set, &set->intr, "show"))
 			return;
 	}
 	die(1, "show: the kernel state kept changing during the dump");
@@ -571,7 +571,7 @@ static int cmd_enable(int argc, char **argv)
 	msg = new_msg(STACKLAT_CMD_SET_PIPELINE, NLM_F_ACK);
 	nla_put_string(msg, STACKLAT_A_PIPELINE_NAME, argv[1]);
 	nla_put_u8(msg, STACKLAT_A_ENABLE, argv[0][0] == 'e');
-	transact(msg, NULL, NULL, argv[0]);
+	transact(msg, NULL, NULL, NULL, argv[0]);
 	return 0;
 }
 
@@ -585,7 +585,7 @@ static int cmd_reset(int argc, char **argv)
 	msg = new_msg(STACKLAT_CMD_RESET, NLM_F_ACK);
 	if (argc == 2)
 		nla_put_string(msg, STACKLAT_A_PIPELINE_NAME, argv[1]);
-	transact(msg, NULL, NULL, "reset");
+	transact(msg, NULL, NULL, NULL, "reset");
 	return 0;
 }
 
@@ -623,7 +623,7 @@ static int cmd_filter(int argc, char **argv)
 	if (fa.op)
 		nla_put_u32(msg, STACKLAT_FILTER_A_OP, fa.op);
 	nla_nest_end(msg, nest);
-	transact(msg, NULL, NULL, "filter");
+	transact(msg, NULL, NULL, NULL, "filter");
 	return 0;
 }
 
@@ -643,7 +643,7 @@ static int cmd_func(int argc, char **argv)
 	nl_open();
 	msg = new_msg(cmd, NLM_F_ACK);
 	nla_put_string(msg, STACKLAT_A_FUNC_SYMBOL, argv[2]);
-	transact(msg, NULL, NULL, "func");
+	transact(msg, NULL, NULL, NULL, "func");
 	return 0;
 }
 

@@ -70,7 +70,7 @@ for p in "flight_entries=1:flight_entries=1 is outside" \
 		rmmod stacklat
 		fail "insmod accepted ${p%%:*}"
 	fi
-	dmesg | grep -q "stacklat: ${p#*:}" || fail "insmod ${p%%:*}: no message '${p#*:}': $(dmesg | tail -n 2)"
+	dmesg | grep -q "stacklat: .*${p#*:}" || fail "insmod ${p%%:*}: no message '${p#*:}': $(dmesg | tail -n 2)"
 done
 [ ! -d "$SL_DBG" ] || fail "debugfs directory left behind by a failed load"
 pass "bad control commands, module parameters and netlink requests refused with messages"
