@@ -145,9 +145,11 @@ run_kernel() {
 	done < <(grep -a '^STACKLAT-RESULT ' "$out/results.log" 2>/dev/null || true)
 	grep -a '^STACKLAT-BENCH ' "$out/results.log" 2>/dev/null | sed "s/^/[$k] /" || true
 	if [ "$mode" = demo ]; then
-		grep -av '^STACKLAT-\|^\[' "$out/results.log" || true
+		echo
+		sed -n 's/^\[00-demo\] //p' "$out/results.log"
+		echo
 	fi
-	if [ $n = 0 ] && [ "$mode" = test ]; then
+	if [ $n = 0 ] && [ "$mode" != bench ]; then
 		record "$k" scenarios FAIL "no scenario result: see $out/console.log"
 	fi
 	if ! grep -aq '^STACKLAT-ALL-DONE' "$out/results.log" 2>/dev/null; then
