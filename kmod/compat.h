@@ -44,23 +44,23 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 }
 
 /*
- * The block tracepoints lost their request_queue argument in 5.11
- * (block_rq_insert, block_rq_issue) and block_rq_complete's error became a
- * blk_status_t.  Probe prototypes are spelled through these macros.
+ * block_bio_queue lost its request_queue argument in 5.11 (the block_rq_*
+ * tracepoints had already lost theirs by 5.10), and block_rq_complete's
+ * error became a blk_status_t.  Probe prototypes are spelled through these.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
-#define SL_COMPAT_RQ_TP_ARGS(rq)	struct request_queue *q, struct request *rq
+#define SL_COMPAT_BIO_TP_ARGS(bio)	struct request_queue *q, struct bio *bio
 #define SL_COMPAT_RQ_COMPLETE_ERR	int
 #else
-#define SL_COMPAT_RQ_TP_ARGS(rq)	struct request *rq
+#define SL_COMPAT_BIO_TP_ARGS(bio)	struct bio *bio
 #define SL_COMPAT_RQ_COMPLETE_ERR	blk_status_t
 #endif
 
-/* block_bio_queue lost its request_queue argument in 5.11 as well. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
-#define SL_COMPAT_BIO_TP_ARGS(bio)	struct request_queue *q, struct bio *bio
+/* The gendisk of a bio: bio->bi_disk became bio->bi_bdev->bd_disk in 5.12. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 12, 0)
+#define sl_compat_bio_disk(bio)	((bio)->bi_disk)
 #else
-#define SL_COMPAT_BIO_TP_ARGS(bio)	struct bio *bio
+#define sl_compat_bio_disk(bio)	((bio)->bi_bdev->bd_disk)
 #endif
 
 /* The gendisk of a request: rq->rq_disk went away in 6.0 for rq->q->disk. */
