@@ -11,7 +11,7 @@
 #include <linux/kprobes.h>
 #include <linux/tracepoint.h>
 #include <linux/mutex.h>
-#include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
 #include <linux/netlink.h>
 #include <linux/sched.h>
 
@@ -24,22 +24,25 @@
 #define sl_err(fmt, ...)	pr_err("stacklat: " fmt, ##__VA_ARGS__)
 
 /*
- * The clock.  local_clock() is the scheduler clock: usable from any context
- * (NMI included), never takes a lock, and costs a TSC read on x86.  It is
- * monotonic per CPU; across CPUs it can be skewed by a small bound when the
- * TSC is unstable.  Stages that start on one CPU and end on another (a packet
- * received by softirq on CPU 0 and read by a task on CPU 1) therefore check
- * every delta: a negative one, or one above sl_max_delta_ns, is discarded
- * and counted as a bad delta, never recorded.  ktime_get_ns() would be
- * globally monotonic but takes the timekeeping seqcount, which a probe placed
- * inside timekeeping (the func pipeline allows any symbol) could spin on.
+ * The clock: ktime_get_mono_fast_ns(), CLOCK_MONOTONIC read without the
+ * timekeeping seqcount (through its NMI-safe latch), so it is usable from
+ * any context and never spins, even in a probe placed inside timekeeping
+ * (the func pipeline allows any symbol).  It is one clock for all CPUs,
+ * which matters because stages start on one CPU and end on another (a
+ * packet received by softirq on CPU 0 and read by a task on CPU 1).
+ * local_clock() was rejected: when the TSC is marked unstable the scheduler
+ * clock is clamped to the last tick plus one tick period, so back-to-back
+ * readings come out equal and cross-CPU deltas come out skewed - measured
+ * here as zero-length kretprobe calls under QEMU.  Every delta is still
+ * checked: a negative one, or one above max_delta_ms, is discarded and
+ * counted as a bad delta, never recorded.
  */
 static __always_inline u64 sl_now(void)
 {
-	return local_clock();
+	return ktime_get_mono_fast_ns();
 }
 
-#define SL_CLOCK_NAME	"local_clock"
+#define SL_CLOCK_NAME	"ktime_get_mono_fast_ns"
 
 /* ---- histograms ------------------------------------------------------ */
 

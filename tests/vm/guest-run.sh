@@ -64,7 +64,7 @@ for s in "$dir"/*.sh; do
 	fi
 done
 say "STACKLAT-DMESG-BEGIN"
-dmesg > $out
+dmesg --color=never > $out
 say "STACKLAT-DMESG-END"
 umount "$SL_MNT" 2>/dev/null
 say "STACKLAT-ALL-DONE"

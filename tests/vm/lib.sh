@@ -48,3 +48,11 @@ sl_modprobe() {
 #   stream BYTES   the host sends BYTES bytes and closes
 # The host keeps connecting, so each accepted connection is one instruction.
 host_peer_port() { echo "$SL_GUESTPORT"; }
+
+# dmesg without the timing complaints software emulation causes by itself
+# (a late timer interrupt is QEMU's, not ours); everything else counts.
+sl_dmesg() {
+	dmesg --color=never | grep -v -e 'hrtimer: interrupt took' \
+		-e 'sched: RT throttling activated' -e 'clocksource: .*unstable' \
+		-e 'clocksource: .*watchdog' -e 'clocksource: .*skew' || true
+}

@@ -24,6 +24,6 @@ for i in $(seq 1 20); do
 done
 traffic_stop
 trap - EXIT
-out=$(dmesg)
+out=$(sl_dmesg)
 [ -z "$out" ] || fail "dmesg not silent over 20 load/unload cycles: $(head -n 5 <<<"$out")"
 pass "20 load/unload cycles under traffic, dmesg silent"

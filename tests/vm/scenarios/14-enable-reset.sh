@@ -23,7 +23,7 @@ for i in $(seq 1 15); do
 done
 traffic_stop
 trap - EXIT
-out=$(dmesg)
+out=$(sl_dmesg)
 [ -z "$out" ] || fail "dmesg not silent: $(head -n 5 <<<"$out")"
 
 gen0=$(sed -n 's/^pipeline func: .*generation \([0-9]*\)/\1/p' "$SL_DBG/status")
