@@ -21,6 +21,10 @@ if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 hostroot /mnt;
 	echo "STACKLAT-GUEST-ERROR cannot mount the host root over 9p" > /dev/ttyS1
 	poweroff -f
 fi
+# the tmpfs mounts below would hide a repository that lives under /tmp,
+# /run or /var/tmp: keep a handle on it and bind it back afterwards
+mkdir -p /repo
+mount --bind "/mnt$repo" /repo
 mount -t proc proc /mnt/proc
 mount -t sysfs sysfs /mnt/sys
 mount -t devtmpfs devtmpfs /mnt/dev
@@ -31,6 +35,11 @@ mount -t tmpfs tmpfs /mnt/var/tmp 2>/dev/null
 mkdir -p /mnt/dev/pts /mnt/dev/shm
 mount -t devpts devpts /mnt/dev/pts
 mount -t tmpfs tmpfs /mnt/dev/shm
+
+if [ ! -d "/mnt$repo/tests" ]; then
+	mkdir -p "/mnt$repo"
+	mount --bind /repo "/mnt$repo"
+fi
 
 ip link set lo up
 ip link set eth0 up 2>/dev/null
