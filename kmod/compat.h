@@ -43,16 +43,34 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 #endif
 }
 
-/*
- * block_bio_queue lost its request_queue argument in 5.11 (the block_rq_*
- * tracepoints had already lost theirs by 5.10), and block_rq_complete's
- * error became a blk_status_t.  Probe prototypes are spelled through these.
+/* ---- storage (p_storage.c) --------------------------------------------
+ *
+ * Checked against the headers of Debian's 5.10, 6.1, 6.1-rt and 6.12.  Each
+ * tracepoint probe in p_storage.c is also type-checked at build time against
+ * the kernel's own register_trace_*() declaration, so a prototype that
+ * drifts is a build error, never a crash.
+ *
+ * The bio tracepoints (block_bio_queue, block_bio_backmerge/frontmerge,
+ * block_split) lost their request_queue argument in 5.11; the request ones
+ * (block_rq_insert/issue/requeue/merge) had already lost theirs in 5.10 and
+ * take only the request on every kernel supported here.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
 #define SL_COMPAT_BIO_TP_ARGS(bio)	struct request_queue *q, struct bio *bio
-#define SL_COMPAT_RQ_COMPLETE_ERR	int
+#define SL_COMPAT_MERGE_TP_ARGS(bio)	struct request_queue *q, \
+					struct request *rq, struct bio *bio
+#define SL_COMPAT_SPLIT_TP_ARGS(bio)	struct request_queue *q, \
+					struct bio *bio, unsigned int new_sector
 #else
 #define SL_COMPAT_BIO_TP_ARGS(bio)	struct bio *bio
+#define SL_COMPAT_MERGE_TP_ARGS(bio)	struct bio *bio
+#define SL_COMPAT_SPLIT_TP_ARGS(bio)	struct bio *bio, unsigned int new_sector
+#endif
+
+/* block_rq_complete's error became a blk_status_t in 5.16. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 16, 0)
+#define SL_COMPAT_RQ_COMPLETE_ERR	int
+#else
 #define SL_COMPAT_RQ_COMPLETE_ERR	blk_status_t
 #endif
 
@@ -69,6 +87,27 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 #else
 #define sl_compat_rq_disk(rq)	((rq)->q->disk)
 #endif
+
+/*
+ * The dev_t of the block device at @path (filter "dev=vda"): lookup_bdev()
+ * returned a referenced block_device until 5.11, a dev_t since.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#define sl_compat_lookup_bdev(path, devp) ({				\
+	struct block_device *__b = lookup_bdev(path);			\
+	int __r = PTR_ERR_OR_ZERO(__b);					\
+									\
+	if (!__r) {							\
+		*(devp) = __b->bd_dev;					\
+		bdput(__b);						\
+	}								\
+	__r;								\
+})
+#else
+#define sl_compat_lookup_bdev(path, devp)	lookup_bdev(path, devp)
+#endif
+
+/* ---- end of storage ---------------------------------------------------- */
 
 /* kfree_skb's tracepoint grew a drop reason in 5.17 and an sk in 6.11. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
