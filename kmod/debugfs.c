@@ -328,7 +328,7 @@ static ssize_t sl_control_write(struct file *file, const char __user *ubuf,
 static int sl_control_show(struct seq_file *m, void *v)
 {
 	seq_puts(m, "enable PIPELINE\ndisable PIPELINE\nreset [PIPELINE]\n"
-		 "filter PIPELINE [clear] [tgid=N] [tid=N] [lport=N] [rport=N] [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN] [op=read|write|open|fsync]\n"
+		 "filter PIPELINE [clear] [tgid=N] [tid=N] [lport=N] [rport=N] [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN|DISK] [op=read|write|open|fsync] [fs=ext4|xfs|btrfs|bdev|0xMAGIC]\n"
 		 "func add SYMBOL\nfunc del SYMBOL\n");
 	return 0;
 }

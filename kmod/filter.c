@@ -8,6 +8,9 @@
 #include <linux/string.h>
 #include <linux/kdev_t.h>
 #include <linux/in.h>
+#include <linux/fs.h>
+#include <linux/blkdev.h>
+#include <linux/magic.h>
 #include <net/netlink.h>
 
 #include "sl.h"
@@ -19,6 +22,34 @@ static const char * const sl_op_names[__STACKLAT_OP_MAX] = {
 	[STACKLAT_OP_OPEN] = "open",
 	[STACKLAT_OP_FSYNC] = "fsync",
 };
+
+/* Filesystems the storage pipeline has hooks for, by name (fs=). */
+static const struct {
+	const char *name;
+	u32 magic;
+} sl_fs_names[] = {
+	{ "ext4", EXT4_SUPER_MAGIC },	/* also ext2 and ext3 */
+	{ "xfs", XFS_SUPER_MAGIC },
+	{ "btrfs", BTRFS_SUPER_MAGIC },
+	{ "bdev", BDEVFS_MAGIC },	/* a block device read directly */
+};
+
+/* dev=NAME: the block device /dev/NAME (or the path NAME). */
+static int sl_filter_dev_name(const char *val, u32 *dev)
+{
+	char path[64];
+	dev_t d;
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s%s", val[0] == '/' ? "" : "/dev/",
+		     val) >= sizeof(path))
+		return -EINVAL;
+	ret = sl_compat_lookup_bdev(path, &d);
+	if (ret)
+		return ret;
+	*dev = d;
+	return 0;
+}
 
 static const struct {
 	const char *name;
@@ -32,6 +63,7 @@ static const struct {
 	{ "ifindex", SL_F_IFINDEX },
 	{ "dev", SL_F_DEV },
 	{ "op", SL_F_OP },
+	{ "fs", SL_F_FS },
 };
 
 static int sl_filter_set(struct sl_pipeline *p, struct sl_filter *f,
@@ -84,17 +116,30 @@ static int sl_filter_set(struct sl_pipeline *p, struct sl_filter *f,
 			goto bad;
 		return 0;
 	case SL_F_DEV:
-		if (sscanf(val, "%u:%u%c", &ma, &mi, &extra) != 2 ||
-		    ma > 0xfff || mi > 0xfffff || (!ma && !mi))
-			goto bad;
-		f->dev = MKDEV(ma, mi);
-		return 0;
+		if (sscanf(val, "%u:%u%c", &ma, &mi, &extra) == 2) {
+			if (ma > 0xfff || mi > 0xfffff || (!ma && !mi))
+				goto bad;
+			f->dev = MKDEV(ma, mi);
+			return 0;
+		}
+		if (!sl_filter_dev_name(val, &f->dev))
+			return 0;
+		goto bad;
 	case SL_F_OP:
 		for (i = STACKLAT_OP_READ; i < __STACKLAT_OP_MAX; i++)
 			if (!strcmp(val, sl_op_names[i]))
 				f->op = i;
 		if (!f->op)
 			goto bad;
+		return 0;
+	case SL_F_FS:
+		v32 = 0;
+		for (i = 0; i < ARRAY_SIZE(sl_fs_names); i++)
+			if (!strcmp(val, sl_fs_names[i].name))
+				v32 = sl_fs_names[i].magic;
+		if (!v32 && (kstrtou32(val, 0, &v32) || !v32))
+			goto bad;
+		f->fs = v32;
 		return 0;
 	}
 bad:
@@ -138,6 +183,7 @@ static const struct nla_policy sl_filter_policy[STACKLAT_FILTER_A_MAX + 1] = {
 	[STACKLAT_FILTER_A_IFINDEX] = { .type = NLA_U32 },
 	[STACKLAT_FILTER_A_DEV] = { .type = NLA_U32 },
 	[STACKLAT_FILTER_A_OP] = { .type = NLA_U32 },
+	[STACKLAT_FILTER_A_FS] = { .type = NLA_U32 },
 };
 
 static const u32 sl_filter_attr_cap[STACKLAT_FILTER_A_MAX + 1] = {
@@ -149,6 +195,7 @@ static const u32 sl_filter_attr_cap[STACKLAT_FILTER_A_MAX + 1] = {
 	[STACKLAT_FILTER_A_IFINDEX] = SL_F_IFINDEX,
 	[STACKLAT_FILTER_A_DEV] = SL_F_DEV,
 	[STACKLAT_FILTER_A_OP] = SL_F_OP,
+	[STACKLAT_FILTER_A_FS] = SL_F_FS,
 };
 
 /* A netlink filter nest replaces the whole filter; an empty one clears it. */
@@ -200,6 +247,8 @@ int sl_filter_from_nla(struct sl_pipeline *p, const struct nlattr *nla,
 			return -EINVAL;
 		}
 	}
+	if (tb[STACKLAT_FILTER_A_FS])
+		f->fs = nla_get_u32(tb[STACKLAT_FILTER_A_FS]);
 	return 0;
 }
 
@@ -226,6 +275,18 @@ int sl_filter_fmt(const struct sl_filter *f, char *buf, size_t len)
 			       MINOR(f->dev));
 	if (f->op)
 		n += scnprintf(buf + n, len - n, " op=%s", sl_op_names[f->op]);
+	if (f->fs) {
+		const char *name = NULL;
+		unsigned int i;
+
+		for (i = 0; i < ARRAY_SIZE(sl_fs_names); i++)
+			if (f->fs == sl_fs_names[i].magic)
+				name = sl_fs_names[i].name;
+		if (name)
+			n += scnprintf(buf + n, len - n, " fs=%s", name);
+		else
+			n += scnprintf(buf + n, len - n, " fs=0x%x", f->fs);
+	}
 	if (!n)
 		n = scnprintf(buf, len, " none");
 	return n;

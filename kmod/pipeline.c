@@ -223,6 +223,7 @@ void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f)
 	WRITE_ONCE(p->filter.ifindex, f->ifindex);
 	WRITE_ONCE(p->filter.dev, f->dev);
 	WRITE_ONCE(p->filter.op, f->op);
+	WRITE_ONCE(p->filter.fs, f->fs);
 	sl_dump_seq++;
 }
 

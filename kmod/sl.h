@@ -151,6 +151,7 @@ void sl_flight_flush(unsigned int pipe_id);
 #define SL_F_IFINDEX	BIT(5)
 #define SL_F_DEV	BIT(6)
 #define SL_F_OP		BIT(7)
+#define SL_F_FS		BIT(8)
 
 /* A value of 0 matches anything. */
 struct sl_filter {
@@ -162,6 +163,7 @@ struct sl_filter {
 	u32 ifindex;
 	u32 dev;
 	u32 op;
+	u32 fs;			/* filesystem magic (storage) */
 };
 
 struct sl_pipeline;

@@ -95,7 +95,8 @@
  * Control file (/sys/kernel/debug/stacklat/control), one command a line:
  *   enable PIPELINE | disable PIPELINE | reset [PIPELINE]
  *   filter PIPELINE [clear] [tgid=N] [tid=N] [lport=N] [rport=N]
- *                   [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN] [op=NAME]
+ *                   [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN|DISK] [op=NAME]
+ *                   [fs=ext4|xfs|btrfs|bdev|0xMAGIC]
  *   func add SYMBOL | func del SYMBOL
  */
 #ifndef _UAPI_STACKLAT_H
@@ -250,6 +251,10 @@ enum stacklat_filter_attr {
 					 * with the kernel's 20-bit minor
 					 */
 	STACKLAT_FILTER_A_OP,		/* u32, enum stacklat_op */
+	STACKLAT_FILTER_A_FS,		/* u32, filesystem magic (statfs
+					 * f_type); 0x62646576 for a block
+					 * device read directly
+					 */
 	__STACKLAT_FILTER_A_LAST
 };
 #define STACKLAT_FILTER_A_MAX (__STACKLAT_FILTER_A_LAST - 1)
