@@ -1,12 +1,25 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
 # Installs the Debian packages that building, the unit tests, the VM tests,
-# the demo and the bench need - only those missing, and only as root.
+# the demo and the bench need - only those missing, and only as root
+# (one `apt-get update` first).  Not root and something missing: says what
+# to install and exits 1.  Nothing missing: does nothing, no network.
+#
+# The guest runs the host's userland over 9p, so the programs the scenarios
+# run inside the VM (python3, memcached, fio, dmsetup, ip/tc, ...) are host
+# packages too.
 set -euo pipefail
 pkgs=(
-	gcc make pkg-config libnl-3-dev libnl-genl-3-dev libcmocka-dev
-	sparse dwarves bc flex bison libelf-dev libssl-dev linux-source-6.1
+	# module, tool and unit tests
+	gcc make bc flex bison libelf-dev libssl-dev pkg-config
+	libnl-3-dev libnl-genl-3-dev libcmocka-dev sparse dwarves
+	linux-source-6.1
+	# the QEMU harness
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd e2fsprogs
-	iproute2 util-linux procps python3 ca-certificates debian-archive-keyring
+	ca-certificates debian-archive-keyring
+	# programs the scenarios run in the guest (host userland over 9p)
+	bash coreutils util-linux procps iproute2 python3 memcached fio dmsetup
 )
 missing=()
 for p in "${pkgs[@]}"; do
@@ -15,10 +28,11 @@ done
 [ ${#missing[@]} = 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: missing Debian packages: ${missing[*]}" >&2
-	echo "deps: run as root (or apt-get install them) and try again" >&2
+	echo "deps: run as root, or: sudo apt-get install ${missing[*]}" >&2
 	exit 1
 fi
 echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "deps: done"
