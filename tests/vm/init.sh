@@ -9,8 +9,10 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
+# in modprobe --show-depends order; built-in ones are simply absent
 for m in $(cat /modules.order); do
-	insmod "/modules/$m" 2>/dev/null
+	insmod "/modules/$m" 2>/tmp/insmod.err ||
+		echo "STACKLAT-GUEST-NOTE insmod $m: $(cat /tmp/insmod.err)" > /dev/ttyS1
 done
 
 arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
@@ -20,11 +22,19 @@ mkdir -p /mnt
 if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 hostroot /mnt; then
 	echo "STACKLAT-GUEST-ERROR cannot mount the host root over 9p" > /dev/ttyS1
 	poweroff -f
+	sleep 5
+	reboot -f
 fi
 # the tmpfs mounts below would hide a repository that lives under /tmp,
 # /run or /var/tmp: keep a handle on it and bind it back afterwards
 mkdir -p /repo
 mount --bind "/mnt$repo" /repo
+if [ ! -x /mnt/bin/bash ] || [ ! -f /repo/tests/vm/guest-run.sh ]; then
+	echo "STACKLAT-GUEST-ERROR no /bin/bash or $repo/tests/vm/guest-run.sh on the host root" > /dev/ttyS1
+	poweroff -f
+	sleep 5
+	reboot -f
+fi
 mount -t proc proc /mnt/proc
 mount -t sysfs sysfs /mnt/sys
 mount -t devtmpfs devtmpfs /mnt/dev

@@ -4,32 +4,43 @@
 # run.sh [--bench|--demo] KERNEL...     (KERNEL: 5.10 6.1 6.1-rt 6.12)
 #
 # For each kernel: fetch it (cached), build the module against its headers
-# with W=1 (any warning fails), make an initramfs, boot it in QEMU (TCG)
-# with the host's root shared read-only over 9p, a virtio-net NIC with a
-# port forward on 127.0.0.1 and a virtio-blk ext4 scratch disk, run the
-# scenarios in the guest and judge the results here.
+# with W=1 (any warning fails), make an initramfs (cached), boot it in QEMU
+# (TCG) with the host's root shared read-only over 9p, a virtio-net NIC with
+# a port forward on 127.0.0.1 and a virtio-blk ext4 scratch disk, run the
+# scenarios in the guest and judge the results here.  See README.md.
 #
-# Environment: SCENARIOS="10 4" runs only scenarios whose names start so;
-# VM_TIMEOUT (s, default 1500) bounds a boot; VM_MEM (MB, default 1024).
-# Logs: tests/vm/out/KERNEL/{build.log,console.log,results.log}.
+# Environment:
+#   SCENARIOS="00 10-func"  run only the scenarios whose names start so
+#   BOOT_TIMEOUT=300        s for the guest to reach guest-run.sh
+#   VM_TIMEOUT=2400         s for the whole boot (scenarios included)
+#   SL_SCENARIO_TIMEOUT=600 s per scenario (enforced in the guest)
+#   VM_MEM=1024 VM_CPUS=2   guest size
+#   SL_QEMU=qemu-system-x86_64
+# Logs: tests/vm/out/KERNEL/{fetch,build,console,results,dmesg,bad}.log
 # Ends with one line "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-mode=test
+mode="test"
 case ${1:-} in
 --bench) mode=bench; shift ;;
 --demo) mode=demo; shift ;;
+-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
 esac
 [ $# -gt 0 ] || set -- 5.10 6.1 6.1-rt 6.12
+[ "$mode" != demo ] || set -- "$1"
 
 cache=$here/.cache
+boot_timeout=${BOOT_TIMEOUT:-300}
+vm_timeout=${VM_TIMEOUT:-2400}
+qemu=${SL_QEMU:-qemu-system-x86_64}
 passed=0
 failed=0
 skipped=0
 summary=()
 
-bad_re='Oops|WARNING:|BUG:|Call Trace|lockdep|possible recursive locking|KASAN|UBSAN|kernel BUG|general protection|INFO: task|stack-protector|kmemleak|RCU stall|rcu_sched self-detected|soft lockup|hard LOCKUP|refcount_t:|list_add corruption|list_del corruption'
+# What the kernel log must never contain.
+bad_re='Oops|WARNING:|BUG:|Call Trace|lockdep|possible recursive locking|KASAN|UBSAN|kernel BUG|general protection|INFO: task|stack-protector|Kernel panic|kmemleak|RCU stall|rcu_sched self-detected|soft lockup|hard LOCKUP|refcount_t:|list_add corruption|list_del corruption'
 
 record() { # record KERNEL NAME VERDICT MSG
 	summary+=("$(printf '%-7s %-28s %s %s' "$1" "$2" "$3" "$4")")
@@ -41,26 +52,38 @@ record() { # record KERNEL NAME VERDICT MSG
 	echo "[$1] $2: $3 $4"
 }
 
+note() { # harness steps that went well: shown, not counted
+	summary+=("$(printf '%-7s %-28s %s' "$1" "$2" "$3")")
+	echo "[$1] $2: $3"
+}
+
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-make_initrd() { # make_initrd KERNEL -> path
-	local k=$1 ird=$cache/initrd/$k
+# The modules /init loads, in order: what reaches the host root over 9p
+# (virtio_pci, 9pnet_virtio, 9p with netfs/fscache where the kernel has
+# them), the NIC, the disk and ext4.
+initrd_modules="virtio_pci virtio_net virtio_blk 9pnet_virtio 9p ext4"
+
+make_initrd() { # make_initrd KERNEL -> path of the cached initramfs
+	local k=$1 ird stamp m f b
+	ird=$cache/initrd/$k
+	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
-	if [ -s "$ird.gz" ] && [ "$ird.gz" -nt "$here/init.sh" ]; then
+	stamp="$KVER $initrd_modules $(sha256sum "$here/init.sh" /bin/busybox | cut -c1-16 | tr '\n' ' ')"
+	if [ -s "$ird.gz" ] && [ "$(cat "$ird.stamp" 2>/dev/null)" = "$stamp" ]; then
 		echo "$ird.gz"
 		return
 	fi
-	rm -rf "$ird"
+	rm -rf "$ird" "$ird.gz" "$ird.stamp"
 	mkdir -p "$ird"/{bin,dev,proc,sys,mnt,modules,tmp}
 	cp /bin/busybox "$ird/bin/busybox"
 	ln -s busybox "$ird/bin/sh"
 	cp "$here/init.sh" "$ird/init"
 	chmod +x "$ird/init"
 	: > "$ird/modules.order"
-	local m f b
-	for m in virtio_pci virtio_net virtio_blk 9pnet_virtio 9p ext4; do
+	for m in $initrd_modules; do
 		modprobe --show-depends -d "$MODROOT" -S "$KVER" "$m" 2>/dev/null |
 			awk '$1 == "insmod" { print $2 }' |
 			while read -r f; do
@@ -76,93 +99,157 @@ make_initrd() { # make_initrd KERNEL -> path
 				echo "$b" >> "$ird/modules.order"
 			done
 	done
-	(cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) > "$ird.gz"
+	grep -q '^9p.ko$' "$ird/modules.order" || { echo "make_initrd: no 9p module in $MODROOT" >&2; return 1; }
+	(cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) > "$ird.gz.tmp"
+	mv "$ird.gz.tmp" "$ird.gz"
+	echo "$stamp" > "$ird.stamp"
 	echo "$ird.gz"
 }
 
 build_module() { # build_module KERNEL LOG
-	local k=$1 log=$2 b=$cache/build/$k cc=()
+	local k=$1 log=$2 b=$cache/build/$1 cc=()
+	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
 	rm -rf "$b"
 	mkdir -p "$b"
 	cp -r "$repo/Kbuild" "$repo/Makefile" "$repo/VERSION" "$repo/kmod" "$repo/uapi" "$b/"
+	# objects of an in-tree build of the working copy must not leak in
+	find "$b" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
 	# Debian's 5.10 headers name gcc-10, which bookworm lacks
-	grep -q 'gcc-10' "$KDIR/include/generated/compile.h" 2>/dev/null && ! command -v gcc-10 >/dev/null && cc=(CC=gcc-12)
-	[ "$k" = 5.10 ] && ! command -v gcc-10 >/dev/null && cc=(CC=gcc-12)
-	if ! make -C "$KDIR" M="$b" W=1 "${cc[@]}" modules > "$log" 2>&1; then
-		return 1
+	if grep -qs 'gcc-10' "$KDIR/include/generated/compile.h" "$KDIR/include/generated/autoconf.h" ||
+		[ "$k" = 5.10 ]; then
+		command -v gcc-10 >/dev/null || cc=(CC=gcc-12)
 	fi
+	echo "make -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
+	make -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
+	[ -s "$b/stacklat.ko" ] || return 1
 	! grep -E "warning:|error:" "$log"
 }
 
+# Host programs the guest runs over 9p: the tool and the test helpers.
+build_host_tools() {
+	local d
+	for d in tool tests/vm/helpers; do
+		[ -f "$repo/$d/Makefile" ] || continue
+		if ! make -s -C "$repo/$d" > "$cache/host-$(basename "$d").log" 2>&1; then
+			record host "make -C $d" FAIL "see $cache/host-$(basename "$d").log"
+		fi
+	done
+}
+
+qpid=
+peer=
+cleanup() {
+	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
+	[ -z "$peer" ] || kill "$peer" 2>/dev/null || true
+}
+trap 'cleanup; exit 130' INT TERM
+trap cleanup EXIT
+
 run_kernel() {
-	local k=$1 out=$repo/tests/vm/out/$1 ird port gport peer qpid rc=0
-	mkdir -p "$out"
-	rm -f "$out"/*.log
+	local k=$1 out=$repo/tests/vm/out/$1 ird port gport sel t0 secs rc=0 why=
+	mkdir -p "$out" "$cache/locks"
+	# two run.sh on the same kernel would clobber each other's build and logs
+	exec {lockfd}> "$cache/locks/$k"
+	if ! flock -n "$lockfd"; then
+		echo "[$k] waiting for another run.sh on $k to finish"
+		flock "$lockfd"
+	fi
+	rm -f "$out"/*.log "$out/disk.img"
 	if ! "$here/fetch-kernel.sh" "$k" > "$out/fetch.log" 2>&1; then
 		record "$k" fetch FAIL "see $out/fetch.log"
+		exec {lockfd}>&-
 		return
 	fi
+	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
 	if ! build_module "$k" "$out/build.log"; then
 		record "$k" build FAIL "module build failed or warned: see $out/build.log"
+		grep -E "warning:|error:" "$out/build.log" | head -n 5 | sed "s/^/[$k]   /" || true
+		exec {lockfd}>&-
 		return
 	fi
-	record "$k" build PASS "W=1 warning-free against $KVER"
-	ird=$(make_initrd "$k")
+	note "$k" build "W=1 warning-free against $KVER"
+	if ! ird=$(make_initrd "$k"); then
+		record "$k" initramfs FAIL "could not make the initramfs"
+		exec {lockfd}>&-
+		return
+	fi
 	if [ ! -s "$cache/disk.img" ]; then
 		truncate -s 64M "$cache/disk.img.tmp"
-		mkfs.ext4 -q -F "$cache/disk.img.tmp"
+		mkfs.ext4 -q -F -L sl-scratch "$cache/disk.img.tmp"
 		mv "$cache/disk.img.tmp" "$cache/disk.img"
 	fi
 	cp --sparse=always "$cache/disk.img" "$out/disk.img"
 	port=$(free_port)
 	gport=7777
-	"$here/host-peer.py" "$port" "${VM_TIMEOUT:-1500}" &
-	peer=$!
-	local sel
 	sel=$(echo "${SCENARIOS:-}" | tr ' ' ',')
-	local t0=$SECONDS
-	timeout -k 5 "${VM_TIMEOUT:-1500}" qemu-system-x86_64 -accel tcg -cpu max \
-		-m "${VM_MEM:-1024}" -smp 2 -nographic -no-reboot \
+	"$here/host-peer.py" "$port" "$vm_timeout" &
+	peer=$!
+	t0=$SECONDS
+	: > "$out/results.log"
+	timeout -k 5 "$vm_timeout" "$qemu" -accel tcg -cpu max \
+		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
-		-append "console=ttyS0 quiet panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.scenarios=$sel" \
+		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=${SL_SCENARIO_TIMEOUT:-600} sl.scenarios=$sel" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:$gport" -device virtio-net-pci,netdev=n0 \
 		-drive "file=$out/disk.img,if=virtio,format=raw" \
 		-serial mon:stdio -serial "file:$out/results.log" \
-		< /dev/null > "$out/console.log" 2>&1 || rc=$?
+		< /dev/null > "$out/console.log" 2>&1 &
+	qpid=$!
+	# boot watchdog: the guest must reach guest-run.sh in BOOT_TIMEOUT s
+	while kill -0 "$qpid" 2>/dev/null; do
+		if [ $((SECONDS - t0)) -ge "$boot_timeout" ] &&
+			! grep -aq '^STACKLAT-GUEST-UP' "$out/results.log"; then
+			why="the guest did not come up in ${boot_timeout}s"
+			kill "$qpid" 2>/dev/null || true
+			break
+		fi
+		sleep 1
+	done
+	wait "$qpid" || rc=$?
+	qpid=
 	kill "$peer" 2>/dev/null || true
 	wait "$peer" 2>/dev/null || true
+	peer=
 	rm -f "$out/disk.img"
-	local secs=$((SECONDS - t0))
-	[ $rc = 124 ] && record "$k" boot FAIL "VM timed out after ${VM_TIMEOUT:-1500}s: see $out/console.log"
+	secs=$((SECONDS - t0))
+	[ "$rc" != 124 ] || why="VM timed out after ${vm_timeout}s"
+	[ -z "$why" ] || record "$k" boot FAIL "$why: see $out/console.log"
+	if grep -a '^STACKLAT-GUEST-ERROR' "$out/results.log" "$out/console.log" > /dev/null 2>&1; then
+		record "$k" guest FAIL "$(grep -ah '^STACKLAT-GUEST-ERROR' "$out/results.log" "$out/console.log" | head -n1)"
+	fi
 
 	local n=0 name verdict msg
 	while read -r _ name verdict msg; do
 		record "$k" "$name" "$verdict" "$msg"
 		n=$((n + 1))
-	done < <(grep -a '^STACKLAT-RESULT ' "$out/results.log" 2>/dev/null || true)
-	grep -a '^STACKLAT-BENCH ' "$out/results.log" 2>/dev/null | sed "s/^/[$k] /" || true
+	done < <(grep -a '^STACKLAT-RESULT ' "$out/results.log" || true)
+	grep -a '^STACKLAT-BENCH ' "$out/results.log" | sed "s/^/[$k] /" || true
 	if [ "$mode" = demo ]; then
 		echo
-		sed -n 's/^\[00-demo\] //p' "$out/results.log"
+		sed -n 's/^\[demo-guest\] //p' "$out/results.log"
 		echo
 	fi
-	if [ $n = 0 ] && [ "$mode" != bench ]; then
-		record "$k" scenarios FAIL "no scenario result: see $out/console.log"
+	if [ $n = 0 ] && [ "$mode" = test ]; then
+		record "$k" scenarios FAIL "no scenario result: see $out/console.log and $out/results.log"
 	fi
-	if ! grep -aq '^STACKLAT-ALL-DONE' "$out/results.log" 2>/dev/null; then
-		record "$k" guest FAIL "the guest did not finish: see $out/console.log"
+	if ! grep -aq '^STACKLAT-ALL-DONE' "$out/results.log"; then
+		record "$k" guest FAIL "the guest did not finish (no STACKLAT-ALL-DONE): see $out/console.log"
 	fi
-	if grep -aE "$bad_re" "$out/console.log" "$out/results.log" > "$out/bad.log" 2>/dev/null; then
-		record "$k" kernel-log FAIL "$(head -n1 "$out/bad.log" | cut -c1-120)"
+	# the kernel log: the serial console and the guest's dmesg at the end
+	sed -n '/^STACKLAT-DMESG-BEGIN/,/^STACKLAT-DMESG-END/p' "$out/results.log" > "$out/dmesg.log"
+	if grep -aE "$bad_re" "$out/console.log" "$out/dmesg.log" > "$out/bad.log"; then
+		record "$k" kernel-log FAIL "$(head -n1 "$out/bad.log" | cut -c1-140) (all in $out/bad.log)"
 	else
-		record "$k" kernel-log PASS "no oops/WARN/BUG/lockdep/KASAN in ${secs}s"
+		note "$k" kernel-log "clean (no Oops/WARNING/BUG/lockdep/KASAN/UBSAN/hung task)"
 	fi
+	note "$k" time "boot + ${mode} ${secs}s"
+	exec {lockfd}>&-
 }
 
-[ "$mode" = test ] || { [ $# -gt 1 ] && set -- "$1"; }
+build_host_tools
 for k in "$@"; do
 	run_kernel "$k"
 done
@@ -170,5 +257,6 @@ done
 echo
 echo "== summary"
 printf '%s\n' "${summary[@]}"
-echo "$passed passed, $failed failed, $skipped skipped"
+echo "($skipped skipped)"
+echo "$passed passed, $failed failed"
 [ $failed = 0 ]
