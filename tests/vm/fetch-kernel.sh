@@ -12,9 +12,17 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kernel=${1:?usage: fetch-kernel.sh KERNEL}
-cache=$here/.cache
+cache=${SL_VM_CACHE:-$here/.cache}
 kc=$cache/k/$kernel
-[ -s "$kc/env" ] && exit 0
+# cached: everything in place means no network at all
+if [ -s "$kc/env" ]; then
+	# shellcheck disable=SC1091
+	. "$kc/env"
+	# shellcheck disable=SC2153
+	[ -f "$VMLINUZ" ] && [ -f "$KDIR/Makefile" ] && [ -d "$MODROOT/lib/modules/$KVER" ] && exit 0
+	echo "fetch-kernel: $kc is incomplete, fetching again" >&2
+	rm -f "$kc/env"
+fi
 
 case $kernel in
 5.10)	suites="bullseye bullseye-security"; flavour=amd64 ;;
@@ -51,22 +59,16 @@ dep() { apt-cache "${O[@]}" depends "$1" 2>/dev/null | awk '/Depends:/ {print $2
 pick() { # pick META PATTERN: the first dependency of META matching PATTERN
 	dep "$1" | grep -E "$2" | head -n1
 }
-if [ "$kernel" = 6.12 ]; then
-	img=$(apt-cache "${O[@]}" madison linux-image-amd64 | awk '$3 ~ /^6\.12/ {print $3; exit}')
-	[ -n "$img" ] || { echo "fetch-kernel: no 6.12 in backports" >&2; exit 1; }
-	image=$(apt-cache "${O[@]}" show "linux-image-amd64=$img" | awk '/^Depends:/ {print $2; exit}' | tr -d ',')
-	image=${image%-unsigned}-unsigned
-	apt-cache "${O[@]}" show "$image" >/dev/null 2>&1 || image=${image%-unsigned}
-	hmeta=$(apt-cache "${O[@]}" show "linux-headers-amd64=$img" | awk '/^Depends:/ {print $2; exit}' | tr -d ',')
-else
-	image=$(pick "linux-image-$flavour" '^linux-image-[0-9]')
-	hmeta=$(pick "linux-headers-$flavour" '^linux-headers-[0-9]')
-fi
-[ -n "$image" ] && [ -n "$hmeta" ] || { echo "fetch-kernel: cannot resolve $kernel packages" >&2; exit 1; }
+# the meta packages of this suite name the current ABI (newest suite wins:
+# -security and backports carry higher versions than the base suite)
+image=$(pick "linux-image-$flavour" '^linux-image-[0-9]')
+hmeta=$(pick "linux-headers-$flavour" '^linux-headers-[0-9]')
+{ [ -n "$image" ] && [ -n "$hmeta" ]; } || { echo "fetch-kernel: cannot resolve $kernel packages" >&2; exit 1; }
 common=$(dep "$hmeta" | grep -E '^linux-headers-.*-common' | head -n1)
 kbuild=$(dep "$hmeta" | grep -E '^linux-kbuild-' | head -n1)
 pkgs="$image $hmeta $common $kbuild"
 echo "fetch-kernel: $kernel: $pkgs"
+# shellcheck disable=SC2086
 (cd "$kc/debs" && apt-get "${O[@]}" download $pkgs)
 
 rm -rf "$kc/root"
@@ -80,7 +82,7 @@ kdir=$(ls -d "$kc"/root/usr/src/linux-headers-*-${flavour} 2>/dev/null | head -n
 # the arch headers' Makefile includes the -common one by absolute path, and
 # scripts/ and tools/ link to the kbuild package by absolute path
 sed -i "s|/usr/src/|$kc/root/usr/src/|g" "$kdir/Makefile"
-for l in $(find "$kc/root/usr/src" -maxdepth 2 -type l); do
+find "$kc/root/usr/src" -maxdepth 2 -type l | while read -r l; do
 	t=$(readlink "$l")
 	case $t in /*) ln -sfn "$kc/root$t" "$l" ;; esac
 done

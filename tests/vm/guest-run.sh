@@ -9,75 +9,93 @@
 # dmesg at the end.  Verdicts and markers are echoed on the console too.
 set -uo pipefail
 
-arg() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" /proc/cmdline; }
-SL_REPO=$(arg sl.repo)
-KERNEL=$(arg sl.kernel)
-KVER=$(uname -r)
-SL_MODE=$(arg sl.mode)
-SL_HOSTPORT=$(arg sl.port)
-SL_GUESTPORT=$(arg sl.gport)
-timeout=$(arg sl.stimeout)
-sel=$(arg sl.scenarios | tr ',' ' ')
-export SL_REPO KERNEL KVER SL_MODE SL_HOSTPORT SL_GUESTPORT
-export SL_KO=$SL_REPO/tests/vm/.cache/build/$KERNEL/stacklat.ko
-export SL_TOOL=$SL_REPO/tool/stacklat
-export SL_DBG=/sys/kernel/debug/stacklat
-export MODROOT=$SL_REPO/tests/vm/.cache/k/$KERNEL/root
-export SL_DISK=/dev/vda
-export SL_MNT=/tmp/sl-disk
-export SL_NIC=eth0
-export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export HOME=/tmp
-export TMPDIR=/tmp
-export LC_ALL=C
+# bash reads a script as it runs it: all of it is in one function, parsed
+# before anything runs, so edits of this file during a boot cannot hurt it.
+main() {
+	arg() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" /proc/cmdline; }
+	SL_REPO=$(arg sl.repo)
+	KERNEL=$(arg sl.kernel)
+	KVER=$(uname -r)
+	SL_MODE=$(arg sl.mode)
+	SL_HOSTPORT=$(arg sl.port)
+	SL_GUESTPORT=$(arg sl.gport)
+	timeout=$(arg sl.stimeout)
+	sel=$(arg sl.scenarios | tr ',' ' ')
+	export SL_REPO KERNEL KVER SL_MODE SL_HOSTPORT SL_GUESTPORT
+	export SL_KO=$SL_REPO/tests/vm/.cache/build/$KERNEL/stacklat.ko
+	export SL_TOOL=$SL_REPO/tool/stacklat
+	export SL_DBG=/sys/kernel/debug/stacklat
+	export MODROOT=$SL_REPO/tests/vm/.cache/k/$KERNEL/root
+	export SL_DISK=/dev/vda
+	export SL_MNT=/tmp/sl-disk
+	export SL_NIC=eth0
+	export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+	export HOME=/tmp
+	export TMPDIR=/tmp
+	export LC_ALL=C
 
-out=/dev/ttyS1
-say() { echo "$*" > $out; echo "$*"; }
+	out=/dev/ttyS1
+	say() { echo "$*" > $out; echo "$*"; }
 
-say "STACKLAT-GUEST-UP $KERNEL $KVER mode=$SL_MODE"
+	say "STACKLAT-GUEST-UP $KERNEL $KVER mode=$SL_MODE"
 
-mkdir -p "$SL_MNT"
-mount -t ext4 "$SL_DISK" "$SL_MNT" 2>/dev/null || say "STACKLAT-GUEST-NOTE scratch disk not mounted"
+	mkdir -p "$SL_MNT"
+	mount -t ext4 "$SL_DISK" "$SL_MNT" 2>/dev/null || say "STACKLAT-GUEST-NOTE scratch disk not mounted"
 
-case $SL_MODE in
-bench) scripts=("$SL_REPO"/tests/vm/bench/*.sh) ;;
-demo) scripts=("$SL_REPO/tests/vm/demo-guest.sh") ;;
-*) scripts=("$SL_REPO"/tests/vm/scenarios/*.sh) ;;
-esac
+	case $SL_MODE in
+	bench) scripts=("$SL_REPO"/tests/vm/bench/*.sh) ;;
+	demo) scripts=("$SL_REPO/tests/vm/demo-guest.sh") ;;
+	*) scripts=("$SL_REPO"/tests/vm/scenarios/*.sh) ;;
+	esac
 
-for s in "${scripts[@]}"; do
-	[ -f "$s" ] || continue
-	name=$(basename "$s" .sh)
-	if [ -n "$sel" ] && [ "$SL_MODE" = test ]; then
-		ok=0
-		for w in $sel; do
-			case $name in "$w"*) ok=1 ;; esac
-		done
-		[ $ok = 1 ] || continue
-	fi
-	say "STACKLAT-START $name"
-	log=/tmp/$name.log
-	SL_SCENARIO=$name timeout -k 10 "${timeout:-600}" bash "$s" < /dev/null > "$log" 2>&1
-	rc=$?
-	# the scenario's own output goes to the host's log, for reading when
-	# something fails; verdicts go there unprefixed
-	grep -av '^STACKLAT-\(RESULT\|BENCH\) ' "$log" | sed "s/^/[$name] /" > $out
-	grep -a '^STACKLAT-\(RESULT\|BENCH\) ' "$log" | tee $out
-	if [ "$SL_MODE" != bench ] && ! grep -aq "^STACKLAT-RESULT $name " "$log"; then
-		if [ $rc = 124 ] || [ $rc = 137 ]; then
-			say "STACKLAT-RESULT $name FAIL timed out after ${timeout:-600}s"
-		else
-			say "STACKLAT-RESULT $name FAIL exited $rc without a verdict"
+	for s in "${scripts[@]}"; do
+		[ -f "$s" ] || continue
+		name=$(basename "$s" .sh)
+		if [ -n "$sel" ] && [ "$SL_MODE" = test ]; then
+			ok=0
+			for w in $sel; do
+				case $name in "$w"*) ok=1 ;; esac
+			done
+			[ $ok = 1 ] || continue
 		fi
-	fi
-	# a scenario may leave the module loaded; the next one starts clean
-	if grep -q "^stacklat " /proc/modules; then
-		rmmod stacklat 2>/dev/null || say "STACKLAT-RESULT $name-unload FAIL rmmod stacklat failed after $name"
-	fi
-done
-say "STACKLAT-DMESG-BEGIN"
-dmesg --color=never > $out
-say "STACKLAT-DMESG-END"
-umount "$SL_MNT" 2>/dev/null
-sync
-say "STACKLAT-ALL-DONE"
+		say "STACKLAT-START $name"
+		log=/tmp/$name.log
+		: > "$log"
+		# timeout makes its own process group: after the scenario, whatever
+		# it left running in it is killed too
+		# run a copy: the repository may be edited while the VM runs
+		cp "$s" "/tmp/$name.run"
+		SL_SCENARIO=$name timeout -k 10 "${timeout:-600}" bash "/tmp/$name.run" < /dev/null > "$log" 2>&1 &
+		spid=$!
+		# its output goes to the host's log live (a hang shows where it hangs),
+		# prefixed with [name]; verdicts unprefixed
+		tail -n +1 -s 0.2 -f --pid=$spid "$log" 2>/dev/null | awk -v n="$name" '
+			/^STACKLAT-(RESULT|BENCH) / { print; fflush(); next }
+			{ print "[" n "] " $0; fflush() }' > $out &
+		tpid=$!
+		wait $spid
+		rc=$?
+		kill -KILL -- -$spid 2>/dev/null
+		wait $tpid
+		grep -a '^STACKLAT-\(RESULT\|BENCH\) ' "$log"
+		if [ "$SL_MODE" != bench ] && ! grep -aq "^STACKLAT-RESULT $name " "$log"; then
+			if [ $rc = 124 ] || [ $rc = 137 ]; then
+				say "STACKLAT-RESULT $name FAIL timed out after ${timeout:-600}s"
+			else
+				say "STACKLAT-RESULT $name FAIL exited $rc without a verdict"
+			fi
+		fi
+		# a scenario may leave the module loaded; the next one starts clean
+		if grep -q "^stacklat " /proc/modules; then
+			rmmod stacklat 2>/dev/null || say "STACKLAT-RESULT $name-unload FAIL rmmod stacklat failed after $name"
+		fi
+	done
+	say "STACKLAT-DMESG-BEGIN"
+	dmesg --color=never > $out
+	say "STACKLAT-DMESG-END"
+	umount "$SL_MNT" 2>/dev/null
+	sync
+	say "STACKLAT-ALL-DONE"
+}
+main "$@"
+exit $?

@@ -19,6 +19,9 @@
 # Logs: tests/vm/out/KERNEL/{fetch,build,console,results,dmesg,bad}.log
 # Ends with one line "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
+# bash reads a script as it runs it: everything is in one block, parsed
+# before anything runs, so editing this file during a run cannot hurt it.
+{
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 mode="test"
@@ -123,7 +126,8 @@ build_module() { # build_module KERNEL LOG
 	echo "make -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
 	make -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
 	[ -s "$b/stacklat.ko" ] || return 1
-	! grep -E "warning:|error:" "$log"
+	# compiler and modpost (WARNING: modpost: ...) warnings alike
+	! grep -iE "warning:|error:" "$log"
 }
 
 # Host programs the guest runs over 9p: the tool and the test helpers.
@@ -165,7 +169,7 @@ run_kernel() {
 	. "$cache/k/$k/env"
 	if ! build_module "$k" "$out/build.log"; then
 		record "$k" build FAIL "module build failed or warned: see $out/build.log"
-		grep -E "warning:|error:" "$out/build.log" | head -n 5 | sed "s/^/[$k]   /" || true
+		grep -iE "warning:|error:" "$out/build.log" | head -n 5 | sed "s/^/[$k]   /" || true
 		exec {lockfd}>&-
 		return
 	fi
@@ -260,3 +264,5 @@ printf '%s\n' "${summary[@]}"
 echo "($skipped skipped)"
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
+exit
+}
