@@ -143,6 +143,7 @@ build_host_tools() {
 
 qpid=
 peer=
+# shellcheck disable=SC2317  # (called from the traps)
 cleanup() {
 	[ -z "$qpid" ] || kill "$qpid" 2>/dev/null || true
 	[ -z "$peer" ] || kill "$peer" 2>/dev/null || true
