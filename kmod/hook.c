@@ -145,9 +145,12 @@ static int sl_maxactive(void)
 }
 
 /* Register candidate @i of @hk.  The kernel writes into struct kprobe, so
- * it is cleared before every registration.
+ * it is cleared before every registration.  A @trial registration (to see
+ * whether the symbol can be probed) is made disabled: the kernel checks the
+ * address as for any registration but patches no code, so loading the
+ * module never rewrites hot functions under the feet of running tasks.
  */
-static int sl_hook_register(struct sl_hook *hk, int i)
+static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 {
 	const struct sl_cand *c = &hk->cands[i];
 
@@ -158,6 +161,8 @@ static int sl_hook_register(struct sl_hook *hk, int i)
 		memset(&hk->kp, 0, sizeof(hk->kp));
 		hk->kp.symbol_name = c->target;
 		hk->kp.pre_handler = c->pre;
+		if (trial)
+			hk->kp.flags = KPROBE_FLAG_DISABLED;
 		return register_kprobe(&hk->kp);
 	case STACKLAT_HOOK_KIND_KRETPROBE:
 		memset(&hk->krp, 0, sizeof(hk->krp));
@@ -166,6 +171,8 @@ static int sl_hook_register(struct sl_hook *hk, int i)
 		hk->krp.handler = c->ret;
 		hk->krp.data_size = c->data_size;
 		hk->krp.maxactive = sl_maxactive();
+		if (trial)
+			hk->krp.kp.flags = KPROBE_FLAG_DISABLED;
 		return register_kretprobe(&hk->krp);
 	}
 	return -EINVAL;
@@ -217,7 +224,7 @@ int sl_hook_resolve(struct sl_hook *hk)
 			}
 			continue;
 		}
-		ret = sl_hook_register(hk, i);
+		ret = sl_hook_register(hk, i, true);
 		if (!ret) {
 			hk->cand = i;
 			sl_hook_unregister(hk);
@@ -245,7 +252,7 @@ int sl_hook_arm(struct sl_hook *hk)
 
 	if (hk->state != STACKLAT_HOOK_DISARMED)
 		return hk->state == STACKLAT_HOOK_ARMED ? 0 : -ENOENT;
-	ret = sl_hook_register(hk, hk->cand);
+	ret = sl_hook_register(hk, hk->cand, false);
 	if (ret) {
 		hk->err = -ret;
 		hk->state = STACKLAT_HOOK_FAILED;
