@@ -42,10 +42,17 @@ c=/sys/kernel/config/nullb/slfs
 mkdir "$c"
 echo 1 > "$c/memory_backed"; echo 2 > "$c/irqmode"; echo $T > "$c/completion_nsec"
 echo 256 > "$c/size"; echo 2 > "$c/queue_mode"; echo 1 > "$c/power"
-for i in $(seq 50); do [ -b /dev/slfs ] && break; sleep 0.1; done
-[ -b /dev/slfs ] || fail "no /dev/slfs from configfs null_blk"
-mkfs.ext4 -q -F /dev/slfs
-mkdir -p /tmp/slfs && mount -t ext4 /dev/slfs /tmp/slfs
+trap 'umount /tmp/slfs 2>/dev/null; echo 0 > "$c/power"; rmdir "$c"' EXIT
+# the disk takes the configfs name on newer kernels, nullb<index> on 5.10
+disk=
+for i in $(seq 50); do
+	for n in slfs "nullb$(cat "$c/index")"; do [ -b "/dev/$n" ] && disk=$n; done
+	[ -n "$disk" ] && break
+	sleep 0.1
+done
+[ -n "$disk" ] || fail "no disk from configfs null_blk"
+mkfs.ext4 -q -F "/dev/$disk"
+mkdir -p /tmp/slfs && mount -t ext4 "/dev/$disk" /tmp/slfs
 echo "filter block clear" > "$SL_DBG/control"
 echo "enable storage" > "$SL_DBG/control"
 echo "reset" > "$SL_DBG/control"
@@ -60,6 +67,7 @@ for i in range(5):
 PY
 umount /tmp/slfs
 echo 0 > "$c/power"; rmdir "$c"
+trap - EXIT
 python3 - "$("$SL_TOOL" show -j storage)" "$T" <<'PY' || fail "fsync does not show the device time"
 import json, sys
 st = {s["name"]: s for p in json.loads(sys.argv[1]) for s in p["stages"]}

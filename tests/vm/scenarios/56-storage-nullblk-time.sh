@@ -12,7 +12,13 @@ set -euo pipefail
 
 T=10000000
 N=40
-grep -q "^null_blk " /proc/modules && rmmod null_blk
+# a scenario before may have left null_blk loaded, even with configfs disks
+for d in /sys/kernel/config/nullb/*/; do
+	[ -d "$d" ] || continue
+	echo 0 > "$d/power" 2>/dev/null || true
+	rmdir "$d" 2>/dev/null || true
+done
+if grep -q "^null_blk " /proc/modules; then rmmod null_blk || fail "null_blk busy"; fi
 sl_modprobe null_blk irqmode=2 completion_nsec=$T queue_mode=2 nr_devices=1 gb=1
 for i in $(seq 50); do [ -b /dev/nullb0 ] && break; sleep 0.1; done
 [ -b /dev/nullb0 ] || fail "no /dev/nullb0"
@@ -48,7 +54,7 @@ echo $T > "$c/completion_nsec"
 echo 128 > "$c/size"
 echo 2 > "$c/queue_mode"
 echo 1 > "$c/power"
-# the disk takes the configfs name since 5.18 ("slt"), nullb<index> before
+# the disk takes the configfs name on newer kernels ("slt"), nullb<index> on 5.10
 disk=
 for i in $(seq 50); do
 	for n in slt "nullb$(cat "$c/index")"; do [ -b "/dev/$n" ] && disk=$n; done

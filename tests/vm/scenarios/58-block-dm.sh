@@ -8,7 +8,13 @@ set -euo pipefail
 
 command -v dmsetup >/dev/null || skip "no dmsetup"
 N=30
-grep -q "^null_blk " /proc/modules && rmmod null_blk
+# a scenario before may have left null_blk loaded, even with configfs disks
+for d in /sys/kernel/config/nullb/*/; do
+	[ -d "$d" ] || continue
+	echo 0 > "$d/power" 2>/dev/null || true
+	rmdir "$d" 2>/dev/null || true
+done
+if grep -q "^null_blk " /proc/modules; then rmmod null_blk || fail "null_blk busy"; fi
 sl_modprobe null_blk nr_devices=1 queue_mode=2 gb=1
 sl_modprobe dm_mod
 for i in $(seq 50); do [ -b /dev/nullb0 ] && [ -c /dev/mapper/control ] && break; sleep 0.1; done
