@@ -19,7 +19,7 @@ arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 repo=$(arg sl.repo)
 
 mkdir -p /mnt
-if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 hostroot /mnt; then
+if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose hostroot /mnt; then
 	echo "STACKLAT-GUEST-ERROR cannot mount the host root over 9p" > /dev/ttyS1
 	poweroff -f
 	sleep 5

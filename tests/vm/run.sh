@@ -127,7 +127,7 @@ build_module() { # build_module KERNEL LOG
 	make -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
 	[ -s "$b/stacklat.ko" ] || return 1
 	# compiler and modpost (WARNING: modpost: ...) warnings alike
-	! grep -iE "warning:|error:" "$log"
+	! grep -qiE "warning:|error:" "$log"
 }
 
 # Host programs the guest runs over 9p: the tool and the test helpers.
@@ -168,13 +168,14 @@ run_kernel() {
 	fi
 	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
+	t0=$SECONDS
 	if ! build_module "$k" "$out/build.log"; then
 		record "$k" build FAIL "module build failed or warned: see $out/build.log"
 		grep -iE "warning:|error:" "$out/build.log" | head -n 5 | sed "s/^/[$k]   /" || true
 		exec {lockfd}>&-
 		return
 	fi
-	note "$k" build "W=1 warning-free against $KVER"
+	note "$k" build "W=1 warning-free against $KVER ($((SECONDS - t0))s)"
 	if ! ird=$(make_initrd "$k"); then
 		record "$k" initramfs FAIL "could not make the initramfs"
 		exec {lockfd}>&-
