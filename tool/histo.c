@@ -1,280 +1,280 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Pure logic of the stacklat tool: percentiles, deltas, formatting, parsing. */
-#include <errno.h>
-#include <limits.h>
-#include <net/if.h>
-#include <netinet/in.h>
+/* Histogram logic of the stacklat tool: rows, deltas, bars (no libnl). */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysmacros.h>
 
+#include "format.h"
 #include "histo.h"
-#include "stacklat.h"
 
 const uint32_t show_pcts[NPCTS] = { 5000, 9000, 9900, 9990 };
+const char * const show_pct_names[NPCTS] = { "p50", "p90", "p99", "p99.9" };
+const char * const show_pct_keys[NPCTS] = { "p50_ns", "p90_ns", "p99_ns", "p999_ns" };
 
-void hist_row(const struct hist *h, struct hist_row *r)
+void hist_stats(const struct hist *h, struct hist_stats *st)
 {
 	int i;
 
-	memset(r, 0, sizeof(*r));
-	r->count = h->count;
-	r->sum = h->sum;
-	r->min = h->min;
-	r->max = h->max;
-	r->avg = h->count ? h->sum / h->count : 0;
+	memset(st, 0, sizeof(*st));
+	st->count = h->count;
+	st->sum = h->sum;
+	st->overflow = h->overflow;
+	st->min_exact = h->min_exact;
+	st->max_exact = h->max_exact;
+	if (!h->count)
+		return;
+	st->min = h->min;
+	st->max = h->max;
+	st->avg = h->sum / h->count;
 	for (i = 0; i < NPCTS; i++)
-		r->pct[i] = stacklat_hist_percentile(h->buckets, 0,
-						     STACKLAT_HIST_NBUCKETS,
-						     h->count, h->overflow,
-						     h->min, h->max,
-						     show_pcts[i]);
+		st->pct[i] = stacklat_hist_percentile(h->buckets, 0,
+						      STACKLAT_HIST_NBUCKETS,
+						      h->count, h->overflow,
+						      h->min, h->max,
+						      show_pcts[i]);
 }
 
-/*
- * The interval's histogram.  min and max cannot be subtracted: the
- * interval's min and max are taken as the bounds of its lowest and highest
- * non-empty buckets, clamped to the cumulative min and max.
- */
-bool hist_delta(const struct hist *cur, const struct hist *prev, struct hist *d)
+int hist_load_buckets(struct hist *h, uint32_t nbuckets, uint32_t first,
+		      const void *data, size_t len, char *err, size_t errlen)
+{
+	size_t n = len / sizeof(__u64);
+
+	memset(h->buckets, 0, sizeof(h->buckets));
+	if (nbuckets != STACKLAT_HIST_NBUCKETS) {
+		snprintf(err, errlen,
+			 "the module's histograms have %u buckets, this tool's %u: tool and module are from different versions",
+			 nbuckets, (unsigned int)STACKLAT_HIST_NBUCKETS);
+		return -1;
+	}
+	if (!len)
+		return 0;
+	if (len % sizeof(__u64) || first >= STACKLAT_HIST_NBUCKETS ||
+	    n > STACKLAT_HIST_NBUCKETS - first) {
+		snprintf(err, errlen,
+			 "malformed histogram from the module: %zu bytes of buckets from index %u",
+			 len, first);
+		return -1;
+	}
+	memcpy(&h->buckets[first], data, n * sizeof(__u64));
+	return 0;
+}
+
+struct hist *hist_set_append(struct hist_set *s)
+{
+	struct hist *h;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+
+		h = realloc(s->h, cap * sizeof(*h));
+		if (!h)
+			return NULL;
+		s->h = h;
+		s->cap = cap;
+	}
+	h = &s->h[s->n++];
+	memset(h, 0, sizeof(*h));
+	return h;
+}
+
+void hist_set_free(struct hist_set *s)
+{
+	free(s->h);
+	memset(s, 0, sizeof(*s));
+}
+
+int hist_set_copy(struct hist_set *dst, const struct hist_set *src)
+{
+	size_t i;
+
+	dst->n = 0;
+	for (i = 0; i < src->n; i++) {
+		struct hist *h = hist_set_append(dst);
+
+		if (!h)
+			return -1;
+		*h = src->h[i];
+	}
+	return 0;
+}
+
+const struct hist *hist_set_find(const struct hist_set *s, const char *pipe,
+				 uint32_t index, const char *stage)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->h[i].index == index && !strcmp(s->h[i].pipeline, pipe) &&
+		    !strcmp(s->h[i].stage, stage))
+			return &s->h[i];
+	return NULL;
+}
+
+static uint64_t bucket_last(uint32_t i)
+{
+	return stacklat_hist_lower(i) + stacklat_hist_width(i) - 1;
+}
+
+enum hist_kind hist_delta(const struct hist *cur, const struct hist *prev,
+			  struct hist *out)
 {
 	int i, lo = -1, hi = -1;
+	bool back;
 
-	*d = *cur;
-	if (cur->generation != prev->generation || cur->count < prev->count)
-		return false;
-	d->count = cur->count - prev->count;
-	d->sum = cur->sum - prev->sum;
-	d->overflow = cur->overflow - prev->overflow;
+	*out = *cur;
+	back = cur->generation != prev->generation || cur->count < prev->count ||
+	       cur->sum < prev->sum || cur->overflow < prev->overflow;
+	for (i = 0; !back && i < (int)STACKLAT_HIST_NBUCKETS; i++)
+		back = cur->buckets[i] < prev->buckets[i];
+	if (back) {
+		out->kind = HIST_BASELINE_RESET;
+		return out->kind;
+	}
+	out->kind = HIST_DELTA;
+	out->count = cur->count - prev->count;
+	out->sum = cur->sum - prev->sum;
+	out->overflow = cur->overflow - prev->overflow;
 	for (i = 0; i < (int)STACKLAT_HIST_NBUCKETS; i++) {
-		d->buckets[i] = cur->buckets[i] >= prev->buckets[i] ?
-				cur->buckets[i] - prev->buckets[i] : 0;
-		if (d->buckets[i]) {
+		out->buckets[i] = cur->buckets[i] - prev->buckets[i];
+		if (out->buckets[i]) {
 			if (lo < 0)
 				lo = i;
 			hi = i;
 		}
 	}
-	if (!d->count) {
-		d->min = d->max = 0;
-		return true;
+	if (!out->count) {
+		out->min = out->max = 0;
+		out->min_exact = out->max_exact = true;
+		return out->kind;
 	}
-	d->min = lo < 0 ? cur->max : stacklat_hist_lower(lo);
-	if (d->min < cur->min)
-		d->min = cur->min;
-	if (d->overflow || hi < 0)
-		d->max = cur->max;
-	else
-		d->max = stacklat_hist_lower(hi) + stacklat_hist_width(hi) - 1;
-	if (d->max > cur->max)
-		d->max = cur->max;
-	if (d->min > d->max)
-		d->min = d->max;
-	return true;
+	/* min */
+	if (!prev->count || cur->min < prev->min) {
+		out->min = cur->min;
+		out->min_exact = true;
+	} else if (lo >= 0) {
+		out->min = stacklat_hist_lower((uint32_t)lo);
+		out->min_exact = stacklat_hist_width((uint32_t)lo) == 1;
+		if (out->min < cur->min)
+			out->min = cur->min;
+	} else {	/* only overflowed samples */
+		out->min = cur->min > STACKLAT_HIST_MAX_NS ? cur->min : STACKLAT_HIST_MAX_NS;
+		out->min_exact = false;
+	}
+	/* max */
+	if (!prev->count || cur->max > prev->max) {
+		out->max = cur->max;
+		out->max_exact = true;
+	} else if (out->overflow || hi < 0) {
+		out->max = cur->max;
+		out->max_exact = false;
+	} else {
+		out->max = bucket_last((uint32_t)hi);
+		out->max_exact = stacklat_hist_width((uint32_t)hi) == 1;
+		if (out->max > cur->max)
+			out->max = cur->max;
+	}
+	if (out->min > out->max)
+		out->min = out->max;
+	return out->kind;
 }
 
-/* Three significant digits in ns, us, ms or s (the kernel prints the same). */
-void fmt_ns(char *buf, size_t len, uint64_t ns)
+int hist_set_delta(const struct hist_set *cur, const struct hist_set *prev,
+		   struct hist_set *out)
 {
-	static const char * const unit[] = { "ns", "us", "ms", "s" };
-	uint64_t scale = 1;
-	int u = 0;
+	const struct hist *p;
+	struct hist *d;
+	size_t i;
 
-	while (u < 3 && ns >= scale * 1000) {
-		scale *= 1000;
-		u++;
+	out->n = 0;
+	for (i = 0; i < cur->n; i++) {
+		d = hist_set_append(out);
+		if (!d)
+			return -1;
+		p = hist_set_find(prev, cur->h[i].pipeline, cur->h[i].index,
+				  cur->h[i].stage);
+		if (p) {
+			hist_delta(&cur->h[i], p, d);
+		} else {
+			*d = cur->h[i];
+			d->kind = HIST_BASELINE_NEW;
+		}
 	}
-	if (!u || ns / scale >= 100)
-		snprintf(buf, len, "%llu%s", (unsigned long long)(ns / scale), unit[u]);
-	else if (ns / scale >= 10)
-		snprintf(buf, len, "%llu.%llu%s", (unsigned long long)(ns / scale),
-			 (unsigned long long)(ns % scale * 10 / scale), unit[u]);
-	else
-		snprintf(buf, len, "%llu.%02llu%s", (unsigned long long)(ns / scale),
-			 (unsigned long long)(ns % scale * 100 / scale), unit[u]);
+	return 0;
 }
 
-void json_str(FILE *f, const char *s)
+static void bar_row(FILE *f, uint64_t lo, uint64_t hi, bool inf, uint64_t n,
+		    uint64_t peak)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	static const char stars[BAR_WIDTH + 1] =
+		"****************************************";
+	char a[FMT_NS_LEN], b[FMT_NS_LEN];
+	unsigned int w;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	fmt_ns(a, sizeof(a), lo);
+	if (inf)
+		snprintf(b, sizeof(b), "inf");
+	else
+		fmt_ns(b, sizeof(b), hi);
+	/* n * 40 cannot overflow for any count a histogram can hold */
+	w = (unsigned int)(n > UINT64_MAX / BAR_WIDTH ? n / (peak / BAR_WIDTH) :
+			   n * BAR_WIDTH / peak);
+	if (n && !w)
+		w = 1;
+	fprintf(f, "  %9s -> %-9s : %-10llu |%.*s%*s|\n", a, b,
+		(unsigned long long)n, (int)w, stars, (int)(BAR_WIDTH - w), "");
 }
 
 void hist_bars(FILE *f, const struct hist *h, bool fine)
 {
-	enum { NROWS = STACKLAT_HIST_NBUCKETS };
-	static uint64_t rows[NROWS + 1];
-	static uint64_t lo[NROWS + 1], hi[NROWS + 1];
-	int i, n = 0, first = -1, last = -1, w;
-	uint64_t peak = 0;
-	char a[16], b[16];
+	enum { NROWS = STACKLAT_HIST_NBUCKETS / STACKLAT_HIST_SUB };
+	uint64_t rows[NROWS], peak = h->overflow;
+	int i, first = -1, last = -1, prev = -1;
 
-	memset(rows, 0, sizeof(rows));
-	for (i = 0; i < (int)STACKLAT_HIST_NBUCKETS; i++) {
-		int r = fine ? i : i / (int)STACKLAT_HIST_SUB;
-
-		rows[r] += h->buckets[i];
-		if (fine || i % STACKLAT_HIST_SUB == 0)
-			lo[r] = stacklat_hist_lower(i);
-		hi[r] = stacklat_hist_lower(i) + stacklat_hist_width(i);
+	if (fine) {
+		for (i = 0; i < (int)STACKLAT_HIST_NBUCKETS; i++)
+			if (h->buckets[i] > peak)
+				peak = h->buckets[i];
+	} else {
+		memset(rows, 0, sizeof(rows));
+		for (i = 0; i < (int)STACKLAT_HIST_NBUCKETS; i++)
+			rows[i / STACKLAT_HIST_SUB] += h->buckets[i];
+		for (i = 0; i < NROWS; i++) {
+			if (!rows[i])
+				continue;
+			if (first < 0)
+				first = i;
+			last = i;
+			if (rows[i] > peak)
+				peak = rows[i];
+		}
 	}
-	n = fine ? STACKLAT_HIST_NBUCKETS : STACKLAT_HIST_NBUCKETS / STACKLAT_HIST_SUB;
-	rows[n] = h->overflow;
-	lo[n] = STACKLAT_HIST_MAX_NS;
-	hi[n] = 0;
-	for (i = 0; i <= n; i++) {
-		if (!rows[i])
-			continue;
-		if (first < 0)
-			first = i;
-		last = i;
-		if (rows[i] > peak)
-			peak = rows[i];
-	}
-	if (first < 0) {
+	if (!peak) {
 		fprintf(f, "  (no samples)\n");
 		return;
 	}
-	fprintf(f, "  %21s : %-10s %s\n", "range", "count", "distribution");
-	for (i = first; i <= last; i++) {
-		if (fine && !rows[i])
-			continue;
-		fmt_ns(a, sizeof(a), lo[i]);
-		if (hi[i])
-			fmt_ns(b, sizeof(b), hi[i]);
-		else
-			snprintf(b, sizeof(b), "inf");
-		w = (int)(rows[i] * 40 / peak);
-		fprintf(f, "  %9s -> %-9s : %-10llu |%.*s%*s|\n", a, b,
-			(unsigned long long)rows[i], w,
-			"****************************************", 40 - w, "");
-	}
-}
-
-static int parse_u32(const char *s, uint32_t max, uint32_t *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || v == 0 || v > max)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-int parse_filter_word(const char *word, struct filter_args *fa, char *err,
-		      size_t errlen)
-{
-	static const char * const ops[] = { "read", "write", "open", "fsync" };
-	const char *eq = strchr(word, '=');
-	char key[16];
-	const char *val;
-	uint32_t v, mi;
-	size_t klen;
-	unsigned int i;
-
-	if (!strcmp(word, "clear")) {
-		memset(fa, 0, sizeof(*fa));
-		fa->clear = true;
-		return 0;
-	}
-	if (!eq || !eq[1]) {
-		snprintf(err, errlen, "'%s' is not key=value", word);
-		return -1;
-	}
-	klen = (size_t)(eq - word);
-	if (klen >= sizeof(key)) {
-		snprintf(err, errlen, "unknown filter key in '%s'", word);
-		return -1;
-	}
-	memcpy(key, word, klen);
-	key[klen] = '\0';
-	val = eq + 1;
-	if (!strcmp(key, "tgid") || !strcmp(key, "pid")) {
-		if (parse_u32(val, INT32_MAX, &fa->tgid))
-			goto bad;
-	} else if (!strcmp(key, "tid")) {
-		if (parse_u32(val, INT32_MAX, &fa->tid))
-			goto bad;
-	} else if (!strcmp(key, "lport") || !strcmp(key, "rport")) {
-		if (parse_u32(val, 65535, &v))
-			goto bad;
-		if (key[0] == 'l')
-			fa->lport = (uint16_t)v;
-		else
-			fa->rport = (uint16_t)v;
-	} else if (!strcmp(key, "proto")) {
-		if (!strcmp(val, "tcp"))
-			fa->proto = IPPROTO_TCP;
-		else if (!strcmp(val, "udp"))
-			fa->proto = IPPROTO_UDP;
-		else
-			goto bad;
-	} else if (!strcmp(key, "ifindex")) {
-		if (parse_u32(val, INT32_MAX, &fa->ifindex))
-			goto bad;
-	} else if (!strcmp(key, "iface")) {
-		fa->ifindex = if_nametoindex(val);
-		if (!fa->ifindex)
-			goto bad;
-	} else if (!strcmp(key, "dev")) {
-		char *end;
-		unsigned long ma = strtoul(val, &end, 10);
-
-		if (end == val || *end != ':' || ma > 0xfff)
-			goto bad;
-		if (parse_u32(end + 1, 0xfffff, &mi) && strcmp(end + 1, "0"))
-			goto bad;
-		if (!strcmp(end + 1, "0"))
-			mi = 0;
-		if (!ma && !mi)
-			goto bad;
-		/* the kernel's dev_t: 12-bit major, 20-bit minor */
-		fa->dev = (uint32_t)(ma << 20 | mi);
-	} else if (!strcmp(key, "op")) {
-		for (i = 0; i < 4; i++)
-			if (!strcmp(val, ops[i]))
-				fa->op = STACKLAT_OP_READ + i;
-		if (!fa->op)
-			goto bad;
+	fprintf(f, "  %22s : %-10s %s\n", "range", "count", "distribution");
+	if (fine) {
+		for (i = 0; i < (int)STACKLAT_HIST_NBUCKETS; i++) {
+			if (!h->buckets[i])
+				continue;
+			if (prev >= 0 && i != prev + 1)
+				fprintf(f, "  %22s :\n", "...");
+			bar_row(f, stacklat_hist_lower((uint32_t)i),
+				stacklat_hist_lower((uint32_t)i) +
+				stacklat_hist_width((uint32_t)i),
+				false, h->buckets[i], peak);
+			prev = i;
+		}
+		if (h->overflow && prev >= 0 && prev != STACKLAT_HIST_NBUCKETS - 1)
+			fprintf(f, "  %22s :\n", "...");
 	} else {
-		snprintf(err, errlen, "unknown filter key '%s'", key);
-		return -1;
+		for (i = first; first >= 0 && i <= last; i++)
+			bar_row(f, stacklat_hist_lower((uint32_t)i * STACKLAT_HIST_SUB),
+				i + 1 < NROWS ?
+				stacklat_hist_lower((uint32_t)(i + 1) * STACKLAT_HIST_SUB) :
+				STACKLAT_HIST_MAX_NS, false, rows[i], peak);
+		if (h->overflow && last >= 0 && last != NROWS - 1)
+			fprintf(f, "  %22s :\n", "...");
 	}
-	return 0;
-bad:
-	snprintf(err, errlen, "bad value '%s' for '%s'", val, key);
-	return -1;
-}
-
-long parse_interval_ms(const char *s)
-{
-	char *end;
-	double v;
-
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || v < 0.01 || v > 86400)
-		return -1;
-	return (long)(v * 1000 + 0.5);
+	if (h->overflow)
+		bar_row(f, STACKLAT_HIST_MAX_NS, 0, true, h->overflow, peak);
 }

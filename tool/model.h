@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The data the stacklat tool reads from the kernel, decoded from netlink
+ * attributes into plain structs (nl.c fills them, the pure code in
+ * format.c, parse.c, histo.c and render.c works on them and is unit-tested
+ * without libnl).
+ */
+#ifndef STACKLAT_TOOL_MODEL_H
+#define STACKLAT_TOOL_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+
+#include "stacklat.h"
+#include "stacklat_hist.h"
+
+/* ---- histograms (GET_HIST) --------------------------------------------- */
+
+/* What a struct hist holds. */
+enum hist_kind {
+	HIST_CUMULATIVE,	/* as read: everything since the last reset */
+	HIST_DELTA,		/* the difference of two samples */
+	HIST_BASELINE_RESET,	/* generation changed: counts since that reset */
+	HIST_BASELINE_NEW,	/* stage absent from the previous sample */
+};
+
+/* One stage's histogram, buckets expanded to the full index range. */
+struct hist {
+	char pipeline[STACKLAT_NAME_MAX];
+	char stage[STACKLAT_NAME_MAX];
+	uint32_t index;
+	uint64_t generation;
+	uint64_t count, sum, min, max, overflow;
+	/* min/max are the kernel's (exact) or derived from buckets */
+	bool min_exact, max_exact;
+	enum hist_kind kind;
+	__u64 buckets[STACKLAT_HIST_NBUCKETS];
+};
+
+/* All histograms of one GET_HIST dump, in dump order. */
+struct hist_set {
+	struct hist *h;
+	size_t n, cap;
+};
+
+/* ---- filters (SET_PIPELINE / GET_PIPELINES) ---------------------------- */
+
+/* A filter: bit (1 << STACKLAT_FILTER_A_x) of @mask says the key is set. */
+struct filter_spec {
+	uint32_t mask;
+	bool clear;
+	uint32_t tgid, tid, ifindex, dev, op, fs;
+	uint16_t lport, rport;
+	uint8_t proto;
+};
+
+#define FILTER_BIT(a)	(1U << (a))
+
+/* ---- pipelines (GET_PIPELINES) and status (GET_STATUS) ------------------ */
+
+struct stage_info {
+	uint32_t index;
+	char name[STACKLAT_NAME_MAX];
+	char from[STACKLAT_NAME_MAX];
+	char to[STACKLAT_NAME_MAX];
+};
+
+struct hook_info {
+	char name[STACKLAT_NAME_MAX];
+	char target[STACKLAT_SYM_MAX];
+	uint32_t state, kind, error;
+	uint64_t hits, nmissed;
+};
+
+struct pipe_info {
+	char name[STACKLAT_NAME_MAX];
+	char desc[128];
+	uint32_t key;
+	bool enabled;
+	uint64_t generation;
+	struct stage_info *stages;
+	size_t nstages;
+	struct hook_info *hooks;
+	size_t nhooks;
+	/* loss counters, indexed by enum stacklat_loss_attr; bit set if sent */
+	uint64_t loss[STACKLAT_LOSS_A_MAX + 1];
+	uint32_t loss_mask;
+	bool has_filter;
+	struct filter_spec filter;
+};
+
+struct pipe_list {
+	struct pipe_info *p;
+	size_t n;
+};
+
+struct status_info {
+	char version[64];
+	char release[128];
+	char clock[64];
+	uint32_t nr_pipelines;
+	bool has_flight;
+	uint32_t flight_size, flight_used;
+	uint64_t flight_max_age_ns, flight_inserts, flight_full, flight_stale;
+};
+
+#endif

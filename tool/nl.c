@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The stacklat generic netlink family through libnl-genl-3. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+
+#include "format.h"
+#include "histo.h"
+#include "nl.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+static struct nl_sock *sk;
+static int family = -1;
+
+/* What one request/reply exchange came to. */
+struct xfer {
+	bool done;		/* ACK, DONE or error seen */
+	bool intr;		/* a reply had NLM_F_DUMP_INTR */
+	int kerr;		/* negative errno from the kernel, or 0 */
+	char kmsg[256];		/* the kernel's extack message, if any */
+	int (*parse)(struct nl_msg *msg, void *arg);
+	void *arg;
+	int perr;		/* the parse callback failed */
+};
+
+static void __attribute__((noreturn, format(printf, 1, 2))) fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("stacklat: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+static int on_valid(struct nl_msg *msg, void *arg)
+{
+	struct xfer *x = arg;
+
+	if (nlmsg_hdr(msg)->nlmsg_flags & NLM_F_DUMP_INTR)
+		x->intr = true;
+	if (x->parse && !x->perr)
+		x->perr = x->parse(msg, x->arg);
+	return NL_OK;
+}
+
+static int on_intr(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	((struct xfer *)arg)->intr = true;
+	return NL_OK;
+}
+
+static int on_done(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	((struct xfer *)arg)->done = true;
+	return NL_STOP;
+}
+
+/* Kernel errors, with the extack message (NLMSGERR_ATTR_MSG) if any. */
+static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)e - 1;
+	struct xfer *x = arg;
+	const struct nlattr *a;
+	size_t off, end;
+
+	(void)nla;
+	x->done = true;
+	x->kerr = e->error;
+	x->kmsg[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(*e))
+		return NL_STOP;
+	end = nlh->nlmsg_len - NLMSG_HDRLEN;
+	off = sizeof(*e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	off = NLMSG_ALIGN(off);
+	while (off + NLA_HDRLEN <= end) {
+		a = (const struct nlattr *)((const char *)e + off);
+		if (a->nla_len < NLA_HDRLEN || off + a->nla_len > end)
+			break;
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG &&
+		    a->nla_len > NLA_HDRLEN)
+			snprintf(x->kmsg, sizeof(x->kmsg), "%.*s",
+				 (int)(a->nla_len - NLA_HDRLEN),
+				 (const char *)a + NLA_HDRLEN);
+		off += NLA_ALIGN(a->nla_len);
+	}
+	return NL_STOP;
+}
+
+void sl_nl_open(void)
+{
+	int one = 1, err;
+
+	sk = nl_socket_alloc();
+	if (!sk)
+		fatal("out of memory");
+	err = genl_connect(sk);
+	if (err)
+		fatal("cannot open a generic netlink socket: %s", nl_geterror(err));
+	/* best effort: older kernels lack these, errors then stay plain */
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	nl_socket_set_buffer_size(sk, 1 << 20, 0);
+	nl_socket_enable_msg_peek(sk);
+	family = genl_ctrl_resolve(sk, STACKLAT_GENL_NAME);
+	if (family < 0) {
+		if (family == -NLE_OBJ_NOTFOUND)
+			fatal("kernel module not loaded: modprobe stacklat");
+		fatal("kernel module not loaded: modprobe stacklat (resolving the '%s' family: %s)",
+		      STACKLAT_GENL_NAME, nl_geterror(family));
+	}
+}
+
+void sl_nl_close(void)
+{
+	if (sk)
+		nl_socket_free(sk);
+	sk = NULL;
+}
+
+static struct nl_msg *new_msg(uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
+				 flags, cmd, STACKLAT_GENL_VERSION))
+		fatal("out of memory");
+	return msg;
+}
+
+static void put_name(struct nl_msg *msg, int attr, const char *s)
+{
+	if (nla_put_string(msg, attr, s))
+		fatal("out of memory");
+}
+
+/* @enoent: what ENOENT means when the kernel says no more (dump starts) */
+static void kernel_fail(const char *what, const struct xfer *x, const char *enoent)
+{
+	char e[128];
+	int err = -x->kerr;
+
+	if (err == EPERM || err == EACCES)
+		fatal("%s: permission denied: this needs CAP_NET_ADMIN", what);
+	if (x->kmsg[0])
+		fatal("%s: %s (%s)", what, x->kmsg, errno_text(err, e, sizeof(e)));
+	if (err == ENOENT && enoent)
+		fatal("%s: %s", what, enoent);
+	fatal("%s: %s", what, strerror(err));
+}
+
+/*
+ * Send @msg (freed) and read every reply until the ACK, the end of the dump
+ * or an error; @parse (may be NULL) sees each data message.  Returns true
+ * if the dump was interrupted (NLM_F_DUMP_INTR) and should be retried.
+ */
+static bool transact(struct nl_msg *msg, const char *what,
+		     int (*parse)(struct nl_msg *, void *), void *arg,
+		     const char *enoent)
+{
+	struct xfer x = { .parse = parse, .arg = arg };
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int ret;
+
+	if (!cb)
+		fatal("out of memory");
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &x);
+	nl_cb_set(cb, NL_CB_DUMP_INTR, NL_CB_CUSTOM, on_intr, &x);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_done, &x);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_done, &x);
+	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &x);
+	ret = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (ret < 0)
+		fatal("%s: cannot send to the kernel: %s", what, nl_geterror(ret));
+	while (!x.done) {
+		ret = nl_recvmsgs(sk, cb);
+		if (x.kerr)
+			break;
+		if (ret == -NLE_DUMP_INTR) {
+			x.intr = true;
+			continue;
+		}
+		if (ret < 0) {
+			nl_cb_put(cb);
+			fatal("%s: reading the kernel's reply: %s", what, nl_geterror(ret));
+		}
+	}
+	nl_cb_put(cb);
+	if (x.kerr)
+		kernel_fail(what, &x, enoent);
+	if (x.perr)
+		fatal("%s: %s", what, x.perr == -ENOMEM ? "out of memory" :
+		      "malformed reply from the module (tool and module from different versions?)");
+	return x.intr;
+}
+
+/* ---- GET_STATUS ---------------------------------------------------------- */
+
+static void copy_str(char *dst, size_t len, struct nlattr *a)
+{
+	if (a)
+		snprintf(dst, len, "%.*s", nla_len(a), (const char *)nla_data(a));
+}
+
+static uint32_t get_u32(struct nlattr *a)
+{
+	return a && nla_len(a) >= 4 ? nla_get_u32(a) : 0;
+}
+
+static uint64_t get_u64(struct nlattr *a)
+{
+	return a && nla_len(a) >= 8 ? nla_get_u64(a) : 0;
+}
+
+static int parse_status(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1], *ft[STACKLAT_FLIGHT_A_MAX + 1];
+	struct status_info *st = arg;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL))
+		return -EINVAL;
+	copy_str(st->version, sizeof(st->version), tb[STACKLAT_A_MODULE_VERSION]);
+	copy_str(st->release, sizeof(st->release), tb[STACKLAT_A_KERNEL_RELEASE]);
+	copy_str(st->clock, sizeof(st->clock), tb[STACKLAT_A_CLOCK]);
+	st->nr_pipelines = get_u32(tb[STACKLAT_A_NR_PIPELINES]);
+	if (tb[STACKLAT_A_FLIGHT] &&
+	    !nla_parse_nested(ft, STACKLAT_FLIGHT_A_MAX, tb[STACKLAT_A_FLIGHT], NULL)) {
+		st->has_flight = true;
+		st->flight_size = get_u32(ft[STACKLAT_FLIGHT_A_SIZE]);
+		st->flight_used = get_u32(ft[STACKLAT_FLIGHT_A_USED]);
+		st->flight_max_age_ns = get_u64(ft[STACKLAT_FLIGHT_A_MAX_AGE_NS]);
+		st->flight_inserts = get_u64(ft[STACKLAT_FLIGHT_A_INSERTS]);
+		st->flight_full = get_u64(ft[STACKLAT_FLIGHT_A_FULL]);
+		st->flight_stale = get_u64(ft[STACKLAT_FLIGHT_A_STALE]);
+	}
+	return 0;
+}
+
+void sl_nl_get_status(struct status_info *st)
+{
+	memset(st, 0, sizeof(*st));
+	transact(new_msg(STACKLAT_CMD_GET_STATUS, 0), "status", parse_status, st, NULL);
+}
+
+/* ---- GET_PIPELINES --------------------------------------------------------- */
+
+static void parse_filter_nest(struct nlattr *nest, struct filter_spec *f)
+{
+	struct nlattr *t[STACKLAT_FILTER_A_MAX + 1];
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	if (nla_parse_nested(t, STACKLAT_FILTER_A_MAX, nest, NULL))
+		return;
+	for (i = 1; i <= STACKLAT_FILTER_A_MAX; i++)
+		if (t[i])
+			f->mask |= FILTER_BIT(i);
+	if (t[STACKLAT_FILTER_A_TGID])
+		f->tgid = get_u32(t[STACKLAT_FILTER_A_TGID]);
+	if (t[STACKLAT_FILTER_A_TID])
+		f->tid = get_u32(t[STACKLAT_FILTER_A_TID]);
+	if (t[STACKLAT_FILTER_A_LPORT] && nla_len(t[STACKLAT_FILTER_A_LPORT]) >= 2)
+		f->lport = nla_get_u16(t[STACKLAT_FILTER_A_LPORT]);
+	if (t[STACKLAT_FILTER_A_RPORT] && nla_len(t[STACKLAT_FILTER_A_RPORT]) >= 2)
+		f->rport = nla_get_u16(t[STACKLAT_FILTER_A_RPORT]);
+	if (t[STACKLAT_FILTER_A_PROTO] && nla_len(t[STACKLAT_FILTER_A_PROTO]) >= 1)
+		f->proto = nla_get_u8(t[STACKLAT_FILTER_A_PROTO]);
+	if (t[STACKLAT_FILTER_A_IFINDEX])
+		f->ifindex = get_u32(t[STACKLAT_FILTER_A_IFINDEX]);
+	if (t[STACKLAT_FILTER_A_DEV])
+		f->dev = get_u32(t[STACKLAT_FILTER_A_DEV]);
+	if (t[STACKLAT_FILTER_A_OP])
+		f->op = get_u32(t[STACKLAT_FILTER_A_OP]);
+	if (t[STACKLAT_FILTER_A_FS])
+		f->fs = get_u32(t[STACKLAT_FILTER_A_FS]);
+}
+
+static int count_nested(struct nlattr *nest, int type)
+{
+	struct nlattr *a;
+	int rem, n = 0;
+
+	nla_for_each_nested(a, nest, rem)
+		if (nla_type(a) == type)
+			n++;
+	return n;
+}
+
+static int parse_pipeline(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1], *p[STACKLAT_PIPE_A_MAX + 1];
+	struct nlattr *t[STACKLAT_HOOK_A_MAX + 1], *l[STACKLAT_LOSS_A_MAX + 1];
+	struct pipe_list *pl = arg;
+	struct pipe_info *pi;
+	struct nlattr *a;
+	int rem, i, n;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
+	    !tb[STACKLAT_A_PIPELINE] ||
+	    nla_parse_nested(p, STACKLAT_PIPE_A_MAX, tb[STACKLAT_A_PIPELINE], NULL) ||
+	    !p[STACKLAT_PIPE_A_NAME])
+		return -EINVAL;
+	pi = realloc(pl->p, (pl->n + 1) * sizeof(*pl->p));
+	if (!pi)
+		return -ENOMEM;
+	pl->p = pi;
+	pi = &pl->p[pl->n++];
+	memset(pi, 0, sizeof(*pi));
+	copy_str(pi->name, sizeof(pi->name), p[STACKLAT_PIPE_A_NAME]);
+	copy_str(pi->desc, sizeof(pi->desc), p[STACKLAT_PIPE_A_DESC]);
+	pi->key = get_u32(p[STACKLAT_PIPE_A_KEY]);
+	pi->enabled = p[STACKLAT_PIPE_A_ENABLED] && nla_len(p[STACKLAT_PIPE_A_ENABLED]) >= 1 &&
+		      nla_get_u8(p[STACKLAT_PIPE_A_ENABLED]);
+	pi->generation = get_u64(p[STACKLAT_PIPE_A_GENERATION]);
+	if (p[STACKLAT_PIPE_A_STAGES]) {
+		n = count_nested(p[STACKLAT_PIPE_A_STAGES], STACKLAT_PIPE_A_STAGE);
+		pi->stages = calloc((size_t)n + 1, sizeof(*pi->stages));
+		if (!pi->stages)
+			return -ENOMEM;
+		nla_for_each_nested(a, p[STACKLAT_PIPE_A_STAGES], rem) {
+			struct nlattr *s[STACKLAT_STAGE_A_MAX + 1];
+			struct stage_info *si;
+
+			if (nla_type(a) != STACKLAT_PIPE_A_STAGE ||
+			    nla_parse_nested(s, STACKLAT_STAGE_A_MAX, a, NULL) ||
+			    (int)pi->nstages >= n)
+				continue;
+			si = &pi->stages[pi->nstages++];
+			si->index = get_u32(s[STACKLAT_STAGE_A_INDEX]);
+			copy_str(si->name, sizeof(si->name), s[STACKLAT_STAGE_A_NAME]);
+			copy_str(si->from, sizeof(si->from), s[STACKLAT_STAGE_A_FROM]);
+			copy_str(si->to, sizeof(si->to), s[STACKLAT_STAGE_A_TO]);
+		}
+	}
+	if (p[STACKLAT_PIPE_A_HOOKS]) {
+		n = count_nested(p[STACKLAT_PIPE_A_HOOKS], STACKLAT_PIPE_A_HOOK);
+		pi->hooks = calloc((size_t)n + 1, sizeof(*pi->hooks));
+		if (!pi->hooks)
+			return -ENOMEM;
+		nla_for_each_nested(a, p[STACKLAT_PIPE_A_HOOKS], rem) {
+			struct hook_info *h;
+
+			if (nla_type(a) != STACKLAT_PIPE_A_HOOK ||
+			    nla_parse_nested(t, STACKLAT_HOOK_A_MAX, a, NULL) ||
+			    (int)pi->nhooks >= n)
+				continue;
+			h = &pi->hooks[pi->nhooks++];
+			copy_str(h->name, sizeof(h->name), t[STACKLAT_HOOK_A_NAME]);
+			copy_str(h->target, sizeof(h->target), t[STACKLAT_HOOK_A_TARGET]);
+			h->state = get_u32(t[STACKLAT_HOOK_A_STATE]);
+			h->kind = get_u32(t[STACKLAT_HOOK_A_KIND]);
+			h->error = get_u32(t[STACKLAT_HOOK_A_ERROR]);
+			h->hits = get_u64(t[STACKLAT_HOOK_A_HITS]);
+			h->nmissed = get_u64(t[STACKLAT_HOOK_A_NMISSED]);
+		}
+	}
+	if (p[STACKLAT_PIPE_A_LOSS] &&
+	    !nla_parse_nested(l, STACKLAT_LOSS_A_MAX, p[STACKLAT_PIPE_A_LOSS], NULL)) {
+		for (i = 1; i <= STACKLAT_LOSS_A_MAX; i++) {
+			if (!l[i] || i == STACKLAT_LOSS_A_PAD)
+				continue;
+			pi->loss[i] = get_u64(l[i]);
+			pi->loss_mask |= 1U << i;
+		}
+	}
+	if (p[STACKLAT_PIPE_A_FILTER]) {
+		pi->has_filter = true;
+		parse_filter_nest(p[STACKLAT_PIPE_A_FILTER], &pi->filter);
+	}
+	return 0;
+}
+
+void pipe_list_free(struct pipe_list *pl)
+{
+	size_t i;
+
+	for (i = 0; i < pl->n; i++) {
+		free(pl->p[i].stages);
+		free(pl->p[i].hooks);
+	}
+	free(pl->p);
+	pl->p = NULL;
+	pl->n = 0;
+}
+
+void sl_nl_get_pipelines(const char *pipe, struct pipe_list *pl)
+{
+	struct nl_msg *msg;
+	int tries;
+
+	for (tries = 0; tries < SL_NL_DUMP_TRIES; tries++) {
+		pipe_list_free(pl);
+		msg = new_msg(STACKLAT_CMD_GET_PIPELINES, NLM_F_DUMP);
+		if (pipe)
+			put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
+		if (!transact(msg, pipe ? pipe : "pipelines", parse_pipeline, pl,
+			      "no such pipeline"))
+			return;
+	}
+	fatal("pipelines: the module's state kept changing during %d dumps", tries);
+}
+
+/* ---- GET_HIST -------------------------------------------------------------- */
+
+static int parse_hist(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1], *t[STACKLAT_HIST_A_MAX + 1];
+	struct hist_set *set = arg;
+	struct hist *h;
+	char err[160];
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
+	    !tb[STACKLAT_A_PIPELINE_NAME] || !tb[STACKLAT_A_STAGE_NAME] ||
+	    !tb[STACKLAT_A_HIST] ||
+	    nla_parse_nested(t, STACKLAT_HIST_A_MAX, tb[STACKLAT_A_HIST], NULL))
+		return -EINVAL;
+	h = hist_set_append(set);
+	if (!h)
+		return -ENOMEM;
+	copy_str(h->pipeline, sizeof(h->pipeline), tb[STACKLAT_A_PIPELINE_NAME]);
+	copy_str(h->stage, sizeof(h->stage), tb[STACKLAT_A_STAGE_NAME]);
+	h->index = get_u32(tb[STACKLAT_A_STAGE_INDEX]);
+	h->generation = get_u64(tb[STACKLAT_A_GENERATION]);
+	h->count = get_u64(t[STACKLAT_HIST_A_COUNT]);
+	h->sum = get_u64(t[STACKLAT_HIST_A_SUM]);
+	h->min = get_u64(t[STACKLAT_HIST_A_MIN]);
+	h->max = get_u64(t[STACKLAT_HIST_A_MAX]);
+	h->overflow = get_u64(t[STACKLAT_HIST_A_OVERFLOW]);
+	h->min_exact = h->max_exact = true;
+	h->kind = HIST_CUMULATIVE;
+	if (hist_load_buckets(h, t[STACKLAT_HIST_A_NBUCKETS] ?
+			      get_u32(t[STACKLAT_HIST_A_NBUCKETS]) : STACKLAT_HIST_NBUCKETS,
+			      get_u32(t[STACKLAT_HIST_A_FIRST]),
+			      t[STACKLAT_HIST_A_BUCKETS] ? nla_data(t[STACKLAT_HIST_A_BUCKETS]) : NULL,
+			      t[STACKLAT_HIST_A_BUCKETS] ? (size_t)nla_len(t[STACKLAT_HIST_A_BUCKETS]) : 0,
+			      err, sizeof(err)))
+		fatal("%s", err);
+	return 0;
+}
+
+void sl_nl_get_hists(const char *pipe, struct hist_set *set)
+{
+	struct nl_msg *msg;
+	int tries;
+
+	for (tries = 0; tries < SL_NL_DUMP_TRIES; tries++) {
+		set->n = 0;
+		msg = new_msg(STACKLAT_CMD_GET_HIST, NLM_F_DUMP);
+		if (pipe)
+			put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
+		if (!transact(msg, pipe ? pipe : "histograms", parse_hist, set,
+			      "no such pipeline"))
+			return;
+	}
+	fatal("histograms: the module's state kept changing during %d dumps", tries);
+}
+
+/* ---- changes ----------------------------------------------------------------- */
+
+void sl_nl_enable(const char *pipe, bool on)
+{
+	struct nl_msg *msg = new_msg(STACKLAT_CMD_SET_PIPELINE, NLM_F_ACK);
+	char what[64];
+
+	put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
+	if (nla_put_u8(msg, STACKLAT_A_ENABLE, on))
+		fatal("out of memory");
+	snprintf(what, sizeof(what), "%s %s", on ? "enable" : "disable", pipe);
+	transact(msg, what, NULL, NULL, NULL);
+}
+
+void sl_nl_set_filter(const char *pipe, const struct filter_spec *f)
+{
+	struct nl_msg *msg = new_msg(STACKLAT_CMD_SET_PIPELINE, NLM_F_ACK);
+	struct nlattr *nest;
+	char what[64];
+	int bad = 0;
+
+	put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
+	/* libnl < 3.10 does not set NLA_F_NESTED; the kernel's strict
+	 * validation requires it */
+	nest = nla_nest_start(msg, STACKLAT_A_FILTER | NLA_F_NESTED);
+	if (!nest)
+		fatal("out of memory");
+#define PUT(attr, type, v) \
+	if (f->mask & FILTER_BIT(attr)) \
+		bad |= nla_put_##type(msg, attr, v)
+	PUT(STACKLAT_FILTER_A_TGID, u32, f->tgid);
+	PUT(STACKLAT_FILTER_A_TID, u32, f->tid);
+	PUT(STACKLAT_FILTER_A_LPORT, u16, f->lport);
+	PUT(STACKLAT_FILTER_A_RPORT, u16, f->rport);
+	PUT(STACKLAT_FILTER_A_PROTO, u8, f->proto);
+	PUT(STACKLAT_FILTER_A_IFINDEX, u32, f->ifindex);
+	PUT(STACKLAT_FILTER_A_DEV, u32, f->dev);
+	PUT(STACKLAT_FILTER_A_OP, u32, f->op);
+	PUT(STACKLAT_FILTER_A_FS, u32, f->fs);
+#undef PUT
+	if (bad)
+		fatal("out of memory");
+	/* an empty nest clears the filter: keep it (nla_nest_end drops it) */
+	if (nla_nest_end_keep_empty(msg, nest))
+		fatal("out of memory");
+	snprintf(what, sizeof(what), "filter %s", pipe);
+	transact(msg, what, NULL, NULL, NULL);
+}
+
+void sl_nl_reset(const char *pipe)
+{
+	struct nl_msg *msg = new_msg(STACKLAT_CMD_RESET, NLM_F_ACK);
+	char what[64];
+
+	if (pipe)
+		put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
+	snprintf(what, sizeof(what), "reset%s%s", pipe ? " " : "", pipe ? pipe : "");
+	transact(msg, what, NULL, NULL, NULL);
+}
+
+void sl_nl_func(bool add, const char *symbol)
+{
+	struct nl_msg *msg = new_msg(add ? STACKLAT_CMD_FUNC_ADD : STACKLAT_CMD_FUNC_DEL,
+				     NLM_F_ACK);
+	char what[STACKLAT_SYM_MAX + 16];
+
+	put_name(msg, STACKLAT_A_FUNC_SYMBOL, symbol);
+	snprintf(what, sizeof(what), "func %s %s", add ? "add" : "del", symbol);
+	transact(msg, what, NULL, NULL, NULL);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The stacklat generic netlink family, through libnl-genl-3.  Every
+ * function either succeeds or prints why not on stderr and exits 1.
+ */
+#ifndef STACKLAT_TOOL_NL_H
+#define STACKLAT_TOOL_NL_H
+
+#include <stdbool.h>
+
+#include "model.h"
+
+/* Connect and resolve the family ("kernel module not loaded" if absent). */
+void sl_nl_open(void);
+void sl_nl_close(void);
+
+void sl_nl_get_status(struct status_info *st);
+/* GET_PIPELINES dump (@pipe NULL: all); interrupted dumps are retried. */
+void sl_nl_get_pipelines(const char *pipe, struct pipe_list *pl);
+void pipe_list_free(struct pipe_list *pl);
+/* GET_HIST dump (@pipe NULL: all) into @set; interrupted dumps retried. */
+void sl_nl_get_hists(const char *pipe, struct hist_set *set);
+
+void sl_nl_enable(const char *pipe, bool on);
+void sl_nl_set_filter(const char *pipe, const struct filter_spec *f);
+void sl_nl_reset(const char *pipe);
+void sl_nl_func(bool add, const char *symbol);
+
+/* Attempts of a dump that keeps coming back NLM_F_DUMP_INTR. */
+#define SL_NL_DUMP_TRIES 5
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Strict parsing of the command line (no libnl, no kernel access). */
+#ifndef STACKLAT_TOOL_PARSE_H
+#define STACKLAT_TOOL_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+#define SHOW_MAX_PIPES	32
+
+/* Unsigned decimal in [@min, @max]: digits only, no sign, no spaces. */
+int parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Seconds, maybe fractional ("2", "0.5", ".25"), 1 ms .. 1 day, as ns. */
+int parse_interval(const char *s, uint64_t *ns);
+
+/* True if @s looks like a number: INTERVAL/COUNT, not a pipeline name. */
+bool is_number_word(const char *s);
+
+/*
+ * The words after "filter PIPELINE": either "clear" alone, or one or more
+ * KEY=VALUE.  Keys: tgid tid lport rport proto ifindex iface dev op fs.
+ * Returns 0, or -1 with a message in @err (nothing else is touched then).
+ */
+int parse_filter(int argc, char **argv, struct filter_spec *f, char *err,
+		 size_t errlen);
+
+/* " tgid=42 proto=tcp" as the kernel prints it, or " none". */
+void filter_format(const struct filter_spec *f, char *buf, size_t len);
+
+struct show_args {
+	bool json;
+	const char *pipes[SHOW_MAX_PIPES];
+	int npipes;
+	uint64_t interval_ns;	/* 0: one sample, cumulative */
+	uint64_t count;		/* 0: forever (with an interval) */
+};
+
+/* show [-j|--json] [PIPELINE...] [INTERVAL [COUNT]] (argv[0] is "show") */
+int parse_show_args(int argc, char **argv, struct show_args *a, char *err,
+		    size_t errlen);
+
+struct hist_args {
+	bool fine;
+	const char *pipe;
+	const char *stage;	/* NULL: all stages */
+};
+
+/* hist [--fine] PIPELINE [STAGE] (argv[0] is "hist") */
+int parse_hist_args(int argc, char **argv, struct hist_args *a, char *err,
+		    size_t errlen);
+
+/* A pipeline, stage or hook name: 1..31 chars of [A-Za-z0-9_.:-]. */
+bool valid_name(const char *s);
+
+#endif

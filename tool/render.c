@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Text and JSON views of status and histograms (no libnl). */
+#include <string.h>
+
+#include "format.h"
+#include "histo.h"
+#include "parse.h"
+#include "render.h"
+
+#define C_RESET	"\033[0m"
+#define C_BOLD	"\033[1m"
+#define C_RED	"\033[31m"
+#define C_GREEN	"\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_DIM	"\033[2m"
+
+static const char * const state_names[] = {
+	[STACKLAT_HOOK_DISARMED] = "disarmed",
+	[STACKLAT_HOOK_ARMED] = "armed",
+	[STACKLAT_HOOK_UNAVAILABLE] = "not available",
+	[STACKLAT_HOOK_FAILED] = "failed",
+	[STACKLAT_HOOK_SKIPPED] = "skipped",
+};
+
+static const char * const state_colors[] = {
+	[STACKLAT_HOOK_DISARMED] = C_DIM,
+	[STACKLAT_HOOK_ARMED] = C_GREEN,
+	[STACKLAT_HOOK_UNAVAILABLE] = C_YELLOW,
+	[STACKLAT_HOOK_FAILED] = C_RED,
+	[STACKLAT_HOOK_SKIPPED] = C_DIM,
+};
+
+static const char * const kind_names[] = {
+	[STACKLAT_HOOK_KIND_NONE] = "-",
+	[STACKLAT_HOOK_KIND_TRACEPOINT] = "tracepoint",
+	[STACKLAT_HOOK_KIND_KPROBE] = "kprobe",
+	[STACKLAT_HOOK_KIND_KRETPROBE] = "kretprobe",
+};
+
+static const char * const key_names[] = {
+	[STACKLAT_KEY_NONE] = "call",
+	[STACKLAT_KEY_SKB] = "skb",
+	[STACKLAT_KEY_SOCK] = "socket",
+	[STACKLAT_KEY_REQUEST] = "request",
+	[STACKLAT_KEY_TASK] = "task",
+};
+
+static const char * const loss_names[] = {
+	[STACKLAT_LOSS_A_NMISSED] = "nmissed",
+	[STACKLAT_LOSS_A_TABLE_FULL] = "table_full",
+	[STACKLAT_LOSS_A_STALE] = "stale",
+	[STACKLAT_LOSS_A_BAD_DELTA] = "bad_delta",
+	[STACKLAT_LOSS_A_UNMATCHED] = "unmatched",
+	[STACKLAT_LOSS_A_FILTERED] = "filtered",
+	[STACKLAT_LOSS_A_DROPPED] = "dropped",
+};
+
+#define NAME_OR_Q(tab, i) \
+	((i) < sizeof(tab) / sizeof(tab[0]) && tab[i] ? tab[i] : "?")
+
+const char *hook_state_name(uint32_t state)
+{
+	return NAME_OR_Q(state_names, state);
+}
+
+const char *hook_kind_name(uint32_t kind)
+{
+	return NAME_OR_Q(kind_names, kind);
+}
+
+const char *key_name(uint32_t key)
+{
+	return NAME_OR_Q(key_names, key);
+}
+
+const char *loss_name(int attr)
+{
+	return attr < 0 ? "?" : NAME_OR_Q(loss_names, (size_t)attr);
+}
+
+static unsigned long long ull(uint64_t v)
+{
+	return (unsigned long long)v;
+}
+
+void render_show_table(FILE *f, const char *pipe, const struct pipe_info *pi,
+		       const struct hist *hs, size_t n)
+{
+	struct hist_stats st;
+	char b[FMT_NS_LEN + 1];
+	bool reset = false, added = false;
+	size_t i, w = 5;
+	int j;
+
+	for (i = 0; i < n; i++) {
+		if (strlen(hs[i].stage) > w)
+			w = strlen(hs[i].stage);
+		reset |= hs[i].kind == HIST_BASELINE_RESET;
+		added |= hs[i].kind == HIST_BASELINE_NEW;
+	}
+	fprintf(f, "%s", pipe);
+	if (pi)
+		fprintf(f, " (%s)", pi->enabled ? "enabled" : "disabled");
+	if (reset)
+		fprintf(f, ": reset during the interval, these are the counts since the reset");
+	else if (added)
+		fprintf(f, ": new stages, counted since they appeared");
+	fputc('\n', f);
+	if (!n) {
+		fprintf(f, "  (no stages)\n");
+		return;
+	}
+	fprintf(f, "%-*s %10s %9s", (int)w, "stage", "count", "avg");
+	for (j = 0; j < NPCTS; j++)
+		fprintf(f, " %9s", show_pct_names[j]);
+	fprintf(f, " %9s\n", "max");
+	for (i = 0; i < n; i++) {
+		hist_stats(&hs[i], &st);
+		fprintf(f, "%-*s %10llu", (int)w, hs[i].stage, ull(st.count));
+		if (!st.count) {
+			for (j = 0; j < NPCTS + 2; j++)
+				fprintf(f, " %9s", "-");
+			fputc('\n', f);
+			continue;
+		}
+		fmt_ns(b, sizeof(b), st.avg);
+		fprintf(f, " %9s", b);
+		for (j = 0; j < NPCTS; j++) {
+			fmt_ns(b, sizeof(b), st.pct[j]);
+			fprintf(f, " %9s", b);
+		}
+		b[0] = '~';
+		fmt_ns(b + 1, sizeof(b) - 1, st.max);
+		fprintf(f, " %9s\n", st.max_exact ? b + 1 : b);
+	}
+}
+
+void render_show_json(FILE *f, const char *pipe, const struct pipe_info *pi,
+		      const struct hist *hs, size_t n, bool interval)
+{
+	struct hist_stats st;
+	uint64_t gen = pi ? pi->generation : 0;
+	bool reset = false;
+	size_t i;
+	int j;
+
+	for (i = 0; i < n; i++)
+		reset |= hs[i].kind == HIST_BASELINE_RESET;
+	if (n)
+		gen = hs[0].generation;
+	fputs("{\"pipeline\":", f);
+	json_string(f, pipe);
+	fprintf(f, ",\"generation\":%llu", ull(gen));
+	if (pi)
+		fprintf(f, ",\"enabled\":%s", pi->enabled ? "true" : "false");
+	if (interval)
+		fprintf(f, ",\"reset\":%s", reset ? "true" : "false");
+	fputs(",\"stages\":[", f);
+	for (i = 0; i < n; i++) {
+		hist_stats(&hs[i], &st);
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		json_string(f, hs[i].stage);
+		fprintf(f, ",\"index\":%u,\"count\":%llu,\"sum_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu,\"avg_ns\":%llu",
+			hs[i].index, ull(st.count), ull(st.sum), ull(st.min),
+			ull(st.max), ull(st.avg));
+		for (j = 0; j < NPCTS; j++)
+			fprintf(f, ",\"%s\":%llu", show_pct_keys[j], ull(st.pct[j]));
+		fprintf(f, ",\"overflow\":%llu,\"min_exact\":%s,\"max_exact\":%s}",
+			ull(st.overflow), st.min_exact ? "true" : "false",
+			st.max_exact ? "true" : "false");
+	}
+	fputs("]}", f);
+}
+
+void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
+{
+	char filt[256], err[128], num[2][24];
+	size_t i, wn = 4, wt = 6, wh = 4, wm = 7;
+	int a;
+
+	fprintf(f, "%spipeline %s%s: %s%s%s, follows %s, generation %llu, %zu stage%s\n",
+		color ? C_BOLD : "", p->name, color ? C_RESET : "",
+		color ? (p->enabled ? C_GREEN : C_DIM) : "",
+		p->enabled ? "enabled" : "disabled", color ? C_RESET : "",
+		key_name(p->key), ull(p->generation), p->nstages,
+		p->nstages == 1 ? "" : "s");
+	if (p->desc[0])
+		fprintf(f, "  %s\n", p->desc);
+	if (p->has_filter) {
+		filter_format(&p->filter, filt, sizeof(filt));
+		fprintf(f, "  filter:%s\n", filt);
+	}
+	if (p->loss_mask) {
+		fprintf(f, "  lost:");
+		for (a = 1; a <= STACKLAT_LOSS_A_MAX; a++)
+			if (p->loss_mask & (1U << a) && loss_names[a])
+				fprintf(f, " %s=%llu", loss_name(a), ull(p->loss[a]));
+		fputc('\n', f);
+	}
+	if (!p->nhooks)
+		return;
+	for (i = 0; i < p->nhooks; i++) {
+		const struct hook_info *h = &p->hooks[i];
+
+		if (strlen(h->name) > wn)
+			wn = strlen(h->name);
+		if (strlen(h->target) > wt)
+			wt = strlen(h->target);
+		if ((size_t)snprintf(num[0], sizeof(num[0]), "%llu", ull(h->hits)) > wh)
+			wh = strlen(num[0]);
+		if ((size_t)snprintf(num[1], sizeof(num[1]), "%llu", ull(h->nmissed)) > wm)
+			wm = strlen(num[1]);
+	}
+	fprintf(f, "  %-*s  %-10s  %-*s  %*s  %*s  %s\n", (int)wn, "hook", "kind",
+		(int)wt, "target", (int)wh, "hits", (int)wm, "nmissed", "state");
+	for (i = 0; i < p->nhooks; i++) {
+		const struct hook_info *h = &p->hooks[i];
+		bool known = h->state < __STACKLAT_HOOK_STATE_MAX;
+
+		fprintf(f, "  %-*s  %-10s  %-*s  %*llu  %*llu  %s%s%s", (int)wn,
+			h->name, hook_kind_name(h->kind), (int)wt,
+			h->target[0] ? h->target : "-", (int)wh, ull(h->hits),
+			(int)wm, ull(h->nmissed),
+			color && known ? state_colors[h->state] : "",
+			hook_state_name(h->state), color && known ? C_RESET : "");
+		if (h->error && h->state != STACKLAT_HOOK_ARMED &&
+		    h->state != STACKLAT_HOOK_DISARMED)
+			fprintf(f, " (%s)", errno_text((int)h->error, err, sizeof(err)));
+		fputc('\n', f);
+	}
+}
+
+void render_status(FILE *f, const struct status_info *st,
+		   const struct pipe_list *pl, bool color)
+{
+	char age[FMT_NS_LEN];
+	size_t i;
+
+	fprintf(f, "stacklat module %s on Linux %s, clock %s, %u pipeline%s\n",
+		st->version[0] ? st->version : "?",
+		st->release[0] ? st->release : "?",
+		st->clock[0] ? st->clock : "?", st->nr_pipelines,
+		st->nr_pipelines == 1 ? "" : "s");
+	if (st->has_flight) {
+		fmt_ns(age, sizeof(age), st->flight_max_age_ns);
+		fprintf(f, "in-flight table: %u of %u slots used, stale after %s; inserts=%llu full=%llu stale=%llu\n",
+			st->flight_used, st->flight_size, age,
+			ull(st->flight_inserts), ull(st->flight_full),
+			ull(st->flight_stale));
+	}
+	for (i = 0; i < pl->n; i++) {
+		fputc('\n', f);
+		render_pipe_status(f, &pl->p[i], color);
+	}
+}
