@@ -79,6 +79,45 @@ static void test_round_trip(void **state)
 /* xorshift64*: a fixed-seed PRNG so every run checks the same data */
 static uint64_t rng = 88172645463325252ULL;
 
+static uint64_t urand64(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 2685821657736338717ULL;
+}
+
+/* values spread over every power of two up to the top bucket */
+static void test_round_trip_random(void **state)
+{
+	uint64_t v, w;
+	uint32_t b, bw;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 1000000; i++) {
+		v = urand64() >> (28 + urand64() % 36);	/* < 2^36 */
+		check_value(v);
+		/* monotonic: a larger value never maps to a lower bucket */
+		w = v + urand64() % (v + 1);
+		if (w >= STACKLAT_HIST_MAX_NS)
+			continue;
+		b = stacklat_hist_bucket(v);
+		bw = stacklat_hist_bucket(w);
+		assert_true(bw >= b);
+	}
+	/* every bucket's own bounds map back to it */
+	for (b = 0; b < STACKLAT_HIST_NBUCKETS; b++) {
+		assert_int_equal(stacklat_hist_bucket(stacklat_hist_lower(b)), b);
+		assert_int_equal(stacklat_hist_bucket(stacklat_hist_lower(b) +
+						      stacklat_hist_width(b) - 1), b);
+		assert_int_equal(stacklat_hist_bucket(stacklat_hist_mid(b)), b);
+	}
+	assert_int_equal(STACKLAT_HIST_NBUCKETS, 528);
+	assert_true(stacklat_hist_lower(STACKLAT_HIST_NBUCKETS - 1) == 0xF80000000ULL);
+	assert_true(stacklat_hist_width(STACKLAT_HIST_NBUCKETS - 1) == 1ULL << 31);
+}
+
 static double urand(void)
 {
 	rng ^= rng >> 12;
@@ -226,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_round_trip_random),
 		cmocka_unit_test(test_pct_uniform),
 		cmocka_unit_test(test_pct_lognormal),
 		cmocka_unit_test(test_pct_bimodal),
