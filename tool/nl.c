@@ -162,6 +162,10 @@ static void kernel_fail(const char *what, const struct xfer *x, const char *enoe
 		fatal("%s: permission denied: this needs CAP_NET_ADMIN", what);
 	if (x->kmsg[0])
 		fatal("%s: %s (%s)", what, x->kmsg, errno_text(err, e, sizeof(e)));
+	/* the family itself may be gone: the module unloaded meanwhile */
+	if ((err == ENOENT || err == EOPNOTSUPP) &&
+	    genl_ctrl_resolve(sk, STACKLAT_GENL_NAME) != family)
+		fatal("%s: kernel module not loaded (any more): modprobe stacklat", what);
 	if (err == ENOENT && enoent)
 		fatal("%s: %s", what, enoent);
 	fatal("%s: %s", what, strerror(err));

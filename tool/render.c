@@ -252,4 +252,7 @@ void render_status(FILE *f, const struct status_info *st,
 		fputc('\n', f);
 		render_pipe_status(f, &pl->p[i], color);
 	}
+	if (pl->n != st->nr_pipelines)
+		fprintf(f, "\nwarning: the module has %u pipeline%s, its dump listed %zu\n",
+			st->nr_pipelines, st->nr_pipelines == 1 ? "" : "s", pl->n);
 }

@@ -442,7 +442,9 @@ static void usage(FILE *f)
 		"       stacklat --help | --version\n\n"
 		"Per-layer latency inside the kernel, from the stacklat module.\n\n");
 	for (i = 0; i < NSUB; i++)
-		fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].usage);
+		fprintf(f, "  %s%*s%s\n", subcommands[i].name,
+			subcommands[i].usage[0] ? 9 - (int)strlen(subcommands[i].name) : 0, "",
+			subcommands[i].usage);
 	fprintf(f, "\n'stacklat help COMMAND' tells more.  Exit status: 0 ok, 1 error,\n"
 		"2 bad usage.  STACKLAT_COLOR=always|never|auto (NO_COLOR is honoured).\n");
 }

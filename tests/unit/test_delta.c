@@ -491,6 +491,19 @@ static void status(FILE *f, void *arg)
 	render_status(f, &st, &pl, false);
 }
 
+static void status_short(FILE *f, void *arg)
+{
+	struct status_info st = { .nr_pipelines = 3 };
+	struct pipe_info *p = arg;
+	struct pipe_list pl = { .p = arg, .n = 1 };
+
+	p->nhooks = 0;
+	p->has_filter = false;
+	p->loss_mask = 0;
+	p->desc[0] = '\0';
+	render_status(f, &st, &pl, false);
+}
+
 static void test_render_status(void **state)
 {
 	struct hook_info hooks[] = {
@@ -531,6 +544,13 @@ static void test_render_status(void **state)
 		"  sock_queue  -           -                       0        0  not available\n"
 		"  ret         kretprobe   tcp_recvmsg             0        7  skipped\n"
 		"  odd         ?           x                       0        0  ?\n");
+	/* fewer pipelines dumped than the module has: said so */
+	assert_string_equal(capture(status_short, &p),
+		"stacklat module ? on Linux ?, clock ?, 3 pipelines\n"
+		"\n"
+		"pipeline net_rx: enabled, follows skb, generation 2, 3 stages\n"
+		"\n"
+		"warning: the module has 3 pipelines, its dump listed 1\n");
 	assert_string_equal(hook_state_name(STACKLAT_HOOK_DISARMED), "disarmed");
 	assert_string_equal(key_name(STACKLAT_KEY_REQUEST), "request");
 	assert_string_equal(key_name(__STACKLAT_KEY_MAX), "?");
