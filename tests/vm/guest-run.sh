@@ -65,6 +65,7 @@ main() {
 		# it left running in it is killed too
 		# run a copy: the repository may be edited while the VM runs
 		cp "$s" "/tmp/$name.run"
+		t0=$SECONDS
 		SL_SCENARIO=$name timeout -k 10 "${timeout:-600}" bash "/tmp/$name.run" < /dev/null > "$log" 2>&1 &
 		spid=$!
 		# its output goes to the host's log live (a hang shows where it hangs),
@@ -77,6 +78,7 @@ main() {
 		rc=$?
 		kill -KILL -- -$spid 2>/dev/null
 		wait $tpid
+		say "STACKLAT-TIME $name $((SECONDS - t0))s"
 		grep -a '^STACKLAT-\(RESULT\|BENCH\) ' "$log"
 		if [ "$SL_MODE" != bench ] && ! grep -aq "^STACKLAT-RESULT $name " "$log"; then
 			if [ $rc = 124 ] || [ $rc = 137 ]; then

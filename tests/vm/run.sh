@@ -204,8 +204,11 @@ run_kernel() {
 		-serial mon:stdio -serial "file:$out/results.log" \
 		< /dev/null > "$out/console.log" 2>&1 &
 	qpid=$!
-	# boot watchdog: the guest must reach guest-run.sh in BOOT_TIMEOUT s
+	# boot watchdog: the guest must reach guest-run.sh in BOOT_TIMEOUT s;
+	# meanwhile verdicts are shown as they come
+	nres=0
 	while kill -0 "$qpid" 2>/dev/null; do
+		collect "$k" "$out/results.log"
 		if [ $((SECONDS - t0)) -ge "$boot_timeout" ] &&
 			! grep -aq '^STACKLAT-GUEST-UP' "$out/results.log"; then
 			why="the guest did not come up in ${boot_timeout}s"
@@ -227,11 +230,8 @@ run_kernel() {
 		record "$k" guest FAIL "$(grep -ah '^STACKLAT-GUEST-ERROR' "$out/results.log" "$out/console.log" | head -n1)"
 	fi
 
-	local n=0 name verdict msg
-	while read -r _ name verdict msg; do
-		record "$k" "$name" "$verdict" "$msg"
-		n=$((n + 1))
-	done < <(grep -a '^STACKLAT-RESULT ' "$out/results.log" || true)
+	collect "$k" "$out/results.log"
+	local n=$nres
 	grep -a '^STACKLAT-BENCH ' "$out/results.log" | sed "s/^/[$k] /" || true
 	if [ "$mode" = demo ]; then
 		echo
@@ -251,7 +251,7 @@ run_kernel() {
 	else
 		note "$k" kernel-log "clean (no Oops/WARNING/BUG/lockdep/KASAN/UBSAN/hung task)"
 	fi
-	note "$k" time "boot + ${mode} ${secs}s"
+	note "$k" time "boot + ${mode} ${secs}s; $(grep -a '^STACKLAT-TIME ' "$out/results.log" | awk '{ printf "%s%s %s", sep, $2, $3; sep = ", " }')"
 	exec {lockfd}>&-
 }
 
