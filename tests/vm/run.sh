@@ -60,6 +60,21 @@ note() { # harness steps that went well: shown, not counted
 	echo "[$1] $2: $3"
 }
 
+collect() { # collect KERNEL RESULTS_LOG: record the verdicts not yet recorded
+	local k=$1 f=$2 i=0 name verdict msg
+	[ -f "$f" ] || return 0
+	while read -r _ name verdict msg; do
+		i=$((i + 1))
+		[ "$i" -gt "$nres" ] || continue
+		record "$k" "$name" "$verdict" "$msg"
+		nres=$i
+	done < <(complete_lines "$f" | grep -a '^STACKLAT-RESULT ' || true)
+}
+
+complete_lines() { # a line still being written by the guest is not read yet
+	if [ -n "$(tail -c1 "$1")" ]; then head -n -1 "$1"; else cat "$1"; fi
+}
+
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
