@@ -109,6 +109,16 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 
 /* ---- end of storage ---------------------------------------------------- */
 
+/* ---- network (p_net.c) -------------------------------------------------
+ *
+ * Checked against include/trace/events/{skb,net,sock}.h of Debian's 5.10,
+ * 6.1, 6.1-rt and 6.12.  p_net.c type-checks every tracepoint probe against
+ * the kernel's own register_trace_*() declaration at build time, so a
+ * prototype that drifts is a build error, never a crash.  The net_dev_*,
+ * netif_receive_skb, skb_copy_datagram_iovec and inet_sock_set_state
+ * prototypes are the same on every supported kernel.
+ */
+
 /* kfree_skb's tracepoint grew a drop reason in 5.17 and an sk in 6.11. */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
 #define SL_COMPAT_KFREE_SKB_ARGS	struct sk_buff *skb, void *location
@@ -127,6 +137,8 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 #else
 #define SL_COMPAT_CONSUME_SKB_ARGS	struct sk_buff *skb, void *location
 #endif
+
+/* ---- end of network ---------------------------------------------------- */
 
 #endif /* __ASSEMBLY__ */
 #endif /* _STACKLAT_COMPAT_H */
