@@ -201,10 +201,12 @@ static void sl_hook_unregister(struct sl_hook *hk)
  * Find the first usable candidate.  ENOENT (no such symbol or tracepoint)
  * makes a hook "not available"; any other failure of a candidate that
  * exists is remembered and, if nothing else works, reported as "failed".
+ * With @keep, a successful trial registration is left in place (disabled)
+ * for the caller to unregister in a batch; returns 1 then.
  */
-int sl_hook_resolve(struct sl_hook *hk)
+static int sl_hook_find(struct sl_hook *hk, bool keep)
 {
-	bool skipped = false;
+	bool skipped = false, kept = false;
 	int i, ret, err = 0;
 
 	hk->cand = -1;
@@ -227,7 +229,10 @@ int sl_hook_resolve(struct sl_hook *hk)
 		ret = sl_hook_register(hk, i, true);
 		if (!ret) {
 			hk->cand = i;
-			sl_hook_unregister(hk);
+			if (keep)
+				kept = true;
+			else
+				sl_hook_unregister(hk);
 			hk->nmissed_acc = 0;
 			break;
 		}
@@ -243,7 +248,114 @@ int sl_hook_resolve(struct sl_hook *hk)
 		hk->state = STACKLAT_HOOK_SKIPPED;
 	else
 		hk->state = STACKLAT_HOOK_UNAVAILABLE;
-	return hk->cand >= 0 ? 0 : -ENOENT;
+	if (hk->cand < 0)
+		return -ENOENT;
+	return kept ? 1 : 0;
+}
+
+int sl_hook_resolve(struct sl_hook *hk)
+{
+	return sl_hook_find(hk, false);
+}
+
+/*
+ * Unregister kprobes and kretprobes in one batch each: one RCU grace
+ * period for the lot instead of one per probe (loading and disabling with
+ * some sixty probes took seconds in an emulated guest).
+ */
+struct sl_batch {
+	struct kprobe **kps;
+	struct kretprobe **krps;
+	unsigned int nk, nr;
+};
+
+static bool sl_batch_init(struct sl_batch *b, unsigned int n)
+{
+	b->nk = 0;
+	b->nr = 0;
+	b->kps = kmalloc_array(n, sizeof(*b->kps), GFP_KERNEL);
+	b->krps = kmalloc_array(n, sizeof(*b->krps), GFP_KERNEL);
+	if (b->kps && b->krps)
+		return true;
+	kfree(b->kps);
+	kfree(b->krps);
+	return false;
+}
+
+static void sl_batch_add(struct sl_batch *b, struct sl_hook *hk)
+{
+	if (hk->cands[hk->cand].kind == STACKLAT_HOOK_KIND_KPROBE)
+		b->kps[b->nk++] = &hk->kp;
+	else
+		b->krps[b->nr++] = &hk->krp;
+}
+
+/* unregister the batch; returns the nmissed counts to their hooks */
+static void sl_batch_run(struct sl_batch *b, bool count)
+{
+	unsigned int i;
+
+	if (b->nk)
+		unregister_kprobes(b->kps, b->nk);
+	if (b->nr)
+		unregister_kretprobes(b->krps, b->nr);
+	for (i = 0; count && i < b->nk; i++)
+		sl_hook_of_kp(b->kps[i])->nmissed_acc += b->kps[i]->nmissed;
+	for (i = 0; count && i < b->nr; i++)
+		container_of(b->krps[i], struct sl_hook, krp)->nmissed_acc +=
+			b->krps[i]->nmissed + b->krps[i]->kp.nmissed;
+	kfree(b->kps);
+	kfree(b->krps);
+}
+
+static bool sl_hook_is_probe(const struct sl_hook *hk)
+{
+	return hk->cands[hk->cand].kind != STACKLAT_HOOK_KIND_TRACEPOINT;
+}
+
+/* Resolve @n hooks; their trial registrations are undone in one batch. */
+void sl_hooks_resolve(struct sl_hook *hooks, unsigned int n)
+{
+	struct sl_batch b;
+	bool batch = sl_batch_init(&b, n);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct sl_hook *hk = &hooks[i];
+
+		if (!hk->ncands)
+			continue;
+		if (sl_hook_find(hk, batch) == 1)
+			sl_batch_add(&b, hk);
+	}
+	if (batch)
+		sl_batch_run(&b, false);
+}
+
+/*
+ * Disarm @n hooks: tracepoints one by one (the caller runs
+ * tracepoint_synchronize_unregister() once), probes in a batch.
+ */
+void sl_hooks_disarm(struct sl_hook *hooks, unsigned int n)
+{
+	struct sl_batch b;
+	bool batch = sl_batch_init(&b, n);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct sl_hook *hk = &hooks[i];
+
+		if (hk->state != STACKLAT_HOOK_ARMED)
+			continue;
+		if (batch && sl_hook_is_probe(hk)) {
+			sl_batch_add(&b, hk);
+			hk->state = STACKLAT_HOOK_DISARMED;
+		} else {
+			sl_hook_disarm(hk);
+		}
+	}
+	if (batch)
+		sl_batch_run(&b, true);
 }
 
 int sl_hook_arm(struct sl_hook *hk)

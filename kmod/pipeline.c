@@ -80,9 +80,7 @@ static int sl_pipeline_setup(struct sl_pipeline *p, unsigned int id)
 		if (ret)
 			goto err;
 	}
-	for (i = 0; i < p->nhooks; i++)
-		if (p->hooks[i].ncands)
-			sl_hook_resolve(&p->hooks[i]);
+	sl_hooks_resolve(p->hooks, p->nhooks);
 	return 0;
 nomem:
 	ret = -ENOMEM;
@@ -120,11 +118,8 @@ int sl_pipelines_init(void)
 /* Caller holds sl_lock.  Disarm every hook, then wait for handlers. */
 static void sl_pipeline_disarm(struct sl_pipeline *p)
 {
-	unsigned int i;
-
 	WRITE_ONCE(p->enabled, false);
-	for (i = 0; i < p->nhooks; i++)
-		sl_hook_disarm(&p->hooks[i]);
+	sl_hooks_disarm(p->hooks, p->nhooks);
 	tracepoint_synchronize_unregister();
 	/* kprobe handlers run with preemption off: this waits for them too */
 	synchronize_rcu();

@@ -237,6 +237,8 @@ void sl_hook_free(struct sl_hook *hk);
 int sl_hook_resolve(struct sl_hook *hk);
 int sl_hook_arm(struct sl_hook *hk);
 void sl_hook_disarm(struct sl_hook *hk);
+void sl_hooks_resolve(struct sl_hook *hooks, unsigned int n);
+void sl_hooks_disarm(struct sl_hook *hooks, unsigned int n);
 u64 sl_hook_hits(const struct sl_hook *hk);
 u64 sl_hook_nmissed(const struct sl_hook *hk);
 const char *sl_hook_target(const struct sl_hook *hk);
