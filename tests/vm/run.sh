@@ -15,6 +15,12 @@
 #   VM_TIMEOUT=2400         s for the whole boot (scenarios included)
 #   SL_SCENARIO_TIMEOUT=600 s per scenario (enforced in the guest)
 #   VM_MEM=1024 VM_CPUS=2   guest size
+#   VM_TCG=single           TCG threading: single (default) or multi
+#                           (multi-threaded TCG runs the guest's vCPUs in
+#                           parallel but does not keep up with the kernel
+#                           patching code other vCPUs run: kprobe arming
+#                           under load then livelocks or jumps to 0)
+#   VM_JOBS=2               kernels booted side by side
 #   SL_QEMU=qemu-system-x86_64
 # Logs: tests/vm/out/KERNEL/{fetch,build,console,results,dmesg,bad}.log
 # Ends with one line "N passed, N failed"; exits non-zero on any failure.
@@ -209,7 +215,7 @@ run_kernel() {
 	peer=$!
 	t0=$SECONDS
 	: > "$out/results.log"
-	timeout -k 5 "$vm_timeout" "$qemu" -accel tcg -cpu max \
+	timeout -k 5 "$vm_timeout" "$qemu" -accel "tcg,thread=${VM_TCG:-single}" -cpu max \
 		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
 		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=${SL_SCENARIO_TIMEOUT:-600} sl.scenarios=$sel" \
@@ -270,9 +276,53 @@ run_kernel() {
 	exec {lockfd}>&-
 }
 
-build_host_tools
-for k in "$@"; do
+# One kernel in a subshell: its verdicts go to out/KERNEL/{summary,counts}
+# for the parent to add up.
+run_kernel_bg() {
+	local k=$1 out=$repo/tests/vm/out/$1
+	summary=()
+	passed=0
+	failed=0
+	skipped=0
+	trap 'cleanup; exit 130' INT TERM
+	trap cleanup EXIT
 	run_kernel "$k"
+	mkdir -p "$out"
+	printf '%s\n' "${summary[@]}" > "$out/summary"
+	echo "$passed $failed $skipped" > "$out/counts"
+}
+
+build_host_tools
+# fetch first, one kernel at a time (they share the private apt state)
+for k in "$@"; do
+	"$here/fetch-kernel.sh" "$k" > /dev/null 2>&1 || true
+done
+# Each guest runs single-threaded TCG (one host core), so VM_JOBS kernels
+# run side by side (default: the host's cores, at most 2).
+jobs=${VM_JOBS:-$(($(nproc) < 2 ? 1 : 2))}
+kpids=()
+for k in "$@"; do
+	rm -f "$repo/tests/vm/out/$k/summary" "$repo/tests/vm/out/$k/counts"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n || true
+	done
+	run_kernel_bg "$k" &
+	kpids+=($!)
+done
+for p in "${kpids[@]}"; do
+	wait "$p" || true
+done
+for k in "$@"; do
+	o=$repo/tests/vm/out/$k
+	if [ -s "$o/counts" ]; then
+		mapfile -t -O "${#summary[@]}" summary < "$o/summary"
+		read -r p f sk < "$o/counts"
+		passed=$((passed + p))
+		failed=$((failed + f))
+		skipped=$((skipped + sk))
+	else
+		record "$k" harness FAIL "the run of $k ended without verdicts"
+	fi
 done
 
 echo
