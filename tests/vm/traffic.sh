@@ -1,13 +1,30 @@
 #!/bin/bash
 # Background load for the VM tests: syscalls (sl-spin), loopback TCP
 # (a python echo pair on 127.0.0.1) and file I/O with fsync (on $SL_DISK's
-# filesystem when it is mounted at $SL_MNT, else /tmp).  Bounded: every
-# generator stops by itself after $1 seconds, and traffic_stop ends them
-# early.  Source it; it defines traffic_start and traffic_stop.
+# filesystem when it is mounted at $SL_MNT, else /tmp).  With "net" as the
+# second argument also helpers/netload.py: TCP and UDP over loopback (IPv4
+# and IPv6), bulk TCP, TCP across the veth pair of net.sh (which the caller
+# sets up, netem on it is the caller's) and the host peer's requests through
+# virtio-net.  Bounded: every generator stops by itself after $1 seconds,
+# and traffic_stop ends them early.  Source it; it defines traffic_start
+# and traffic_stop.
+
+TRAFFIC_PIDS=()
 
 traffic_start() {
-	local secs=${1:-60} dir=${SL_MNT:-/tmp}
+	local secs=${1:-60} dir=${SL_MNT:-/tmp} nl=$SL_REPO/tests/vm/helpers/netload.py
 	TRAFFIC_PIDS=()
+	if [ "${2:-}" = net ]; then
+		python3 "$nl" "$secs" local &
+		TRAFFIC_PIDS+=($!)
+		ip netns exec slb python3 "$nl" "$secs" server &
+		TRAFFIC_PIDS+=($!)
+		sleep 1
+		ip netns exec sla python3 "$nl" "$secs" client &
+		TRAFFIC_PIDS+=($!)
+		python3 "$nl" "$secs" nic "$SL_GUESTPORT" &
+		TRAFFIC_PIDS+=($!)
+	fi
 	(
 		end=$((SECONDS + secs))
 		while [ $SECONDS -lt $end ]; do
@@ -46,6 +63,14 @@ PY
 		rm -f "$dir/sl-traffic.$$"
 	) &
 	TRAFFIC_PIDS+=($!)
+}
+
+# traffic_alive: every generator still runs
+traffic_alive() {
+	local p
+	for p in "${TRAFFIC_PIDS[@]}"; do
+		kill -0 "$p" 2>/dev/null || return 1
+	done
 }
 
 traffic_stop() {

@@ -1,29 +1,60 @@
 #!/bin/bash
-# 20 load/unload cycles in a row under traffic (syscalls, loopback TCP,
-# file I/O), every pipeline enabled in each cycle: dmesg stays silent and
-# the module leaves nothing behind.
+# 20 load/unload cycles in a row under traffic of every kind at once
+# (syscalls, file I/O with fsync, TCP and UDP over loopback v4/v6, bulk TCP
+# that coalesces, TCP across a veth pair whose sender has a netem delay so
+# skbs sit in the qdisc when the module goes, and the host's requests
+# through virtio-net), every pipeline enabled in each cycle - by the enable=
+# parameter or the control file, alternately - and within cycles reset,
+# filtered, disabled and enabled again: dmesg stays silent, the module
+# leaves nothing behind and every traffic generator survives.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
+. "$SL_REPO/tests/vm/net.sh"
 . "$SL_REPO/tests/vm/traffic.sh"
+
+cleanup() {
+	traffic_stop
+	veth_down
+}
+trap cleanup EXIT
+sl_modprobe sch_netem
+veth_up
+ip netns exec sla tc qdisc add dev veth0 root netem delay 20ms
 
 # the first load prints the taint lines once; get them out of the way
 sl_load
 sl_unload
 dmesg -C
-traffic_start 120
-trap traffic_stop EXIT
+traffic_start 600 net
+sleep 2
+all=net_rx,net_tx,storage,block,func
 for i in $(seq 1 20); do
-	sl_load
-	echo "func add __x64_sys_getppid" > "$SL_DBG/control"
-	for p in $(sl_pipelines); do
-		echo "enable $p" > "$SL_DBG/control"
-	done
+	if [ $((i % 2)) = 0 ]; then
+		sl_load enable=$all
+	else
+		sl_load
+		for p in ${all//,/ }; do
+			ctl enable $p
+		done
+	fi
+	ctl func add __x64_sys_getppid
 	sleep 0.3
-	[ $((i % 2)) = 0 ] && echo "reset" > "$SL_DBG/control"
+	case $((i % 4)) in
+	0) ctl reset ;;
+	1) ctl filter net_rx lport=7600; ctl filter net_tx proto=tcp ;;
+	2) ctl disable net_tx; sleep 0.1; ctl enable net_tx ;;
+	3) ctl disable net_rx; ctl reset net_rx; ctl enable net_rx ;;
+	esac
+	sleep 0.3
+	if [ $i = 10 ]; then
+		cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
+		grep -E "^pipeline|lost:|in-flight" "$SL_DBG/status"
+	fi
 	sl_unload
 done
-traffic_stop
+traffic_alive || fail "a traffic generator died"
+cleanup
 trap - EXIT
 out=$(sl_dmesg)
 [ -z "$out" ] || fail "dmesg not silent over 20 load/unload cycles: $(head -n 5 <<<"$out")"
-pass "20 load/unload cycles under traffic, dmesg silent"
+pass "20 load/unload cycles under syscall, fsync, loopback/veth+netem/bulk/virtio traffic with reset, filter, disable/enable: dmesg silent"

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Loopback, IPv4 and IPv6, TCP and UDP: N request/response rounds of one
+# size on one connection (TCP_NODELAY) give exactly N samples in every
+# stage of net_rx (the server's receives, filter lport=PORT) and of net_tx
+# (the server's replies, filter lport=PORT), and each total is exactly the
+# sum of its stages.  Tolerance 0: in request/response the next request is
+# only sent once the reply came back, so no two requests are ever queued
+# together (no coalescing, no GRO, no sender-side merging).  TCP
+# retransmissions are counted by the sockets and accounted for exactly
+# (see net.sh).
+#
+# Then a one-way burst of N messages, where coalescing is expected: every
+# data segment TCP transmitted is either read by the application on its own
+# or absorbed into the segment queued before it, exactly:
+#   rx socket->app + coalesced == tx segments (tcp->ip) - retransmitted
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+. "$SL_REPO/tests/vm/net.sh"
+
+N=200
+SIZE=100
+
+no_tlp -
+sl_load
+ctl enable net_rx
+ctl enable net_tx
+port=5000
+for proto in tcp udp; do
+	for addr in 127.0.0.1 ::1; do
+		port=$((port + 1))
+		ctl filter net_rx clear lport=$port
+		ctl filter net_tx clear lport=$port
+		ctl reset
+		run_pair - - $proto $addr $port $N $SIZE rr
+		note "$proto $addr"
+		cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
+		check_rx $N "$CLI_RETRANS" lo.total
+		if [ $proto = tcp ]; then
+			check_tx_tcp $N "$SRV_RETRANS" lo.total
+		else
+			check_tx_udp $N lo.total
+		fi
+		assert_eq "net_tx dropped" 0 "$(lost net_tx dropped)"
+	done
+done
+
+# one-way burst: the client's segments into the server (tx rport, rx lport)
+port=$((port + 1))
+ctl filter net_rx clear lport=$port
+ctl filter net_tx clear rport=$port
+ctl reset
+c0=$(hits net_rx coalesce)
+run_pair - - tcp 127.0.0.1 $port 2000 $SIZE burst
+cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
+c=$(($(hits net_rx coalesce) - c0))
+segs=$(cnt net_tx tcp-\>ip)
+app=$(cnt net_rx socket-\>app)
+d=$(lost net_rx dropped)
+note "burst of 2000 messages: $segs segments sent ($CLI_RETRANS retransmitted), $app read on their own, $c coalesced, $d duplicates dropped"
+assert_eq "burst: read + coalesced = segments - retransmitted" $((segs - CLI_RETRANS)) "$((app + c))"
+assert_range "burst: segments" 1 $((2000 + CLI_RETRANS)) "$segs"
+assert_eq "burst: rx total = socket->app" "$app" "$(cnt net_rx total)"
+assert_range "burst net_rx dropped" 0 "$CLI_RETRANS" "$d"
+
+ctl disable net_rx
+ctl disable net_tx
+sl_unload
+pass "loopback v4/v6 TCP/UDP: $N of $N samples in every stage, totals = sum of stages; burst: read + coalesced = segments sent ($app + $c = $segs - $CLI_RETRANS)"

@@ -1,0 +1,147 @@
+#!/bin/bash
+# skbs freed before their chain ends are removed from the in-flight table
+# at once and counted as dropped, never left to go stale:
+#  - N UDP datagrams to a closed port (dropped by UDP: no socket): net_rx
+#    dropped = N exactly, after the transport point saw each of them, and
+#    no sample in any stage (an rx chain is recorded when it is read);
+#  - a UDP socket with a tiny receive buffer and N datagrams sent at it
+#    before it reads: read + dropped = N exactly;
+#  - netem loss 100% on a veth: net_tx dropped = N exactly after the
+#    device queue point saw them; no sample (a tx chain is recorded when
+#    the driver is done with it).
+# At the end, with the traffic gone, no network entry is left in flight.
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+. "$SL_REPO/tests/vm/net.sh"
+
+N=100
+trap veth_down EXIT
+
+sl_modprobe sch_netem
+veth_up
+
+sl_load
+ctl enable net_rx
+ctl enable net_tx
+
+note "UDP to a closed port"
+ctl filter net_rx clear lport=9001 ifindex=1
+ctl filter net_tx clear rport=9001
+ctl reset
+u0=$(hits net_rx udp_rcv)
+python3 - $N <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])):
+    s.sendto(b"x" * 100, ("127.0.0.1", 9001))
+    time.sleep(0.002)
+PY
+sleep 0.2
+cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
+grep "lost:" "$SL_DBG/status"
+assert_eq "net_rx dropped (closed port)" $N "$(lost net_rx dropped)"
+assert_range "net_rx udp_rcv hits" $N 1000000 $(($(hits net_rx udp_rcv) - u0))
+assert_eq "net_rx ip->transport" 0 "$(cnt net_rx ip-\>transport)"
+assert_eq "net_rx transport->socket" 0 "$(cnt net_rx transport-\>socket)"
+assert_eq "net_rx total" 0 "$(cnt net_rx total)"
+assert_eq "net_tx total" $N "$(cnt net_tx total)"
+assert_eq "net_tx dropped" 0 "$(lost net_tx dropped)"
+
+note "UDP receive buffer overflow"
+ctl filter net_rx clear lport=9002 ifindex=1
+ctl reset
+read -r got <<<"$(python3 - $N <<'PY'
+import socket, sys, time
+n = int(sys.argv[1])
+r = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+r.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+r.bind(("127.0.0.1", 9002))
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(n):
+    s.sendto(b"y" * 1000, ("127.0.0.1", 9002))
+time.sleep(0.2)
+r.setblocking(False)
+got = 0
+try:
+    while True:
+        r.recv(2000)
+        got += 1
+except BlockingIOError:
+    pass
+print(got)
+PY
+)"
+cat "$SL_DBG/net_rx"
+grep "lost:" "$SL_DBG/status"
+d=$(lost net_rx dropped)
+note "$got datagrams read, $d dropped by the full receive buffer"
+assert_range "datagrams read" 1 $((N - 1)) "$got"
+assert_eq "net_rx socket->app" "$got" "$(cnt net_rx socket-\>app)"
+assert_eq "read + dropped" $N $((got + d))
+
+note "netem loss 100% on veth0"
+# a permanent neighbour: no ARP to lose, so the datagrams reach the qdisc
+# (else they wait in the neighbour queue for a resolution that never comes)
+mac=$(ip netns exec slb cat /sys/class/net/veth1/address)
+ip -n sla neigh replace 10.9.0.2 lladdr "$mac" dev veth0 nud permanent
+ip netns exec sla tc qdisc add dev veth0 root netem loss 100%
+ctl filter net_rx clear
+ctl filter net_tx clear rport=9003
+ctl reset
+q0=$(hits net_tx dev_queue)
+ip netns exec sla python3 - $N <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])):
+    s.sendto(b"z" * 100, ("10.9.0.2", 9003))
+PY
+sleep 0.2
+cat "$SL_DBG/net_tx"
+grep "lost:" "$SL_DBG/status"
+assert_eq "net_tx dropped (netem loss)" $N "$(lost net_tx dropped)"
+assert_range "net_tx dev_queue hits" $N 1000000 $(($(hits net_tx dev_queue) - q0))
+assert_eq "net_tx ip->dev_queue" 0 "$(cnt net_tx ip-\>dev_queue)"
+assert_eq "net_tx qdisc" 0 "$(cnt net_tx qdisc)"
+assert_eq "net_tx total" 0 "$(cnt net_tx total)"
+ip netns exec sla tc qdisc del dev veth0 root
+
+note "TCP on loopback, then nothing left in flight"
+python3 - <<'PY'
+import socket, threading
+srv = socket.socket()
+srv.bind(("127.0.0.1", 9004))
+srv.listen(1)
+def serve():
+    c, _ = srv.accept()
+    while True:
+        d = c.recv(4096)
+        if not d:
+            break
+        c.sendall(d)
+    c.close()
+t = threading.Thread(target=serve)
+t.start()
+s = socket.create_connection(("127.0.0.1", 9004))
+for _ in range(50):
+    s.sendall(b"t" * 3000)
+    got = 0
+    while got < 3000:
+        got += len(s.recv(65536))
+s.close()
+t.join()
+PY
+ctl filter net_rx clear ifindex=1
+ctl filter net_tx clear ifindex=1
+sleep 0.5
+grep "in-flight" "$SL_DBG/status"
+for i in $(seq 20); do
+	[ "$(in_flight)" = 0 ] && break
+	sleep 0.2
+done
+assert_eq "in-flight entries left" 0 "$(in_flight)"
+assert_eq "net_rx stale" 0 "$(lost net_rx stale)"
+assert_eq "net_tx stale" 0 "$(lost net_tx stale)"
+ctl disable net_rx
+ctl disable net_tx
+sl_unload
+pass "drops removed and counted: $N at a closed port, $d of $N at a full receive buffer (the other $got read), $N by netem loss; nothing left in flight"
