@@ -43,6 +43,23 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 #endif
 }
 
+/*
+ * An extack message naming @name (NUL-terminated), @attr the attribute at
+ * fault.  Messages formatted at run time (extack->_msg_buf) came in 6.2;
+ * before, only the fixed text @msg is sent, with @attr pointing at the name.
+ * Also since 6.2 the start callback of a dump sees the request's extack:
+ * before, cb->extack is NULL there and only the errno reaches user space.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define sl_compat_err_msg_name(extack, attr, msg, name)		\
+	NL_SET_ERR_MSG_ATTR(extack, attr, msg)
+#else
+#define sl_compat_err_msg_name(extack, attr, msg, name) do {	\
+	NL_SET_ERR_MSG_FMT(extack, msg " '%s'", name);		\
+	NL_SET_BAD_ATTR(extack, attr);				\
+} while (0)
+#endif
+
 /* ---- storage (p_storage.c) --------------------------------------------
  *
  * Checked against the headers of Debian's 5.10, 6.1, 6.1-rt and 6.12.  Each

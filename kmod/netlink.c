@@ -41,7 +41,8 @@ static struct sl_pipeline *sl_nl_pipe(struct nlattr **attrs,
 	}
 	p = sl_pipeline_find(nla_data(a));
 	if (!p)
-		NL_SET_ERR_MSG_ATTR(extack, a, "no such pipeline");
+		sl_compat_err_msg_name(extack, a, "no such pipeline",
+				       (const char *)nla_data(a));
 	return p;
 }
 
@@ -87,7 +88,10 @@ nospace:
 	return -EMSGSIZE;
 }
 
-/* Parse the request of a dump: which pipeline (args[2] = index + 1). */
+/*
+ * Parse the request of a dump: which pipeline (args[2] = index + 1).  An
+ * unknown one fails the dump here, before any message, with ENOENT.
+ */
 static int sl_nl_dump_start(struct netlink_callback *cb)
 {
 	struct nlattr *tb[STACKLAT_A_MAX + 1];
