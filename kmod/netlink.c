@@ -229,6 +229,19 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 	return 0;
 }
 
+/*
+ * What a dump callback returns once the skb is full: its length, or, when
+ * not even the first item fitted, an error - the item would never fit, and
+ * an empty skb would end the dump as if it were complete.
+ */
+static int sl_nl_dump_full(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	if (skb->len)
+		return skb->len;
+	NL_SET_ERR_MSG(cb->extack, "item too large for a dump message");
+	return -EMSGSIZE;
+}
+
 static int sl_nl_dump_pipelines(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned int i = cb->args[0];
@@ -253,7 +266,7 @@ static int sl_nl_dump_pipelines(struct sk_buff *skb, struct netlink_callback *cb
 	}
 	mutex_unlock(&sl_lock);
 	cb->args[0] = i;
-	return skb->len;
+	return i < sl_nr_pipelines ? sl_nl_dump_full(skb, cb) : skb->len;
 }
 
 static int sl_nl_put_hist(struct sk_buff *skb, const struct sl_hist_sum *s)
@@ -343,7 +356,7 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 	kfree(s);
 	cb->args[0] = i;
 	cb->args[1] = j;
-	return skb->len;
+	return full ? sl_nl_dump_full(skb, cb) : skb->len;
 }
 
 static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
