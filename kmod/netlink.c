@@ -153,7 +153,8 @@ static int sl_nl_put_filter(struct sk_buff *skb, const struct sl_filter *f)
 	    (f->ifindex &&
 	     nla_put_u32(skb, STACKLAT_FILTER_A_IFINDEX, f->ifindex)) ||
 	    (f->dev && nla_put_u32(skb, STACKLAT_FILTER_A_DEV, f->dev)) ||
-	    (f->op && nla_put_u32(skb, STACKLAT_FILTER_A_OP, f->op)))
+	    (f->op && nla_put_u32(skb, STACKLAT_FILTER_A_OP, f->op)) ||
+	    (f->fs && nla_put_u32(skb, STACKLAT_FILTER_A_FS, f->fs)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
