@@ -62,7 +62,9 @@
  *     STACKLAT_A_STAGE_INDEX       u32
  *     STACKLAT_A_STAGE_NAME        NUL string
  *     STACKLAT_A_HIST              nest, enum stacklat_hist_attr
- *       STACKLAT_HIST_A_COUNT        u64, samples recorded
+ *       STACKLAT_HIST_A_COUNT        u64, samples recorded, the overflow
+ *                                    bucket included: COUNT = OVERFLOW +
+ *                                    the sum of BUCKETS
  *       STACKLAT_HIST_A_SUM          u64, ns
  *       STACKLAT_HIST_A_MIN          u64, ns (absent when COUNT is 0)
  *       STACKLAT_HIST_A_MAX          u64, ns (absent when COUNT is 0)
