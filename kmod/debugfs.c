@@ -178,7 +178,8 @@ static void sl_hist_bars(struct seq_file *m, const struct sl_hist_sum *s)
 		seq_puts(m, "  (no samples)\n");
 		return;
 	}
-	seq_printf(m, "  %21s : %-10s %s\n", "range", "count", "distribution");
+	/* as wide as a row's "%9s -> %-9s", so the colons line up */
+	seq_printf(m, "  %22s : %-10s %s\n", "range", "count", "distribution");
 	for (i = first; i <= last; i++) {
 		if (i == nrows) {
 			sl_fmt_ns(lo, sizeof(lo), STACKLAT_HIST_MAX_NS);
