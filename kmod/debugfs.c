@@ -125,33 +125,54 @@ static void sl_pct_col(struct seq_file *m, u64 ns)
 	seq_printf(m, " %9s", b);
 }
 
-static int sl_table_show(struct seq_file *m, void *v)
+/*
+ * Show every named stage of the file's pipeline through @row, with its
+ * histogram summed over all CPUs.
+ */
+static int sl_show_stages(struct seq_file *m,
+			  void (*row)(struct seq_file *m,
+				      const struct sl_pipeline *p,
+				      const struct sl_stage *st,
+				      const struct sl_hist_sum *s))
 {
-	static const u32 pcts[] = { 5000, 9000, 9900, 9990 };
 	struct sl_pipeline *p = m->private;
 	struct sl_hist_sum *s;
-	unsigned int i, j;
+	unsigned int i;
 
 	s = kmalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	mutex_lock(&sl_lock);
-	seq_printf(m, "%-24s %10s %9s %9s %9s %9s %9s %9s\n", "stage",
-		   "count", "avg", "p50", "p90", "p99", "p99.9", "max");
 	for (i = 0; i < p->nstages; i++) {
 		if (!p->stages[i].name[0])
 			continue;
 		sl_hist_read(&p->hists[i], s);
-		seq_printf(m, "%-24s %10llu", p->stages[i].name, s->count);
-		sl_pct_col(m, s->count ? s->sum / s->count : 0);
-		for (j = 0; j < ARRAY_SIZE(pcts); j++)
-			sl_pct_col(m, sl_hist_pct(s, pcts[j]));
-		sl_pct_col(m, s->max);
-		seq_puts(m, "\n");
+		row(m, p, &p->stages[i], s);
 	}
 	mutex_unlock(&sl_lock);
 	kfree(s);
 	return 0;
+}
+
+static void sl_table_row(struct seq_file *m, const struct sl_pipeline *p,
+			 const struct sl_stage *st, const struct sl_hist_sum *s)
+{
+	static const u32 pcts[] = { 5000, 9000, 9900, 9990 };
+	unsigned int j;
+
+	seq_printf(m, "%-24s %10llu", st->name, s->count);
+	sl_pct_col(m, s->count ? s->sum / s->count : 0);
+	for (j = 0; j < ARRAY_SIZE(pcts); j++)
+		sl_pct_col(m, sl_hist_pct(s, pcts[j]));
+	sl_pct_col(m, s->max);
+	seq_puts(m, "\n");
+}
+
+static int sl_table_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%-24s %10s %9s %9s %9s %9s %9s %9s\n", "stage",
+		   "count", "avg", "p50", "p90", "p99", "p99.9", "max");
+	return sl_show_stages(m, sl_table_row);
 }
 DEFINE_SHOW_ATTRIBUTE(sl_table);
 
@@ -200,29 +221,18 @@ static void sl_hist_bars(struct seq_file *m, const struct sl_hist_sum *s)
 	}
 }
 
+static void sl_hist_row(struct seq_file *m, const struct sl_pipeline *p,
+			const struct sl_stage *st, const struct sl_hist_sum *s)
+{
+	seq_printf(m, "%s: %s (%s -> %s), %llu samples\n", p->name, st->name,
+		   st->from, st->to, s->count);
+	sl_hist_bars(m, s);
+	seq_puts(m, "\n");
+}
+
 static int sl_hist_show(struct seq_file *m, void *v)
 {
-	struct sl_pipeline *p = m->private;
-	struct sl_hist_sum *s;
-	unsigned int i;
-
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	mutex_lock(&sl_lock);
-	for (i = 0; i < p->nstages; i++) {
-		if (!p->stages[i].name[0])
-			continue;
-		sl_hist_read(&p->hists[i], s);
-		seq_printf(m, "%s: %s (%s -> %s), %llu samples\n", p->name,
-			   p->stages[i].name, p->stages[i].from,
-			   p->stages[i].to, s->count);
-		sl_hist_bars(m, s);
-		seq_puts(m, "\n");
-	}
-	mutex_unlock(&sl_lock);
-	kfree(s);
-	return 0;
+	return sl_show_stages(m, sl_hist_row);
 }
 DEFINE_SHOW_ATTRIBUTE(sl_hist);
 

@@ -243,6 +243,19 @@ static int sl_nl_dump_full(struct sk_buff *skb, struct netlink_callback *cb)
 	return -EMSGSIZE;
 }
 
+/* The header of one message of a dump, stamped for NLM_F_DUMP_INTR. */
+static void *sl_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
+			    u8 cmd)
+{
+	void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				cb->nlh->nlmsg_seq, &sl_genl_family,
+				NLM_F_MULTI, cmd);
+
+	if (hdr)
+		genl_dump_check_consistent(cb, hdr);
+	return hdr;
+}
+
 static int sl_nl_dump_pipelines(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	unsigned int i = cb->args[0];
@@ -253,12 +266,9 @@ static int sl_nl_dump_pipelines(struct sk_buff *skb, struct netlink_callback *cb
 	for (; i < sl_nr_pipelines; i++) {
 		if (cb->args[2] && cb->args[2] != i + 1)
 			continue;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &sl_genl_family,
-				  NLM_F_MULTI, STACKLAT_CMD_GET_PIPELINES);
+		hdr = sl_nl_dump_hdr(skb, cb, STACKLAT_CMD_GET_PIPELINES);
 		if (!hdr)
 			break;
-		genl_dump_check_consistent(cb, hdr);
 		if (sl_nl_put_pipe(skb, sl_pipelines[i])) {
 			genlmsg_cancel(skb, hdr);
 			break;
@@ -328,14 +338,11 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 			if (!p->stages[j].name[0])
 				continue;
 			sl_hist_read(&p->hists[j], s);
-			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq, &sl_genl_family,
-					  NLM_F_MULTI, STACKLAT_CMD_GET_HIST);
+			hdr = sl_nl_dump_hdr(skb, cb, STACKLAT_CMD_GET_HIST);
 			if (!hdr) {
 				full = true;
 				break;
 			}
-			genl_dump_check_consistent(cb, hdr);
 			if (nla_put_string(skb, STACKLAT_A_PIPELINE_NAME,
 					   p->name) ||
 			    sl_nl_put_u64(skb, STACKLAT_A_GENERATION,
