@@ -406,21 +406,37 @@ void pipe_list_free(struct pipe_list *pl)
 	pl->n = 0;
 }
 
-void sl_nl_get_pipelines(const char *pipe, struct pipe_list *pl)
+/*
+ * Dump @cmd for @pipe (NULL: all) into @arg through @parse, from scratch
+ * (@clear) each time the dump comes back interrupted.
+ */
+static void dump_retry(uint8_t cmd, const char *pipe, const char *what,
+		       int (*parse)(struct nl_msg *, void *), void *arg,
+		       void (*clear)(void *))
 {
 	struct nl_msg *msg;
 	int tries;
 
 	for (tries = 0; tries < SL_NL_DUMP_TRIES; tries++) {
-		pipe_list_free(pl);
-		msg = new_msg(STACKLAT_CMD_GET_PIPELINES, NLM_F_DUMP);
+		clear(arg);
+		msg = new_msg(cmd, NLM_F_DUMP);
 		if (pipe)
 			put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
-		if (!transact(msg, pipe ? pipe : "pipelines", parse_pipeline, pl,
-			      "no such pipeline"))
+		if (!transact(msg, pipe ? pipe : what, parse, arg, "no such pipeline"))
 			return;
 	}
-	fatal("pipelines: the module's state kept changing during %d dumps", tries);
+	fatal("%s: the module's state kept changing during %d dumps", what, tries);
+}
+
+static void clear_pipe_list(void *arg)
+{
+	pipe_list_free(arg);
+}
+
+void sl_nl_get_pipelines(const char *pipe, struct pipe_list *pl)
+{
+	dump_retry(STACKLAT_CMD_GET_PIPELINES, pipe, "pipelines", parse_pipeline, pl,
+		   clear_pipe_list);
 }
 
 /* ---- GET_HIST -------------------------------------------------------------- */
@@ -461,21 +477,15 @@ static int parse_hist(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
+static void clear_hist_set(void *arg)
+{
+	((struct hist_set *)arg)->n = 0;
+}
+
 void sl_nl_get_hists(const char *pipe, struct hist_set *set)
 {
-	struct nl_msg *msg;
-	int tries;
-
-	for (tries = 0; tries < SL_NL_DUMP_TRIES; tries++) {
-		set->n = 0;
-		msg = new_msg(STACKLAT_CMD_GET_HIST, NLM_F_DUMP);
-		if (pipe)
-			put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
-		if (!transact(msg, pipe ? pipe : "histograms", parse_hist, set,
-			      "no such pipeline"))
-			return;
-	}
-	fatal("histograms: the module's state kept changing during %d dumps", tries);
+	dump_retry(STACKLAT_CMD_GET_HIST, pipe, "histograms", parse_hist, set,
+		   clear_hist_set);
 }
 
 /* ---- changes ----------------------------------------------------------------- */
