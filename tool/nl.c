@@ -65,10 +65,24 @@ static int on_intr(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/*
+ * The end of a dump, or an ACK.  A dump the kernel had to stop (EMSGSIZE:
+ * an item larger than a message) ends with NLMSG_DONE carrying the
+ * negative errno: that is an error, not an empty result.
+ */
 static int on_done(struct nl_msg *msg, void *arg)
 {
-	(void)msg;
-	((struct xfer *)arg)->done = true;
+	const struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct xfer *x = arg;
+	int err;
+
+	x->done = true;
+	if (nlh->nlmsg_type == NLMSG_DONE &&
+	    nlh->nlmsg_len >= NLMSG_HDRLEN + sizeof(err)) {
+		memcpy(&err, nlmsg_data(nlh), sizeof(err));
+		if (err < 0 && !x->kerr)
+			x->kerr = err;
+	}
 	return NL_STOP;
 }
 
