@@ -29,6 +29,7 @@ traffic_start() {
 		end=$((SECONDS + secs))
 		while [ $SECONDS -lt $end ]; do
 			"$SL_REPO/tests/vm/helpers/sl-spin" -n 2000 -t 2 >/dev/null
+			sleep 0.2
 		done
 	) &
 	TRAFFIC_PIDS+=($!)
@@ -50,6 +51,7 @@ threading.Thread(target=echo, daemon=True).start()
 cl = socket.create_connection(srv.getsockname())
 cl.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 while time.time() < end:
+    time.sleep(0.01)
     cl.sendall(b"x" * 512)
     cl.recv(4096)
 PY
@@ -59,6 +61,7 @@ PY
 		while [ $SECONDS -lt $end ]; do
 			dd if=/dev/zero of="$dir/sl-traffic.$$" bs=64k count=16 conv=fsync status=none
 			cat "$dir/sl-traffic.$$" >/dev/null
+			sleep 0.5
 		done
 		rm -f "$dir/sl-traffic.$$"
 	) &

@@ -3,7 +3,7 @@
 # (syscalls, file I/O with fsync, TCP and UDP over loopback v4/v6, bulk TCP
 # that coalesces, TCP across a veth pair whose sender has a netem delay so
 # skbs sit in the qdisc when the module goes, and the host's requests
-# through virtio-net), every pipeline enabled in each cycle - by the enable=
+# through virtio-net), pipelines enabled in each cycle - by the enable=
 # parameter or the control file, alternately - and within cycles reset,
 # filtered, disabled and enabled again: dmesg stays silent, the module
 # leaves nothing behind and every traffic generator survives.
@@ -27,16 +27,21 @@ sl_unload
 dmesg -C
 traffic_start 600 net
 sleep 2
-all=net_rx,net_tx,storage,block,func
+# every cycle arms a different set, every fifth cycle all of them: each
+# pipeline is unloaded while armed under traffic at least eight times
+sets=(net_rx,net_tx,func storage,block net_rx,storage net_tx,block,func net_rx,net_tx,storage,block,func)
 for i in $(seq 1 20); do
+	t0=$(date +%s%N)
+	set=${sets[$((i % 5))]}
 	if [ $((i % 2)) = 0 ]; then
-		sl_load enable=$all
+		sl_load enable=$set
 	else
 		sl_load
-		for p in ${all//,/ }; do
+		for p in ${set//,/ }; do
 			ctl enable $p
 		done
 	fi
+	t1=$(date +%s%N)
 	ctl func add __x64_sys_getppid
 	sleep 0.3
 	case $((i % 4)) in
@@ -50,7 +55,10 @@ for i in $(seq 1 20); do
 		cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
 		grep -E "^pipeline|lost:|in-flight" "$SL_DBG/status"
 	fi
+	t2=$(date +%s%N)
 	sl_unload
+	t3=$(date +%s%N)
+	echo "cycle $i ($set): load+enable $(((t1 - t0) / 1000000)) ms, in between $(((t2 - t1) / 1000000)) ms, unload $(((t3 - t2) / 1000000)) ms"
 done
 traffic_alive || fail "a traffic generator died"
 cleanup
