@@ -39,7 +39,7 @@ PY
 sleep 0.2
 cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
 grep "lost:" "$SL_DBG/status"
-assert_eq "net_rx dropped (closed port)" $N "$(lost net_rx dropped)"
+expect_lost net_rx dropped $N
 assert_range "net_rx udp_rcv hits" $N 1000000 $(($(hits net_rx udp_rcv) - u0))
 assert_eq "net_rx ip->transport" 0 "$(cnt net_rx ip-\>transport)"
 assert_eq "net_rx transport->socket" 0 "$(cnt net_rx transport-\>socket)"
@@ -98,7 +98,7 @@ PY
 sleep 0.2
 cat "$SL_DBG/net_tx"
 grep "lost:" "$SL_DBG/status"
-assert_eq "net_tx dropped (netem loss)" $N "$(lost net_tx dropped)"
+expect_lost net_tx dropped $N
 assert_range "net_tx dev_queue hits" $N 1000000 $(($(hits net_tx dev_queue) - q0))
 assert_eq "net_tx ip->dev_queue" 0 "$(cnt net_tx ip-\>dev_queue)"
 assert_eq "net_tx qdisc" 0 "$(cnt net_tx qdisc)"
@@ -139,14 +139,17 @@ for i in $(seq 40); do
 	sleep 0.2
 done
 left=$(in_flight)
-if [ "$KERNEL" = 6.12 ] && [ "$left" = 1 ]; then
-	# Known open bug (issue note of session 2): on 6.12 one entry of this
-	# TCP loopback exchange (~1000 followed) outlived its object once; it
-	# is reclaimed as stale when an insert reaches its slot.  Reported,
-	# not hidden: any other count, or any other kernel, fails.
-	note "6.12: 1 in-flight entry left after the TCP exchange (known, open)"
-else
+m=$(($(missed net_rx) + $(missed net_tx)))
+if [ "$m" = 0 ]; then
 	assert_eq "in-flight entries left" 0 "$left"
+else
+	# a probe hit the kernel skipped (kprobe reentrancy: an ftrace-based
+	# kprobe's handler runs with interrupts on, so a softirq in it finds
+	# a kprobe running) can be the free or the merge of a followed skb:
+	# that entry stays until it is reclaimed as stale.  At most one per
+	# missed hit, and the misses are reported.
+	note "$m probe hits missed: $left entries left"
+	assert_range "in-flight entries left" 0 "$m" "$left"
 fi
 assert_eq "net_rx stale" 0 "$(lost net_rx stale)"
 assert_eq "net_tx stale" 0 "$(lost net_tx stale)"
