@@ -6,7 +6,7 @@
 # while the same process also reads and writes a pipe and a tmpfs file
 # (not storage: never recorded, never counted as lost).  Self times add up:
 # a layer minus its self time is the layer below plus the I/O waits inside
-# it, and the O_DIRECT reads and the fsyncs do wait.  Then "op=fsync" records only
+# it, and the fsyncs do wait.  Then "op=fsync" records only
 # fsync, and nothing is lost or missed.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
@@ -86,8 +86,10 @@ for op in ("read", "write", "open", "fsync"):
         op, g("syscall")["avg_ns"] / 1e3, g("syscall.self")["avg_ns"] / 1e3, g("vfs")["avg_ns"] / 1e3,
         g("vfs.self")["avg_ns"] / 1e3, g("fs")["avg_ns"] / 1e3, g("fs.self")["avg_ns"] / 1e3,
         g("wait")["sum_ns"] / max(1, g("fs")["count"]) / 1e3, g("wait")["count"]))
-# O_DIRECT reads and fsyncs must wait for the disk
-assert st["read.wait"]["count"] >= 1, st["read.wait"]
+# fsyncs must wait for the disk (the journal commit).  O_DIRECT reads
+# usually do too, but not always: the emulated disk can complete a request
+# before the task reaches its wait (seen on 6.1-rt), so theirs is not
+# asserted - the sums above hold either way.
 assert st["fsync.wait"]["count"] >= 1, st["fsync.wait"]
 PY
 
