@@ -14,7 +14,7 @@ pkgs=(
 	# module, tool and unit tests
 	gcc make bc flex bison libelf-dev libssl-dev pkg-config
 	libnl-3-dev libnl-genl-3-dev libcmocka-dev sparse dwarves
-	linux-source-6.1
+	linux-source-6.1 shellcheck
 	# the QEMU harness
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd e2fsprogs
 	ca-certificates debian-archive-keyring

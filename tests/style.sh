@@ -3,7 +3,8 @@
 #
 # Style and static checks of the module: checkpatch.pl --no-tree from
 # Debian's linux-source-6.1 (extracted once into a cache) over kmod/ and
-# uapi/, and sparse (C=2) against the 6.1 headers.
+# uapi/, sparse (C=2) against the 6.1 headers, and shellcheck (warnings)
+# over the test scripts.
 #
 # compat.h is the one place allowed to compare kernel versions, so only
 # there are checkpatch's LINUX_VERSION_CODE and CONSTANT_COMPARISON
@@ -50,6 +51,14 @@ if [ -n "$kdir" ] && command -v sparse >/dev/null; then
 	rm -rf "$tmp"
 else
 	echo "style: no 6.1 headers or sparse; sparse not run"
+	fail=1
+fi
+# the test scripts: shellcheck, warnings and errors (.shellcheckrc)
+if out=$(shellcheck -x -S warning tests/*.sh tests/vm/*.sh \
+	tests/vm/scenarios/*.sh tests/vm/bench/*.sh 2>&1); then
+	echo "style: shellcheck clean (tests/)"
+else
+	echo "$out"
 	fail=1
 fi
 exit $fail

@@ -15,9 +15,9 @@ median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int(
 bench_ns() { "$@" | sed -n 's/.*ns_per_[a-z]*=\([0-9.]*\).*/\1/p'; }
 
 bench_compare() {
-	local name=$1 rounds=$2 run=$3 arm=$4 r m0 m1 m2
+	local name=$1 rounds=$2 run=$3 arm=$4 m0 m1 m2
 	local -a none=() idle=() armed=()
-	for r in $(seq 1 "$rounds"); do
+	for _ in $(seq 1 "$rounds"); do
 		none+=("$(bench_ns $run)")
 		sl_load
 		idle+=("$(bench_ns $run)")

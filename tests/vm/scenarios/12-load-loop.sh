@@ -29,7 +29,8 @@ traffic_start 600 net
 sleep 2
 # every cycle arms a different set, every fifth cycle all of them: each
 # pipeline is unloaded while armed under traffic at least eight times
-sets=(net_rx,net_tx,func storage,block net_rx,storage net_tx,block,func net_rx,net_tx,storage,block,func)
+sets=("net_rx,net_tx,func" "storage,block" "net_rx,storage" "net_tx,block,func"
+	"net_rx,net_tx,storage,block,func")
 for i in $(seq 1 20); do
 	t0=$(date +%s%N)
 	set=${sets[$((i % 5))]}

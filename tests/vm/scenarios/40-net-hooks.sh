@@ -32,6 +32,7 @@ for p in net_rx net_tx; do
 	echo "enable $p" > "$SL_DBG/control"
 done
 echo "== $KERNEL ($KVER)"
+declare -A narmed
 for p in net_rx net_tx; do
 	hooks_of $p
 	hooks=$RX_HOOKS
@@ -56,7 +57,7 @@ for p in net_rx net_tx; do
 		got=$(awk '{ print $4, $5 }' <<<"$line")
 		assert_eq "$p $h candidate" "$kind $target" "$got"
 	done
-	eval "n_$p=$n"
+	narmed[$p]=$n
 done
 grep -q "^pipeline net_rx: enabled" "$SL_DBG/status" || fail "net_rx not enabled"
 grep -q "^pipeline net_tx: enabled" "$SL_DBG/status" || fail "net_tx not enabled"
@@ -74,4 +75,4 @@ for p in net_rx net_tx; do
 	[ -z "$(hooks_of $p | awk '$3 == "armed"')" ] || fail "$p: hooks still armed after disable"
 done
 sl_unload
-pass "net_rx: $n_net_rx hook points armed, net_tx: $n_net_tx armed, preferred candidates on $KERNEL; all disarmed by disable"
+pass "net_rx: ${narmed[net_rx]} hook points armed, net_tx: ${narmed[net_tx]} armed, preferred candidates on $KERNEL; all disarmed by disable"

@@ -45,8 +45,8 @@ srv - tcp 127.0.0.1 7101 60
 srv - tcp 127.0.0.1 7102 40
 cli - tcp 127.0.0.1 7101 60 c1
 cli - tcp 127.0.0.1 7102 40 c2
-ctl filter net_tx clear tgid=$(cli_pid c1)
-ctl filter net_rx clear tgid=$(srv_pid 7102)
+ctl filter net_tx clear tgid="$(cli_pid c1)"
+ctl filter net_rx clear tgid="$(srv_pid 7102)"
 go
 expect net_tx 60 $TXT    # retransmissions have no task: out
 expect net_rx 40 $RX
@@ -55,8 +55,8 @@ note "tid: one client process, thread A 70 rounds, thread B 30 rounds"
 srv - tcp 127.0.0.1 7201 70
 srv - tcp 127.0.0.1 7202 30
 cli - tcp 127.0.0.1 7201,7202 70,30 t
-ctl filter net_tx clear tid=$(cli_tid t 7201)
-ctl filter net_rx clear tid=$(cli_tid t 7202)
+ctl filter net_tx clear tid="$(cli_tid t 7201)"
+ctl filter net_rx clear tid="$(cli_tid t 7202)"
 go
 expect net_tx 70 $TXT
 expect net_rx 30 $RX   # the replies thread B read

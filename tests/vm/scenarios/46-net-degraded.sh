@@ -75,7 +75,7 @@ ctl filter net_rx clear lport=$PORT
 ctl reset
 serve_host $N $SIZE > /tmp/sl-host.out || fail "host peer exchange failed"
 # the last reply is freed when virtio-net reclaims its ring
-for i in $(seq 30); do
+for _ in $(seq 30); do
 	[ "$(cnt net_tx total)" = $((N + 1)) ] && break
 	sleep 0.1
 done

@@ -127,7 +127,7 @@ fi
 
 ctl filter net_rx clear ifindex=1
 ctl filter net_tx clear ifindex=1
-for i in $(seq 20); do
+for _ in $(seq 20); do
 	[ "$(in_flight)" = 0 ] && break
 	sleep 0.2
 done

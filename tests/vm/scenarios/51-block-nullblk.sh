@@ -11,7 +11,7 @@ set -euo pipefail
 T=10000000
 N=20
 sl_modprobe null_blk irqmode=2 completion_nsec=$T queue_mode=2 nr_devices=1 gb=1
-for i in $(seq 50); do [ -b /dev/nullb0 ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -b /dev/nullb0 ] && break; sleep 0.1; done
 [ -b /dev/nullb0 ] || fail "no /dev/nullb0"
 dev=$(cat /sys/block/nullb0/dev)
 udevadm settle 2>/dev/null || sleep 1
@@ -50,7 +50,7 @@ echo 256 > "$c/size"; echo 2 > "$c/queue_mode"; echo 1 > "$c/power"
 trap 'umount /tmp/slfs 2>/dev/null; echo 0 > "$c/power"; rmdir "$c"' EXIT
 # the disk takes the configfs name on newer kernels, nullb<index> on 5.10
 disk=
-for i in $(seq 50); do
+for _ in $(seq 50); do
 	for n in slfs "nullb$(cat "$c/index")"; do [ -b "/dev/$n" ] && disk=$n; done
 	[ -n "$disk" ] && break
 	sleep 0.1

@@ -22,7 +22,7 @@ for d in /sys/kernel/config/nullb/*/; do
 done
 if grep -q "^null_blk " /proc/modules; then rmmod null_blk || fail "null_blk busy"; fi
 sl_modprobe null_blk nr_devices=2 queue_mode=2 gb=1
-for i in $(seq 50); do [ -b /dev/nullb1 ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -b /dev/nullb1 ] && break; sleep 0.1; done
 [ -b /dev/nullb0 ] && [ -b /dev/nullb1 ] || fail "no /dev/nullb0 and /dev/nullb1"
 
 sl_load

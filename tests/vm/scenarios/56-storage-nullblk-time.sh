@@ -22,7 +22,7 @@ for d in /sys/kernel/config/nullb/*/; do
 done
 if grep -q "^null_blk " /proc/modules; then rmmod null_blk || fail "null_blk busy"; fi
 sl_modprobe null_blk irqmode=2 completion_nsec=$T queue_mode=2 nr_devices=1 gb=1
-for i in $(seq 50); do [ -b /dev/nullb0 ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -b /dev/nullb0 ] && break; sleep 0.1; done
 [ -b /dev/nullb0 ] || fail "no /dev/nullb0"
 
 sl_load
@@ -62,7 +62,7 @@ echo 2 > "$c/queue_mode"
 echo 1 > "$c/power"
 # the disk takes the configfs name on newer kernels ("slt"), nullb<index> on 5.10
 disk=
-for i in $(seq 50); do
+for _ in $(seq 50); do
 	for n in slt "nullb$(cat "$c/index")"; do [ -b "/dev/$n" ] && disk=$n; done
 	[ -n "$disk" ] && break
 	sleep 0.1

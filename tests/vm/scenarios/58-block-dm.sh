@@ -17,13 +17,17 @@ done
 if grep -q "^null_blk " /proc/modules; then rmmod null_blk || fail "null_blk busy"; fi
 sl_modprobe null_blk nr_devices=1 queue_mode=2 gb=1
 sl_modprobe dm_mod
-for i in $(seq 50); do [ -b /dev/nullb0 ] && [ -c /dev/mapper/control ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -b /dev/nullb0 ] && [ -c /dev/mapper/control ] && break; sleep 0.1; done
 [ -b /dev/nullb0 ] || fail "no /dev/nullb0"
 sectors=$(blockdev --getsz /dev/nullb0)
 dmsetup create slmap --noudevsync --table "0 $sectors linear /dev/nullb0 0" || fail "dmsetup create failed"
 dm=$(dmsetup info -c --noheadings -o blkdevname slmap 2>/dev/null | tr -d ' ')
-[ -n "$dm" ] || dm=$(ls /sys/block | grep '^dm-' | head -n1)
-for i in $(seq 50); do [ -b "/dev/$dm" ] && break; sleep 0.1; done
+if [ -z "$dm" ]; then
+	for d in /sys/block/dm-*; do
+		[ -e "$d" ] && dm=${d##*/} && break
+	done
+fi
+for _ in $(seq 50); do [ -b "/dev/$dm" ] && break; sleep 0.1; done
 [ -n "$dm" ] && [ -b "/dev/$dm" ] || fail "no dm disk node"
 cleanup() { dmsetup remove slmap 2>/dev/null || true; }
 trap cleanup EXIT
