@@ -236,6 +236,111 @@ static int sl_hist_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sl_hist);
 
+/* ---- inflight --------------------------------------------------------- */
+
+#define SL_INFLIGHT_SHOW	1000
+
+/* The name of point @pt of @p, from the stages that start or end there. */
+static const char *sl_pt_name(const struct sl_pipeline *p, unsigned int pt)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nstages; i++) {
+		if (p->stages[i].from_pt == pt && p->stages[i].from)
+			return p->stages[i].from;
+		if (p->stages[i].to_pt == pt && p->stages[i].to)
+			return p->stages[i].to;
+	}
+	return NULL;
+}
+
+/* Default description: each point passed, as an offset from the start. */
+static void sl_flight_fmt_points(const struct sl_pipeline *p,
+				 const struct sl_flight_ent *e, char *buf,
+				 size_t len)
+{
+	const char *name;
+	unsigned int pt;
+	size_t n = 0;
+	char d[16];
+
+	buf[0] = '\0';
+	for (pt = 0; pt < SL_FLIGHT_NTS && n < len; pt++) {
+		if (!e->ts[pt])
+			continue;
+		if ((s64)(e->ts[pt] - e->born) >= 0)
+			sl_fmt_ns(d, sizeof(d), e->ts[pt] - e->born);
+		else
+			strscpy(d, "?", sizeof(d));
+		name = sl_pt_name(p, pt);
+		if (name)
+			n += scnprintf(buf + n, len - n, " %s@+%s", name, d);
+		else
+			n += scnprintf(buf + n, len - n, " point%u@+%s", pt, d);
+	}
+}
+
+/*
+ * Every live entry of the in-flight table: its pipeline, its age, the
+ * thread it follows (if it follows a thread, never a pointer) and where it
+ * has been.  Objects legitimately wait here (datagrams nobody reads yet, a
+ * request on a slow disk); one older than the stale bound is lost.
+ */
+static int sl_inflight_show(struct seq_file *m, void *v)
+{
+	u64 now = sl_now(), oldest[SL_MAX_PIPELINES] = { 0 };
+	unsigned int count[SL_MAX_PIPELINES] = { 0 };
+	unsigned int pos = 0, shown = 0, total = 0, i;
+	struct sl_flight_ent e;
+	struct sl_pipeline *p;
+	char age[16], tid[24];
+	char *desc;
+	int id;
+
+	desc = kmalloc(512, GFP_KERNEL);
+	if (!desc)
+		return -ENOMEM;
+	seq_printf(m, "%-10s %9s %10s  %s\n", "pipeline", "age", "thread",
+		   "points passed");
+	mutex_lock(&sl_lock);
+	while ((id = sl_flight_next(&pos, &e)) >= 0) {
+		total++;
+		if (id >= sl_nr_pipelines)
+			continue;
+		p = sl_pipelines[id];
+		count[id]++;
+		if ((s64)(now - e.born) > 0)
+			oldest[id] = max(oldest[id], now - e.born);
+		if (shown >= SL_INFLIGHT_SHOW)
+			continue;
+		shown++;
+		sl_fmt_ns(age, sizeof(age),
+			  (s64)(now - e.born) > 0 ? now - e.born : 0);
+		if (e.key)
+			snprintf(tid, sizeof(tid), "%lu", (unsigned long)e.key);
+		else
+			strscpy(tid, "-", sizeof(tid));
+		if (p->flight_fmt)
+			p->flight_fmt(p, &e, now, desc, 512);
+		else
+			sl_flight_fmt_points(p, &e, desc, 512);
+		seq_printf(m, "%-10s %9s %10s %s\n", p->name, age, tid, desc);
+	}
+	if (shown < total)
+		seq_printf(m, "(%u more not shown)\n", total - shown);
+	seq_puts(m, "\n");
+	for (i = 0; i < sl_nr_pipelines; i++) {
+		sl_fmt_ns(age, sizeof(age), oldest[i]);
+		seq_printf(m, "%s: %u in flight, oldest %s\n",
+			   sl_pipelines[i]->name, count[i],
+			   count[i] ? age : "-");
+	}
+	mutex_unlock(&sl_lock);
+	kfree(desc);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sl_inflight);
+
 /* ---- control ---------------------------------------------------------- */
 
 static struct sl_pipeline *sl_ctl_pipe(const char *name,
@@ -370,6 +475,7 @@ int sl_debugfs_init(void)
 	}
 	debugfs_create_file("status", 0400, sl_dir, NULL, &sl_status_fops);
 	debugfs_create_file("control", 0600, sl_dir, NULL, &sl_control_fops);
+	debugfs_create_file("inflight", 0400, sl_dir, NULL, &sl_inflight_fops);
 	hist = debugfs_create_dir("hist", sl_dir);
 	for (i = 0; i < sl_nr_pipelines; i++) {
 		struct sl_pipeline *p = sl_pipelines[i];

@@ -151,19 +151,69 @@ void sl_flight_stats(struct sl_flight_stats *st)
 	}
 }
 
+/*
+ * The pipeline a key belongs to (see sl_flight_key()); *@small is set to the
+ * ident when it is a small id (a thread id), to 0 when it is a pointer.
+ */
+static int sl_flight_key_pipe(u64 key, unsigned long *small)
+{
+	u8 top = key >> 56;
+
+	if (top & 0x80) {
+		*small = 0;
+		return (top ^ 0xff) - 1;
+	}
+	*small = (unsigned long)(key & (BIT_ULL(56) - 1));
+	return top - 1;
+}
+
+/*
+ * For readers: copy the first live entry at or after slot *@pos into @out,
+ * move *@pos past it and return its pipeline id, or -1 past the end.  The
+ * copy is a snapshot of an entry that may be moving; one that changed owner
+ * while copied is skipped.  @out->key is the ident when it is a thread id
+ * and 0 when it is a pointer, which is never shown.
+ */
+int sl_flight_next(unsigned int *pos, struct sl_flight_ent *out)
+{
+	unsigned int i, n = 1U << sl_tab_bits;
+	unsigned long small;
+	int pipe;
+	u64 k;
+
+	for (; *pos < n; (*pos)++) {
+		const struct sl_flight_ent *e = &sl_tab[*pos];
+
+		k = READ_ONCE(e->key);
+		if (!k)
+			continue;
+		out->born = READ_ONCE(e->born);
+		for (i = 0; i < SL_FLIGHT_NTS; i++)
+			out->ts[i] = READ_ONCE(e->ts[i]);
+		out->aux[0] = READ_ONCE(e->aux[0]);
+		out->aux[1] = READ_ONCE(e->aux[1]);
+		/* the copy is read before the key is checked again */
+		smp_rmb();
+		if (READ_ONCE(e->key) != k)
+			continue;
+		pipe = sl_flight_key_pipe(k, &small);
+		out->key = small;
+		(*pos)++;
+		return pipe;
+	}
+	return -1;
+}
+
 /* Forget every entry of a pipeline (it was disabled or reset). */
 void sl_flight_flush(unsigned int pipe_id)
 {
 	unsigned int i, n = 1U << sl_tab_bits;
-	u64 tag = (u64)(pipe_id + 1) << 56;
+	unsigned long small;
 	u64 k;
-	u8 top;
 
 	for (i = 0; i < n; i++) {
 		k = READ_ONCE(sl_tab[i].key);
-		top = (k ^ tag) >> 56;
-		/* ours: a pointer ident (top byte 0xff) or a small id */
-		if (k && (top == 0xff || top == 0))
+		if (k && sl_flight_key_pipe(k, &small) == (int)pipe_id)
 			cmpxchg(&sl_tab[i].key, k, 0);
 	}
 }

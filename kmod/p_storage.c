@@ -606,6 +606,35 @@ static int sl_st_setup(struct sl_pipeline *p)
 	return 0;
 }
 
+/* debugfs "inflight": the task's open frames, outermost first. */
+static void sl_st_flight_fmt(const struct sl_pipeline *p,
+			     const struct sl_flight_ent *e, u64 now, char *buf,
+			     size_t len)
+{
+	static const char * const layer[SL_L_NR] = {
+		"syscall", "vfs", "fs", "wait",
+	};
+	u32 d, depth = min_t(u64, e->aux[0], SL_ST_DEPTH);
+	size_t n = 0;
+	char age[16];
+	u8 fl, op, l;
+
+	buf[0] = '\0';
+	for (d = 0; d < depth && n < len; d++) {
+		fl = sl_fr_get(e, d);
+		op = fl & SL_FR_OP_MASK;
+		l = (fl & SL_FR_LAYER_MASK) >> SL_FR_LAYER_SH;
+		if ((s64)(now - e->ts[2 * d]) >= 0)
+			sl_fmt_ns(age, sizeof(age), now - e->ts[2 * d]);
+		else
+			strscpy(age, "?", sizeof(age));
+		n += scnprintf(buf + n, len - n, " %s%s%s(open %s)",
+			       op && op <= SL_ST_NOPS ? sl_st_op_names[op - 1] : "",
+			       op && op <= SL_ST_NOPS ? "." : "",
+			       l < SL_L_NR ? layer[l] : "?", age);
+	}
+}
+
 struct sl_pipeline sl_pipe_storage = {
 	.name = "storage",
 	.desc = "read/write/open/fsync per layer: syscall, VFS, filesystem, I/O wait (inclusive and self)",
@@ -616,6 +645,7 @@ struct sl_pipeline sl_pipe_storage = {
 	.stages = sl_st_stages,
 	.nstages = SL_ST_NSTAGES,
 	.setup = sl_st_setup,
+	.flight_fmt = sl_st_flight_fmt,
 };
 
 /* ==== block ============================================================ */

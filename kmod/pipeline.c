@@ -94,6 +94,8 @@ int sl_pipelines_init(void)
 	unsigned int i;
 	int ret;
 
+	/* a pipeline id must fit a key's top byte and the readers' arrays */
+	BUILD_BUG_ON(ARRAY_SIZE(sl_pipelines) > SL_MAX_PIPELINES);
 	ret = sl_skip_validate();
 	if (ret)
 		return ret;

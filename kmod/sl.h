@@ -139,6 +139,7 @@ struct sl_flight_ent *sl_flight_lookup(u64 key);
 bool sl_flight_remove(struct sl_flight_ent *e, u64 key);
 void sl_flight_stats(struct sl_flight_stats *st);
 void sl_flight_flush(unsigned int pipe_id);
+int sl_flight_next(unsigned int *pos, struct sl_flight_ent *out);
 
 /* ---- filters ---------------------------------------------------------- */
 
@@ -272,6 +273,10 @@ struct sl_pipeline {
 	void (*teardown)(struct sl_pipeline *p);
 	int (*on_enable)(struct sl_pipeline *p);
 	void (*on_disable)(struct sl_pipeline *p);
+	/* describe a live in-flight entry (debugfs "inflight"); optional */
+	void (*flight_fmt)(const struct sl_pipeline *p,
+			   const struct sl_flight_ent *e, u64 now, char *buf,
+			   size_t len);
 
 	/* runtime */
 	unsigned int id;
@@ -281,6 +286,8 @@ struct sl_pipeline {
 	struct sl_hist *hists;		/* max_stages */
 	struct sl_losses __percpu *loss;
 };
+
+#define SL_MAX_PIPELINES	16
 
 extern struct mutex sl_lock;
 extern struct sl_pipeline *sl_pipelines[];

@@ -9,6 +9,9 @@
 #  - netem loss 100% on a veth: net_tx dropped = N exactly after the
 #    device queue point saw them; no sample (a tx chain is recorded when
 #    the driver is done with it).
+#  - K datagrams sent to a socket that reads them later: while unread, the
+#    inflight file lists exactly K net_rx entries, each at the socket queue;
+#    once read, K socket->app samples and none left.
 # At the end, with the traffic gone, no network entry is left in flight.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
@@ -79,6 +82,51 @@ assert_range "datagrams read" 1 $((N - 1)) "$got"
 assert_eq "net_rx socket->app" "$got" "$(cnt net_rx socket-\>app)"
 assert_eq "read + dropped" $N $((got + d))
 
+note "datagrams nobody has read yet wait in flight, listed in inflight"
+K=20
+ctl filter net_rx clear lport=9005 ifindex=1
+ctl reset
+rm -f /tmp/sl-47.ready /tmp/sl-47.go
+python3 - $K > /tmp/sl-47.out <<'PY' &
+import os, socket, sys, time
+k = int(sys.argv[1])
+r = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+r.bind(("127.0.0.1", 9005))
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(k):
+    s.sendto(b"w" * 100, ("127.0.0.1", 9005))
+open("/tmp/sl-47.ready", "w").close()
+while not os.path.exists("/tmp/sl-47.go"):
+    time.sleep(0.05)
+r.setblocking(False)
+got = 0
+try:
+    while True:
+        r.recv(2000)
+        got += 1
+except BlockingIOError:
+    pass
+print(got)
+PY
+rpid=$!
+for _ in $(seq 100); do
+	[ -e /tmp/sl-47.ready ] && break
+	sleep 0.1
+done
+sleep 0.3
+cat "$SL_DBG/inflight"
+waiting=$(sed -n 's/^net_rx: \([0-9]*\) in flight.*/\1/p' "$SL_DBG/inflight")
+queued=$(grep -c '^net_rx .* tcp/udp_queue@' "$SL_DBG/inflight" || true)
+touch /tmp/sl-47.go
+wait $rpid
+read -r got < /tmp/sl-47.out
+assert_eq "net_rx entries in flight while unread" $K "$waiting"
+assert_eq "unread entries listed at the socket queue" $K "$queued"
+assert_eq "datagrams read" $K "$got"
+assert_eq "net_rx socket->app once read" $K "$(cnt net_rx socket-\>app)"
+assert_eq "net_rx entries in flight once read" 0 \
+	"$(sed -n 's/^net_rx: \([0-9]*\) in flight.*/\1/p' "$SL_DBG/inflight")"
+
 note "netem loss 100% on veth0"
 # a permanent neighbour: no ARP to lose, so the datagrams reach the qdisc
 # (else they wait in the neighbour queue for a resolution that never comes)
@@ -134,11 +182,12 @@ ctl filter net_rx clear ifindex=1
 ctl filter net_tx clear ifindex=1
 sleep 0.5
 grep "in-flight" "$SL_DBG/status"
-for i in $(seq 40); do
+for _ in $(seq 40); do
 	[ "$(in_flight)" = 0 ] && break
 	sleep 0.2
 done
 left=$(in_flight)
+[ "$left" = 0 ] || cat "$SL_DBG/inflight"
 m=$(($(missed net_rx) + $(missed net_tx)))
 if [ "$m" = 0 ]; then
 	assert_eq "in-flight entries left" 0 "$left"
