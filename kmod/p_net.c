@@ -972,29 +972,20 @@ static u64 sl_tx_tcp_app(struct sl_pipeline *p, const struct sock *sk,
 }
 
 /*
- * What __tcp_transmit_skb saw, for the IP output it calls next on this
- * CPU.  One slot per context (task, softirq, hardirq), so that a softirq
- * transmitting in the middle of a task's transmit cannot mix the two; the
- * socket is checked at IP, so a task that moved to another CPU in between
- * (PREEMPT_RT) loses its sample instead of taking another one's.
+ * What __tcp_transmit_skb saw, for the IP output it calls next: an entry
+ * keyed by the socket's address with bit 1 set (bit 0 is the application
+ * entry), aux[PEND_APP] the segment's application time, aux[PEND_TCP] when
+ * TCP handed it on.  TCP output is serialised per socket (the socket lock,
+ * owned or bh-locked), so one entry per socket cannot mix two segments,
+ * whichever task, softirq or CPU transmits next: a per-CPU slot could, when
+ * a task was preempted between the two points (PREEMPT_RT) and another
+ * transmitted on its CPU meanwhile.
  */
-struct sl_tx_pending {
-	const struct sock *sk;
-	u64 app;
-	u64 tcp;
-};
+enum { PEND_APP, PEND_TCP };
 
-struct sl_tx_pending_cpu {
-	struct sl_tx_pending ctx[3];
-};
-
-static DEFINE_PER_CPU(struct sl_tx_pending_cpu, sl_tx_pend);
-
-static __always_inline struct sl_tx_pending *sl_tx_slot(void)
+static __always_inline unsigned long sl_sk_pend_id(const struct sock *sk)
 {
-	unsigned int c = hardirq_count() ? 2 : in_serving_softirq() ? 1 : 0;
-
-	return &this_cpu_ptr(&sl_tx_pend)->ctx[c];
+	return (unsigned long)sk | 2;
 }
 
 /* __tcp_transmit_skb(sk, skb, clone_it, gfp, rcv_nxt): the original skb */
@@ -1005,17 +996,17 @@ static int sl_tx_tcp(struct kprobe *kp, struct pt_regs *regs)
 	struct sock *sk = sl_arg(regs, 0);
 	struct sk_buff *skb = sl_arg(regs, 1);
 	const struct tcp_skb_cb *tcb = TCP_SKB_CB(skb);
-	struct sl_tx_pending *slot;
+	u64 key = sl_flight_key(p->id, sl_sk_pend_id(sk));
+	struct sl_flight_ent *e;
 	s32 payload;
 	u64 app;
 
 	if (!sl_on(p))
 		return 0;
 	sl_hook_hit(hk);
-	slot = sl_tx_slot();
-	if (slot->sk)		/* armed, and its IP output never came */
-		sl_loss(p, SL_LOSS_UNMATCHED);
-	slot->sk = NULL;
+	e = sl_flight_lookup(key);
+	if (e && sl_flight_remove(e, key))
+		sl_loss(p, SL_LOSS_UNMATCHED);	/* its IP output never came */
 	payload = tcb->end_seq - tcb->seq;
 	payload -= !!(tcb->tcp_flags & TCPHDR_SYN) + !!(tcb->tcp_flags & TCPHDR_FIN);
 	if (payload <= 0)
@@ -1025,9 +1016,11 @@ static int sl_tx_tcp(struct kprobe *kp, struct pt_regs *regs)
 		sl_loss(p, SL_LOSS_FILTERED);
 		return 0;
 	}
-	slot->app = app;
-	slot->tcp = sl_now();
-	slot->sk = sk;
+	e = sl_chain_start(p, sl_sk_pend_id(sk), TX_TCP, sl_now());
+	if (e) {
+		e->aux[PEND_APP] = app;
+		e->aux[PEND_TCP] = e->ts[TX_TCP];
+	}
 	return 0;
 }
 
@@ -1103,13 +1096,15 @@ static void sl_tx_ip(struct sl_hook *hk, struct sock *sk, struct sk_buff *skb,
 	now = sl_now();
 	if (proto == IPPROTO_TCP) {
 		if (sl_net_armed(&sl_tx_hooks[HTX_TCP])) {
-			struct sl_tx_pending *slot = sl_tx_slot();
+			u64 key = sl_flight_key(p->id, sl_sk_pend_id(sk));
 
-			if (slot->sk != sk)
+			e = sl_flight_lookup(key);
+			if (!e)
 				return;	/* not a segment with payload */
-			slot->sk = NULL;
-			app = slot->app;
-			tcp = slot->tcp;
+			app = READ_ONCE(e->aux[PEND_APP]);
+			tcp = READ_ONCE(e->aux[PEND_TCP]);
+			if (!sl_flight_remove(e, key))
+				return;
 		} else if (!sl_tx_tcp_hdr(p, sk, skb, &app)) {
 			return;
 		}
@@ -1418,26 +1413,11 @@ static struct sl_hook sl_tx_hooks[HTX_NR] = {
 	SL_HOOK(HTX_CONSUME, "consume_skb", sl_c_consume, false),
 };
 
-/*
- * Pending slots left armed when the pipeline was last disabled must not
- * match after it is enabled again.  No handler runs: the hooks are disarmed.
- */
-static int sl_tx_on_enable(struct sl_pipeline *p)
-{
-	unsigned int i;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		for (i = 0; i < ARRAY_SIZE(per_cpu(sl_tx_pend, cpu).ctx); i++)
-			per_cpu(sl_tx_pend, cpu).ctx[i].sk = NULL;
-	return 0;
-}
-
 static int sl_tx_setup(struct sl_pipeline *p)
 {
 	sl_net_setup_ifs(&sl_tx_ifs, &sl_tx_stages[TXS_NFIXED], "sendmsg",
 			 "driver_done");
-	return sl_tx_on_enable(p);
+	return 0;
 }
 
 struct sl_pipeline sl_pipe_net_tx = {
@@ -1451,7 +1431,6 @@ struct sl_pipeline sl_pipe_net_tx = {
 	.stages = sl_tx_stages,
 	.nstages = ARRAY_SIZE(sl_tx_stages),
 	.setup = sl_tx_setup,
-	.on_enable = sl_tx_on_enable,
 };
 
 /*

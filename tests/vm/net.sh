@@ -252,6 +252,8 @@ check_tx_tcp() {
 	expect net_tx "$n" "app->tcp" total "$@"
 	expect net_tx $((n + r)) "tcp->ip" "ip->dev_queue" qdisc driver
 	assert_eq "net_tx udp->ip" 0 "$(cnt net_tx udp-\>ip)"
+	# every segment TCP handed on reached IP output as the same segment
+	assert_eq "net_tx unmatched" 0 "$(lost net_tx unmatched)"
 	[ "$r" != 0 ] || sums_match net_tx $TX_TCP_STAGES
 }
 

@@ -25,6 +25,8 @@ go() { # reset, let the clients run, wait for everybody
 	wait_all
 	rm -f $GO
 	cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
+	grep "lost:" "$SL_DBG/status"
+	assert_eq "net_tx unmatched" 0 "$(lost net_tx unmatched)"
 }
 srv() { server "$1" "$2" "$3" "$4" "$5" $SIZE rr; }
 cli() { client "$1" "$2" "$3" "$4" "$5" $SIZE rr "$6" $GO; }
