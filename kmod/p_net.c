@@ -1315,8 +1315,10 @@ static void sl_tx_close(struct sl_hook *hk, const struct sock *sk, int state)
 	if (!sl_on(hk->pipe))
 		return;
 	sl_hook_hit(hk);
-	if (state == TCP_CLOSE && READ_ONCE(sk->sk_protocol) == IPPROTO_TCP)
+	if (state == TCP_CLOSE && READ_ONCE(sk->sk_protocol) == IPPROTO_TCP) {
 		sl_net_forget(hk->pipe, sl_sk_id(sk));
+		sl_net_forget(hk->pipe, sl_sk_pend_id(sk));
+	}
 }
 
 static void sl_tx_close_tp(void *data, const struct sock *sk,
