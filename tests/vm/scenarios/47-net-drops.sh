@@ -119,10 +119,10 @@ waiting=$(sed -n 's/^net_rx: \([0-9]*\) in flight.*/\1/p' "$SL_DBG/inflight")
 queued=$(grep -c '^net_rx .* tcp/udp_queue@' "$SL_DBG/inflight" || true)
 touch /tmp/sl-47.go
 wait $rpid
-read -r got < /tmp/sl-47.out
+read -r kread < /tmp/sl-47.out
 assert_eq "net_rx entries in flight while unread" $K "$waiting"
 assert_eq "unread entries listed at the socket queue" $K "$queued"
-assert_eq "datagrams read" $K "$got"
+assert_eq "datagrams read" $K "$kread"
 assert_eq "net_rx socket->app once read" $K "$(cnt net_rx socket-\>app)"
 assert_eq "net_rx entries in flight once read" 0 \
 	"$(sed -n 's/^net_rx: \([0-9]*\) in flight.*/\1/p' "$SL_DBG/inflight")"
@@ -205,4 +205,4 @@ assert_eq "net_tx stale" 0 "$(lost net_tx stale)"
 ctl disable net_rx
 ctl disable net_tx
 sl_unload
-pass "drops removed and counted: $N at a closed port, $d of $N at a full receive buffer (the other $got read), $N by netem loss; nothing left in flight"
+pass "drops removed and counted: $N at a closed port, $d of $N at a full receive buffer (the other $got read), $N by netem loss; $K unread datagrams listed in inflight; nothing left in flight"
