@@ -37,7 +37,18 @@ for f in kmod/*.c kmod/*.h uapi/*.h; do
 done
 [ $fail = 0 ] && echo "style: checkpatch clean"
 
-kdir=${SPARSE_KDIR:-$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | head -n1)}
+# sparse against Debian's 6.1 headers: the host's own if installed, else
+# the ones the VM harness fetches (fetch-kernel.sh 6.1, cached)
+kdir=${SPARSE_KDIR:-}
+[ -n "$kdir" ] || kdir=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | head -n1 || true)
+if [ -z "$kdir" ]; then
+	if tests/vm/fetch-kernel.sh 6.1 > /dev/null; then
+		# shellcheck disable=SC1091
+		kdir=$(. tests/vm/.cache/k/6.1/env && echo "$KDIR")
+	else
+		echo "style: could not fetch the 6.1 headers for sparse"
+	fi
+fi
 if [ -n "$kdir" ] && command -v sparse >/dev/null; then
 	tmp=$(mktemp -d)
 	cp -r Kbuild Makefile VERSION kmod uapi "$tmp/"
@@ -50,7 +61,7 @@ if [ -n "$kdir" ] && command -v sparse >/dev/null; then
 	fi
 	rm -rf "$tmp"
 else
-	echo "style: no 6.1 headers or sparse; sparse not run"
+	echo "style: no 6.1 headers or no sparse: sparse not run"
 	fail=1
 fi
 # the test scripts: shellcheck, warnings and errors (.shellcheckrc)
