@@ -32,9 +32,10 @@
  *    reaches the application on its own: when the skb it joined is followed
  *    too, that one's sample stands for both and the merge is counted in the
  *    "coalesce" hook's hits; when it is not (a pure ACK in the socket's
- *    backlog, an skb already partly read), the chain moves to it.  Segments without payload (pure ACKs, SYN, FIN)
- *    leave the chain at the transport layer.  An skb the application reads
- *    in several pieces ends at its first copy.
+ *    backlog, an skb already partly read), the chain moves to it.
+ *    Segments without payload (pure ACKs, SYN, FIN) leave the chain at the
+ *    transport layer, packets that cannot reach it (ICMP, ...) at IP.  An
+ *    skb the application reads in several pieces ends at its first copy.
  *  - tx: one TCP segment with payload as __tcp_transmit_skb hands it to IP
  *    (the clone TCP transmits, not the skb kept for retransmission), or one
  *    UDP datagram.  A GSO skb is one sample; when it is segmented in
@@ -61,6 +62,8 @@
 #include <linux/netdevice.h>
 #include <linux/list.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/ipv6.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <linux/in.h>
@@ -417,6 +420,60 @@ static int sl_rx_drv_kp(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * Can the IP packet in @skb (skb->data at its header) reach a transport
+ * point?  TCP and UDP can, and so can what may still carry them here: IPsec
+ * in transport mode (the same skb goes on to TCP/UDP once decrypted) and,
+ * for IPv6, extension headers.  Anything else (ICMP, IGMP, a tunnel whose
+ * inner packet is received again as a new chain) can never be a sample.
+ * A header outside the linear part is given the benefit of the doubt.
+ */
+static __always_inline bool sl_rx_ip_carries_l4(const struct sk_buff *skb,
+						bool v6)
+{
+	u8 proto;
+
+	if (v6) {
+		const struct ipv6hdr *h = (const struct ipv6hdr *)skb->data;
+
+		if (!sl_net_linear(skb, h, sizeof(*h)))
+			return true;
+		proto = h->nexthdr;
+	} else {
+		const struct iphdr *h = (const struct iphdr *)skb->data;
+
+		if (!sl_net_linear(skb, h, sizeof(*h)))
+			return true;
+		proto = h->protocol;
+	}
+	switch (proto) {
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+	case IPPROTO_ESP:
+	case IPPROTO_AH:
+		return true;
+	case NEXTHDR_HOP:
+	case NEXTHDR_ROUTING:
+	case NEXTHDR_FRAGMENT:
+	case NEXTHDR_DEST:
+		return v6;
+	}
+	return false;
+}
+
+/*
+ * The IP point of @skb.  A packet that cannot reach a transport point
+ * leaves the chain here, uncounted like a segment without payload: its
+ * entry would otherwise wait for a free that some protocols do without a
+ * tracepoint.
+ */
+static void sl_rx_ip_one(struct sl_pipeline *p, struct sk_buff *skb, bool v6,
+			 u64 now)
+{
+	if (sl_rx_follow(p, skb, RX_IP, now) && !sl_rx_ip_carries_l4(skb, v6))
+		sl_net_forget(p, sl_net_id(skb));
+}
+
 /* ip_rcv_core(skb, net), ip_rcv(skb, ...), ip6_rcv_core(skb, ...), ipv6_rcv(skb, ...) */
 static int sl_rx_ip(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -425,7 +482,8 @@ static int sl_rx_ip(struct kprobe *kp, struct pt_regs *regs)
 	if (!sl_on(hk->pipe))
 		return 0;
 	sl_hook_hit(hk);
-	sl_rx_follow(hk->pipe, sl_arg(regs, 0), RX_IP, sl_now());
+	sl_rx_ip_one(hk->pipe, sl_arg(regs, 0), hk == &sl_rx_hooks[HRX_IP6],
+		     sl_now());
 	return 0;
 }
 
@@ -452,7 +510,8 @@ static int sl_rx_ip_list(struct kprobe *kp, struct pt_regs *regs)
 	list_for_each_entry(skb, head, list) {
 		if (++n > SL_NET_LIST_MAX)
 			break;
-		sl_rx_follow(hk->pipe, skb, RX_IP, now);
+		sl_rx_ip_one(hk->pipe, skb, single == &sl_rx_hooks[HRX_IP6],
+			     now);
 	}
 	return 0;
 }

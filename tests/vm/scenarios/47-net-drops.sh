@@ -3,7 +3,8 @@
 # at once and counted as dropped, never left to go stale:
 #  - N UDP datagrams to a closed port (dropped by UDP: no socket): net_rx
 #    dropped = N exactly, after the transport point saw each of them, and
-#    no sample in any stage (an rx chain is recorded when it is read);
+#    no sample in any stage (an rx chain is recorded when it is read); the
+#    ICMP errors they cause leave the chain at IP: nothing left in flight;
 #  - a UDP socket with a tiny receive buffer and N datagrams sent at it
 #    before it reads: read + dropped = N exactly;
 #  - netem loss 100% on a veth: net_tx dropped = N exactly after the
@@ -19,6 +20,31 @@ set -euo pipefail
 
 N=100
 trap veth_down EXIT
+
+# drained WHEN: with the traffic gone, no network entry is left in flight
+drained() {
+	local left m
+	grep "in-flight" "$SL_DBG/status"
+	for _ in $(seq 40); do
+		[ "$(in_flight)" = 0 ] && break
+		sleep 0.2
+	done
+	left=$(in_flight)
+	[ "$left" = 0 ] || cat "$SL_DBG/inflight"
+	m=$(($(missed net_rx) + $(missed net_tx)))
+	if [ "$m" = 0 ]; then
+		assert_eq "in-flight entries left $1" 0 "$left"
+	else
+		# a probe hit the kernel skipped (kprobe reentrancy: an
+		# ftrace-based kprobe's handler runs with interrupts on, so a
+		# softirq in it finds a kprobe running) can be the free or the
+		# merge of a followed skb: that entry stays until it is reclaimed
+		# as stale.  At most one per missed hit, and the misses are
+		# reported.
+		note "$m probe hits missed: $left entries left $1"
+		assert_range "in-flight entries left $1" 0 "$m" "$left"
+	fi
+}
 
 sl_modprobe sch_netem
 veth_up
@@ -49,6 +75,8 @@ assert_eq "net_rx transport->socket" 0 "$(cnt net_rx transport-\>socket)"
 assert_eq "net_rx total" 0 "$(cnt net_rx total)"
 assert_eq "net_tx total" $N "$(cnt net_tx total)"
 assert_eq "net_tx dropped" 0 "$(lost net_tx dropped)"
+# the ICMP port unreachables that came back over lo leave at the IP point
+drained "after the ICMP errors"
 
 note "UDP receive buffer overflow"
 ctl filter net_rx clear lport=9002 ifindex=1
@@ -181,25 +209,7 @@ PY
 ctl filter net_rx clear ifindex=1
 ctl filter net_tx clear ifindex=1
 sleep 0.5
-grep "in-flight" "$SL_DBG/status"
-for _ in $(seq 40); do
-	[ "$(in_flight)" = 0 ] && break
-	sleep 0.2
-done
-left=$(in_flight)
-[ "$left" = 0 ] || cat "$SL_DBG/inflight"
-m=$(($(missed net_rx) + $(missed net_tx)))
-if [ "$m" = 0 ]; then
-	assert_eq "in-flight entries left" 0 "$left"
-else
-	# a probe hit the kernel skipped (kprobe reentrancy: an ftrace-based
-	# kprobe's handler runs with interrupts on, so a softirq in it finds
-	# a kprobe running) can be the free or the merge of a followed skb:
-	# that entry stays until it is reclaimed as stale.  At most one per
-	# missed hit, and the misses are reported.
-	note "$m probe hits missed: $left entries left"
-	assert_range "in-flight entries left" 0 "$m" "$left"
-fi
+drained "after the TCP exchange"
 assert_eq "net_rx stale" 0 "$(lost net_rx stale)"
 assert_eq "net_tx stale" 0 "$(lost net_tx stale)"
 ctl disable net_rx
