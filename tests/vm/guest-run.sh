@@ -7,6 +7,8 @@
 # second serial port (/dev/ttyS1 -> out/KERNEL/results.log): markers,
 # verdicts, each scenario's output prefixed with [name], and the guest's
 # dmesg at the end.  Verdicts and markers are echoed on the console too.
+# On a kernel with kmemleak, one scan after the last scenario gives a
+# verdict "kmemleak": FAIL when a suspected leak involves stacklat.
 set -uo pipefail
 
 # bash reads a script as it runs it: all of it is in one function, parsed
@@ -38,6 +40,15 @@ main() {
 	say() { echo "$*" > $out; echo "$*"; }
 
 	say "STACKLAT-GUEST-UP $KERNEL $KVER mode=$SL_MODE"
+
+	# kmemleak (a debug kernel) scans only when told, after the last
+	# scenario: a scan takes long under emulation and must not land inside
+	# one.  sl_load (lib.sh) notes where each load of stacklat sits.
+	kml=/sys/kernel/debug/kmemleak
+	if [ -w $kml ]; then
+		echo scan=off > $kml
+		: > /tmp/stacklat-ranges
+	fi
 
 	mkdir -p "$SL_MNT"
 	mount -t ext4 "$SL_DISK" "$SL_MNT" 2>/dev/null || say "STACKLAT-GUEST-NOTE scratch disk not mounted"
@@ -92,12 +103,65 @@ main() {
 			rmmod stacklat 2>/dev/null || say "STACKLAT-RESULT $name-unload FAIL rmmod stacklat failed after $name"
 		fi
 	done
+	[ ! -w $kml ] || [ "$SL_MODE" != test ] || kmemleak_verdict
 	say "STACKLAT-DMESG-BEGIN"
 	dmesg --color=never > $out
 	say "STACKLAT-DMESG-END"
 	umount "$SL_MNT" 2>/dev/null
 	sync
 	say "STACKLAT-ALL-DONE"
+}
+
+# What kmemleak suspects after all the scenarios, and whether stacklat is
+# involved: a frame in stacklat, by name while it is loaded, or (the usual
+# case: the module is gone by now and its frames are bare addresses) by an
+# address inside a range where a load of it sat.  Bare addresses outside
+# those ranges are code of another unloaded module.  The report goes to the
+# results log, stacklat's leaks first.
+kmemleak_verdict() {
+	local t0=$SECONDS rep=/tmp/kmemleak.report n
+	# to the results log only: the console is scanned for "kmemleak"
+	tell() { echo "$*" > $out; }
+	tell "STACKLAT-START kmemleak"
+	echo scan > "$kml"
+	cat "$kml" > "$rep"
+	# prints "OURS GONE OTHER", writes the blocks to show to $rep.shown
+	n=$(python3 - "$rep" /tmp/stacklat-ranges 2>&1 <<'PY'
+import re, sys
+text = open(sys.argv[1], errors="replace").read()
+ranges = []
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) == 2 and int(f[0], 16) and int(f[1]):
+        ranges.append((int(f[0], 16), int(f[0], 16) + int(f[1])))
+blocks = [b for b in re.split(r"(?m)^(?=unreferenced object )", text)
+          if b.startswith("unreferenced")]
+ours, gone, other = [], [], []
+for b in blocks:
+    bare = [int(a, 16) for a in re.findall(r"\] (0xffffffff[0-9a-f]{8})$", b, re.M)]
+    if "[stacklat]" in b or any(lo <= a < hi for a in bare for lo, hi in ranges):
+        ours.append(b)
+    elif bare:
+        gone.append(b)
+    else:
+        other.append(b)
+with open(sys.argv[1] + ".shown", "w") as f:
+    for b in ours + gone + other[:20]:
+        f.write("".join("[kmemleak] " + l + "\n" for l in b.rstrip("\n").split("\n")))
+print(len(ours), len(gone), len(other))
+PY
+)
+	cat "$rep.shown" > $out 2>/dev/null
+	tell "STACKLAT-TIME kmemleak $((SECONDS - t0))s"
+	local ours gone other
+	read -r ours gone other <<< "$n"
+	if ! [ "${other:-x}" -ge 0 ] 2>/dev/null; then
+		tell "STACKLAT-RESULT kmemleak FAIL could not judge the report: $(echo "$n" | tail -n1)"
+	elif [ "$ours" -gt 0 ]; then
+		tell "STACKLAT-RESULT kmemleak FAIL $ours suspected leaks involve stacklat (their reports: [kmemleak] lines of the results log)"
+	else
+		tell "STACKLAT-RESULT kmemleak PASS no suspected leak involves stacklat ($gone in code of another unloaded module, $other elsewhere: [kmemleak] lines of the results log)"
+	fi
 }
 main "$@"
 exit $?

@@ -27,6 +27,21 @@ assert_range() {
 sl_load() {
 	insmod "$SL_KO" "$@" || fail "insmod stacklat $* failed"
 	[ -d "$SL_DBG" ] || fail "no $SL_DBG after load"
+	sl_note_ranges
+}
+
+# With kmemleak (a debug kernel): where this load of the module sits, its
+# core and its init text ("START-HEX SIZE" lines).  Once the module is
+# unloaded its frames in kmemleak's traces are bare addresses; guest-run.sh
+# tells stacklat's from other modules' by these ranges.
+sl_note_ranges() {
+	[ -e /sys/kernel/debug/kmemleak ] || return 0
+	local m=/sys/module/stacklat isz
+	isz=$(objdump -h "$SL_KO" 2>/dev/null | awk '$2 == ".init.text" { print $3 }')
+	{
+		echo "$(awk '$1 == "stacklat" { print $6 }' /proc/modules) $(cat $m/coresize)"
+		echo "$(cat $m/sections/.init.text 2>/dev/null || echo 0) $((16#${isz:-0}))"
+	} >> /tmp/stacklat-ranges
 }
 
 sl_unload() {

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [--bench|--demo] KERNEL...     (KERNEL: 5.10 6.1 6.1-rt 6.12)
+# run.sh [--bench|--demo] KERNEL...     (KERNEL: 5.10 6.1 6.1-rt 6.12 6.1-debug)
 #
-# For each kernel: fetch it (cached), build the module against its headers
+# For each kernel: fetch it (cached; 6.1-debug is built from source by
+# debug-kernel.sh, with KASAN, lockdep, kmemleak...), build the module against its headers
 # with W=1 (any warning fails), make an initramfs (cached), boot it in QEMU
 # (TCG) with the host's root shared read-only over 9p, a virtio-net NIC with
 # a port forward on 127.0.0.1 and a virtio-blk ext4 scratch disk, run the
@@ -14,6 +15,8 @@
 #   BOOT_TIMEOUT=300        s for the guest to reach guest-run.sh
 #   VM_TIMEOUT=2400         s for the whole boot (scenarios included)
 #   SL_SCENARIO_TIMEOUT=600 s per scenario (enforced in the guest)
+#                           (the three timeouts are multiplied by the
+#                           kernel's TIMEOUT_SCALE: 4 for 6.1-debug)
 #   VM_MEM=1024 VM_CPUS=2   guest size
 #   VM_TCG=single           TCG threading: single (default) or multi
 #                           (multi-threaded TCG runs the guest's vCPUs in
@@ -50,6 +53,9 @@ summary=()
 
 # What the kernel log must never contain.
 bad_re='Oops|WARNING:|BUG:|Call Trace|lockdep|possible recursive locking|KASAN|UBSAN|kernel BUG|general protection|INFO: task|stack-protector|Kernel panic|kmemleak|RCU stall|rcu_sched self-detected|soft lockup|hard LOCKUP|refcount_t:|list_add corruption|list_del corruption'
+# except what a debug kernel says of its checkers at boot, and kmemleak's
+# news: the leaks it finds are judged by guest-run.sh (verdict "kmemleak")
+ok_re='rcu:[[:space:]]+RCU lockdep checking is enabled|kmemleak: (Kernel memory leak detector initialized|Automatic memory scanning thread (started|ended)|[0-9]+ new suspected memory leaks)'
 
 record() { # record KERNEL NAME VERDICT MSG
 	summary+=("$(printf '%-7s %-28s %s %s' "$1" "$2" "$3" "$4")")
@@ -79,6 +85,13 @@ collect() { # collect KERNEL RESULTS_LOG: record the verdicts not yet recorded
 
 complete_lines() { # a line still being written by the guest is not read yet
 	if [ -n "$(tail -c1 "$1")" ]; then head -n -1 "$1"; else cat "$1"; fi
+}
+
+get_kernel() { # get_kernel KERNEL: fetch a Debian kernel, or build a debug one
+	case $1 in
+	*-debug) "$here/debug-kernel.sh" "$1" ;;
+	*) "$here/fetch-kernel.sh" "$1" ;;
+	esac
 }
 
 free_port() {
@@ -182,13 +195,17 @@ run_kernel() {
 		flock "$lockfd"
 	fi
 	rm -f "$out"/*.log "$out/disk.img"
-	if ! "$here/fetch-kernel.sh" "$k" > "$out/fetch.log" 2>&1; then
+	if ! get_kernel "$k" > "$out/fetch.log" 2>&1; then
 		record "$k" fetch FAIL "see $out/fetch.log"
 		exec {lockfd}>&-
 		return
 	fi
+	TIMEOUT_SCALE=1
 	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
+	# a slow kernel (the debug one) says by how much to scale the timeouts
+	local boot_timeout=$((boot_timeout * TIMEOUT_SCALE)) vm_timeout=$((vm_timeout * TIMEOUT_SCALE))
+	local stimeout=$((${SL_SCENARIO_TIMEOUT:-600} * TIMEOUT_SCALE))
 	t0=$SECONDS
 	if ! build_module "$k" "$out/build.log"; then
 		record "$k" build FAIL "module build failed or warned: see $out/build.log"
@@ -218,7 +235,7 @@ run_kernel() {
 	timeout -k 5 "$vm_timeout" "$qemu" -accel "tcg,thread=${VM_TCG:-single}" -cpu max \
 		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
-		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=${SL_SCENARIO_TIMEOUT:-600} sl.scenarios=$sel" \
+		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:$gport" -device virtio-net-pci,netdev=n0 \
 		-drive "file=$out/disk.img,if=virtio,format=raw" \
@@ -267,7 +284,7 @@ run_kernel() {
 	fi
 	# the kernel log: the serial console and the guest's dmesg at the end
 	sed -n '/^STACKLAT-DMESG-BEGIN/,/^STACKLAT-DMESG-END/p' "$out/results.log" > "$out/dmesg.log"
-	if grep -aE "$bad_re" "$out/console.log" "$out/dmesg.log" > "$out/bad.log"; then
+	if grep -aE "$bad_re" "$out/console.log" "$out/dmesg.log" | grep -avE "$ok_re" > "$out/bad.log"; then
 		record "$k" kernel-log FAIL "$(head -n1 "$out/bad.log" | cut -c1-140) (all in $out/bad.log)"
 	else
 		note "$k" kernel-log "clean (no Oops/WARNING/BUG/lockdep/KASAN/UBSAN/hung task)"
@@ -295,7 +312,7 @@ run_kernel_bg() {
 build_host_tools
 # fetch first, one kernel at a time (they share the private apt state)
 for k in "$@"; do
-	"$here/fetch-kernel.sh" "$k" > /dev/null 2>&1 || true
+	get_kernel "$k" > /dev/null 2>&1 || true
 done
 # Each guest runs single-threaded TCG (one host core), so VM_JOBS kernels
 # run side by side (default: the host's cores, at most 2).
