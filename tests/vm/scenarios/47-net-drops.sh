@@ -4,7 +4,8 @@
 #  - N UDP datagrams to a closed port (dropped by UDP: no socket): net_rx
 #    dropped = N exactly, after the transport point saw each of them, and
 #    no sample in any stage (an rx chain is recorded when it is read); the
-#    ICMP errors they cause leave the chain at IP: nothing left in flight;
+#    ICMP errors they cause leave the chain at IP: nothing left in flight,
+#    even with the consume_skb hook (their free) skipped;
 #  - a UDP socket with a tiny receive buffer and N datagrams sent at it
 #    before it reads: read + dropped = N exactly;
 #  - netem loss 100% on a veth: net_tx dropped = N exactly after the
@@ -215,4 +216,26 @@ assert_eq "net_tx stale" 0 "$(lost net_tx stale)"
 ctl disable net_rx
 ctl disable net_tx
 sl_unload
-pass "drops removed and counted: $N at a closed port, $d of $N at a full receive buffer (the other $got read), $N by netem loss; $K unread datagrams listed in inflight; nothing left in flight"
+
+note "consume_skb unhooked: the ICMP errors still leave at IP, not at their free"
+sl_load skip_hooks=net_rx:consume_skb
+assert_eq "net_rx consume_skb hook" "skipped" "$(hook net_rx consume_skb | cut -d' ' -f1)"
+ctl enable net_rx
+ctl filter net_rx clear ifindex=1
+i0=$(hits net_rx ip_rcv)
+python3 - $N <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])):
+    s.sendto(b"x" * 100, ("127.0.0.1", 9001))
+    time.sleep(0.002)
+PY
+sleep 0.2
+ip=$(($(hits net_rx ip_rcv) - i0))
+note "$ip IPv4 packets at IP: the $N datagrams, the ICMP errors that came back over lo, and any other"
+assert_range "IPv4 packets besides the datagrams (ICMP errors)" 1 1000000 $((ip - N))
+expect_lost net_rx dropped $N
+drained "with consume_skb unhooked"
+ctl disable net_rx
+sl_unload
+pass "drops removed and counted: $N at a closed port, $d of $N at a full receive buffer (the other $got read), $N by netem loss; $K unread datagrams listed in inflight; nothing left in flight, even of the ICMP errors with consume_skb unhooked"
