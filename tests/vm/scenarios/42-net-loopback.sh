@@ -50,14 +50,24 @@ ctl filter net_rx clear lport=$port
 ctl filter net_tx clear rport=$port
 ctl reset
 c0=$(hits net_rx coalesce)
+m0=$(($(missed net_rx) + $(missed net_tx)))
 run_pair - - tcp 127.0.0.1 $port 2000 $SIZE burst
 cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
 c=$(($(hits net_rx coalesce) - c0))
+m=$(($(missed net_rx) + $(missed net_tx) - m0))
 segs=$(cnt net_tx tcp-\>ip)
 app=$(cnt net_rx socket-\>app)
 d=$(lost net_rx dropped)
-note "burst of 2000 messages: $segs segments sent ($CLI_RETRANS retransmitted), $app read on their own, $c coalesced, $d duplicates dropped"
-assert_eq "burst: read + coalesced = segments - retransmitted" $((segs - CLI_RETRANS)) "$((app + c))"
+note "burst of 2000 messages: $segs segments sent ($CLI_RETRANS retransmitted), $app read on their own, $c coalesced, $d duplicates dropped, $m probe hits missed"
+want=$((segs - CLI_RETRANS))
+if [ "$m" = 0 ]; then
+	assert_eq "burst: read + coalesced = segments - retransmitted" $want "$((app + c))"
+else
+	# each probe hit the kernel skipped (see expect in net.sh) can take
+	# one segment out of either side of the balance
+	assert_range "burst: read + coalesced = segments - retransmitted ($m probe hits missed)" \
+		$((want - m)) $((want + m)) "$((app + c))"
+fi
 assert_range "burst: segments" 1 $((2000 + CLI_RETRANS)) "$segs"
 assert_eq "burst: rx total = socket->app" "$app" "$(cnt net_rx total)"
 assert_range "burst net_rx dropped" 0 "$CLI_RETRANS" "$d"
