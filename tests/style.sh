@@ -44,7 +44,7 @@ kdir=${SPARSE_KDIR:-}
 if [ -z "$kdir" ]; then
 	if tests/vm/fetch-kernel.sh 6.1 > /dev/null; then
 		# shellcheck disable=SC1091
-		kdir=$(. tests/vm/.cache/k/6.1/env && echo "$KDIR")
+		kdir=$(. "${SL_VM_CACHE:-tests/vm/.cache}/k/6.1/env" && echo "$KDIR")
 	else
 		echo "style: could not fetch the 6.1 headers for sparse"
 	fi
