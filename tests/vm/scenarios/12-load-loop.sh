@@ -27,14 +27,16 @@ ip netns exec sla tc qdisc add dev veth0 root netem delay 20ms
 sl_load
 sl_unload
 dmesg -C
-traffic_start 600 net
+# the generators stop by themselves after this long, and must outlive the
+# cycles (5 of them took 650-950 s on the debug kernel)
+cycles=20 secs=600
+case $KERNEL in *-debug) cycles=5 secs=2400 ;; esac
+traffic_start $secs net
 sleep 2
 # every cycle arms a different set, every fifth cycle all of them: each
 # pipeline is unloaded while armed under traffic at least eight times
 sets=("net_rx,net_tx,func" "storage,block" "net_rx,storage" "net_tx,block,func"
 	"net_rx,net_tx,storage,block,func")
-cycles=20
-case $KERNEL in *-debug) cycles=5 ;; esac
 for i in $(seq 1 $cycles); do
 	t0=$(date +%s%N)
 	set=${sets[$((i % 5))]}
