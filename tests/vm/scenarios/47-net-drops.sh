@@ -22,6 +22,18 @@ set -euo pipefail
 N=100
 trap veth_down EXIT
 
+# to_closed_port: N datagrams to 127.0.0.1:9001, where nothing listens
+to_closed_port() {
+	python3 - $N <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])):
+    s.sendto(b"x" * 100, ("127.0.0.1", 9001))
+    time.sleep(0.002)
+PY
+	sleep 0.2
+}
+
 # drained WHEN: with the traffic gone, no network entry is left in flight
 drained() {
 	local left m
@@ -62,14 +74,7 @@ ctl enable net_rx
 ctl enable net_tx
 ctl reset
 u0=$(hits net_rx udp_rcv)
-python3 - $N <<'PY'
-import socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for _ in range(int(sys.argv[1])):
-    s.sendto(b"x" * 100, ("127.0.0.1", 9001))
-    time.sleep(0.002)
-PY
-sleep 0.2
+to_closed_port
 cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
 grep "lost:" "$SL_DBG/status"
 expect_lost net_rx dropped $N
@@ -226,14 +231,7 @@ assert_eq "net_rx consume_skb hook" "skipped" "$(hook net_rx consume_skb | cut -
 ctl filter net_rx clear ifindex=1
 ctl enable net_rx
 i0=$(hits net_rx ip_rcv)
-python3 - $N <<'PY'
-import socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for _ in range(int(sys.argv[1])):
-    s.sendto(b"x" * 100, ("127.0.0.1", 9001))
-    time.sleep(0.002)
-PY
-sleep 0.2
+to_closed_port
 ip=$(($(hits net_rx ip_rcv) - i0))
 note "$ip IPv4 packets at IP: the $N datagrams, the ICMP errors that came back over lo, and any other"
 assert_range "IPv4 packets besides the datagrams (ICMP errors)" 1 1000000 $((ip - N))
