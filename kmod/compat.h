@@ -60,10 +60,10 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 } while (0)
 #endif
 
-/* ---- storage (p_storage.c) --------------------------------------------
+/* ---- storage (pipelines/storage.c) --------------------------------------------
  *
  * Checked against the headers of Debian's 5.10, 6.1, 6.1-rt and 6.12.  Each
- * tracepoint probe in p_storage.c is also type-checked at build time against
+ * tracepoint probe in pipelines/storage.c is also type-checked at build time against
  * the kernel's own register_trace_*() declaration, so a prototype that
  * drifts is a build error, never a crash.
  *
@@ -126,10 +126,10 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 
 /* ---- end of storage ---------------------------------------------------- */
 
-/* ---- network (p_net.c) -------------------------------------------------
+/* ---- network (pipelines/net.c) -------------------------------------------------
  *
  * Checked against include/trace/events/{skb,net,sock}.h of Debian's 5.10,
- * 6.1, 6.1-rt and 6.12.  p_net.c type-checks every tracepoint probe against
+ * 6.1, 6.1-rt and 6.12.  pipelines/net.c type-checks every tracepoint probe against
  * the kernel's own register_trace_*() declaration at build time, so a
  * prototype that drifts is a build error, never a crash.  The net_dev_*,
  * netif_receive_skb, skb_copy_datagram_iovec and inet_sock_set_state

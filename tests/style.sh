@@ -23,7 +23,7 @@ if [ ! -x "$cache/scripts/checkpatch.pl" ]; then
 		'*/scripts/const_structs.checkpatch'
 fi
 
-for f in kmod/*.c kmod/*.h uapi/*.h; do
+for f in kmod/*.c kmod/*.h kmod/*/*.c kmod/*/*.h uapi/*.h; do
 	ignore=""
 	[ "$f" = kmod/compat.h ] && ignore="--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON"
 	# shellcheck disable=SC2086

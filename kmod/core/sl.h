@@ -366,7 +366,7 @@ void sl_fmt_ns(char *buf, size_t len, u64 ns);
 
 extern struct sl_pipeline sl_pipe_func;
 
-/* ---- the other pipelines (p_net.c, p_storage.c) ----------------------- */
+/* ---- the other pipelines (pipelines/) ----------------------- */
 
 extern struct sl_pipeline sl_pipe_net_rx;
 extern struct sl_pipeline sl_pipe_net_tx;
