@@ -1,219 +1,561 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The in-flight table: a fixed-size, lockless, open-addressed hash table
- * mapping a followed object (an skb, a request, a task) to the timestamps of
- * the hook points it has passed.
+ * The in-flight table (see flight.h for the contract).
  *
- * A slot is free when its key is 0 and is claimed with cmpxchg, so inserts
- * never block.  An insert probes SL_FLIGHT_PROBES consecutive slots from the
- * key's hash; a slot whose entry is older than the stale bound is reclaimed
- * (counted stale), and when every probed slot is live the insert fails
- * (counted full).  Nothing is allocated after load and nothing can leak: the
- * table is one vmalloc'd array freed at unload.
+ * Layout.  Keys live apart from the entries, in buckets of one cache line:
+ * seven u64 keys and a meta word.  Slot j of bucket b is entry b * 7 + j.
+ * A key is 0 when its slot is free and 1 while an insert is claiming it.
+ * A key's home bucket comes from hash_64(); when home has no free slot
+ * (and none gone stale) an insert may take a slot of the next bucket, and
+ * counts that spill in home's meta word, so a lookup that misses reads
+ * home's line only, and the neighbour's too only while home has spilled.
  *
- * Racy by design in one corner: a handler that looked an entry up while
- * another CPU reclaims it as stale may write a timestamp into the new
- * owner's entry.  That needs an entry to go stale while its object is still
- * moving, and the resulting delta is range-checked before it is recorded.
+ * Meta word: bit 0 is home's insert lock, the bits above count the keys of
+ * this home living in the neighbour.  Every insert of a key runs under its
+ * home's lock and searches home (and the neighbour if home has spilled)
+ * for the key before claiming a slot: a key lives at most once.  A slot is
+ * claimed (key 0 -> 1) only under its own bucket's lock, so a spilling
+ * insert takes the neighbour's lock too (home's, then the neighbour's,
+ * both bounded tries).  Removals take no bucket lock: the spill count is
+ * an atomic add, decremented after the key is cleared, so it never
+ * undercounts.
+ *
+ * Entries.  @seq is even when free to take and odd while held; the holder
+ * owns born/ts/aux.  Holding is: find the key (lockless), read seq (even),
+ * smp_rmb, re-check the key, cmpxchg(seq, s, s + 1).  Keys change only
+ * under a hold (publish, remove, reclaim) or from 0 to 1 (claim), so a
+ * successful cmpxchg proves the slot held this key throughout: a handler
+ * whose entry was removed and recycled fails to hold it.  Releasing is a
+ * store-release of seq + 1.  An insert publishes the key (store-release)
+ * only once the entry is initialised, and still holds it.
+ *
+ * Every wait is bounded (SL_FL_TRIES): a holder interrupted on this CPU by
+ * a nested probe, or stalled on another one, makes the attempt fail,
+ * counted busy.  No allocation after create, no calls to out-of-line kernel
+ * functions on the probe paths (loops, not memset).
+ *
+ * The same source compiles in userspace (-DSL_USERSPACE, tests/unit/kshim.h)
+ * for the unit tests and the native benchmark.
  */
-#include <linux/vmalloc.h>
-#include <linux/hash.h>
-#include <linux/log2.h>
+#ifndef SL_USERSPACE
 #include <linux/atomic.h>
+#include <linux/hash.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/processor.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#endif
 
-#include "sl.h"
+#include "flight.h"
 
-#define SL_FLIGHT_PROBES	8
+/* tests/unit instrumentation points; nothing in the kernel */
+#ifdef SL_USERSPACE
+#define notrace
+#define NOKPROBE_SYMBOL(f)
+#endif
+#ifdef SL_SHIM_TRACE
+#define sl_fl_touch(p)		sl_shim_touch(p)
+#define sl_fl_point(name, arg)	sl_shim_point(name, arg)
+#else
+#define sl_fl_touch(p)		do { } while (0)
+#define sl_fl_point(name, arg)	do { } while (0)
+#endif
 
-static struct sl_flight_ent *sl_tab;
-static unsigned int sl_tab_bits;
-static u64 sl_max_age;
+#define SL_FL_BKEYS	7		/* keys a bucket */
+#define SL_FL_FREE	0ULL		/* key of a free slot */
+#define SL_FL_CLAIM	1ULL		/* key of a slot being claimed */
+#define SL_FL_LOCKED	1		/* meta: home's insert lock */
+#define SL_FL_SPILL	2		/* meta: one key spilled into the next */
+#define SL_FL_TRIES	64		/* attempts to hold (probe context) */
+#define SL_FL_SLOW	(1U << 16)	/* attempts outside probe context */
+#define SL_FL_MAX_BKT	(1U << 22)	/* 29M slots, 3.5 GiB: a sane bound */
+
+/* one cache line: the keys of a bucket and its meta word */
+struct sl_fl_bucket {
+	u64 key[SL_FL_BKEYS];
+	atomic_t meta;
+	u32 pad;
+} __aligned(64);
 
 struct sl_flight_cpu {
 	u64 inserts;
 	u64 full;
+	u64 busy;
 	u64 stale;
 };
 
-static DEFINE_PER_CPU(struct sl_flight_cpu, sl_flight_cnt);
+struct sl_flight {
+	struct sl_fl_bucket *bkt;
+	struct sl_flight_ent *ent;
+	unsigned int nbkt;
+	unsigned int nslots;
+	u64 max_age;
+	struct sl_flight_cpu __percpu *cnt;
+};
 
-int sl_flight_init(unsigned int entries, u64 max_age_ns)
-{
-	sl_tab_bits = ilog2(roundup_pow_of_two(entries));
-	sl_max_age = max_age_ns;
-	sl_tab = vzalloc(array_size(sizeof(*sl_tab), 1UL << sl_tab_bits));
-	return sl_tab ? 0 : -ENOMEM;
-}
+enum { SL_FL_HELD, SL_FL_GONE, SL_FL_BUSY };
 
-void sl_flight_exit(void)
-{
-	vfree(sl_tab);
-	sl_tab = NULL;
-}
-
-/*
- * Keys carry the pipeline id in their top byte, so two pipelines can follow
- * the same object.  Kernel pointers all share their top byte (0xff) and
- * thread ids are small, so the idents never collide among themselves.
- */
-u64 sl_flight_key(unsigned int pipe_id, unsigned long ident)
-{
-	return (u64)ident ^ ((u64)(pipe_id + 1) << 56);
-}
-
-static __always_inline struct sl_flight_ent *sl_slot(u64 key, unsigned int i)
-{
-	u32 h = hash_64(key, sl_tab_bits);
-
-	return &sl_tab[(h + i) & ((1U << sl_tab_bits) - 1)];
-}
-
-struct sl_flight_ent *sl_flight_insert(u64 key, u64 now, bool *stale)
-{
-	struct sl_flight_ent *e;
-	unsigned int i;
-	u64 old;
-
-	*stale = false;
-	for (i = 0; i < SL_FLIGHT_PROBES; i++) {
-		e = sl_slot(key, i);
-		old = READ_ONCE(e->key);
-		if (old == key) {
-			/* the object came round again before finishing */
-			*stale = true;
-			goto claimed;
-		}
-		if (!old && cmpxchg(&e->key, 0, key) == 0)
-			goto claimed;
-	}
-	/* no free slot: reclaim one that has gone stale */
-	for (i = 0; i < SL_FLIGHT_PROBES; i++) {
-		e = sl_slot(key, i);
-		old = READ_ONCE(e->key);
-		if (old && now - READ_ONCE(e->born) > sl_max_age &&
-		    (s64)(now - READ_ONCE(e->born)) > 0 &&
-		    cmpxchg(&e->key, old, key) == old) {
-			*stale = true;
-			goto claimed;
-		}
-	}
-	this_cpu_inc(sl_flight_cnt.full);
-	return NULL;
-
-claimed:
-	if (*stale)
-		this_cpu_inc(sl_flight_cnt.stale);
-	this_cpu_inc(sl_flight_cnt.inserts);
-	WRITE_ONCE(e->born, now);
-	/* a loop, not memset(): nothing probeable runs in a handler */
-	for (i = 0; i < SL_FLIGHT_NTS; i++)
-		e->ts[i] = 0;
-	e->aux[0] = 0;
-	e->aux[1] = 0;
-	return e;
-}
-
-struct sl_flight_ent *sl_flight_lookup(u64 key)
-{
-	struct sl_flight_ent *e;
-	unsigned int i;
-
-	for (i = 0; i < SL_FLIGHT_PROBES; i++) {
-		e = sl_slot(key, i);
-		if (READ_ONCE(e->key) == key)
-			return e;
-	}
-	return NULL;
-}
-
-bool sl_flight_remove(struct sl_flight_ent *e, u64 key)
-{
-	return cmpxchg(&e->key, key, 0) == key;
-}
-
-void sl_flight_stats(struct sl_flight_stats *st)
-{
-	unsigned int i, n = 1U << sl_tab_bits;
-	int cpu;
-
-	memset(st, 0, sizeof(*st));
-	st->size = n;
-	st->max_age_ns = sl_max_age;
-	for (i = 0; i < n; i++)
-		if (READ_ONCE(sl_tab[i].key))
-			st->used++;
-	for_each_possible_cpu(cpu) {
-		const struct sl_flight_cpu *c = per_cpu_ptr(&sl_flight_cnt, cpu);
-
-		st->inserts += READ_ONCE(c->inserts);
-		st->full += READ_ONCE(c->full);
-		st->stale += READ_ONCE(c->stale);
-	}
-}
-
-/*
- * The pipeline a key belongs to (see sl_flight_key()); *@small is set to the
- * ident when it is a small id (a thread id), to 0 when it is a pointer.
- */
-static int sl_flight_key_pipe(u64 key, unsigned long *small)
+static __always_inline unsigned int sl_fl_owner(u64 key)
 {
 	u8 top = key >> 56;
 
-	if (top & 0x80) {
-		*small = 0;
-		return (top ^ 0xff) - 1;
+	return (unsigned int)((top & 0x80) ? (u8)(top ^ 0xff) : top) - 1;
+}
+
+u64 sl_flight_key(unsigned int owner, unsigned long ident)
+{
+	return (u64)ident ^ ((u64)(owner + 1) << 56);
+}
+
+unsigned int sl_flight_key_owner(u64 key)
+{
+	return sl_fl_owner(key);
+}
+
+/* home bucket: the top 32 bits of the golden-ratio hash, scaled to nbkt */
+static __always_inline unsigned int sl_fl_home(const struct sl_flight *t,
+					       u64 key)
+{
+	return (unsigned int)(((u64)hash_64(key, 32) * t->nbkt) >> 32);
+}
+
+static __always_inline unsigned int sl_fl_next_bkt(const struct sl_flight *t,
+						   unsigned int b)
+{
+	return b + 1 == t->nbkt ? 0 : b + 1;
+}
+
+static __always_inline u64 *sl_fl_keyp(struct sl_flight *t, unsigned int idx)
+{
+	return &t->bkt[idx / SL_FL_BKEYS].key[idx % SL_FL_BKEYS];
+}
+
+static __always_inline bool sl_fl_is_old(const struct sl_flight *t,
+					 const struct sl_flight_ent *e, u64 now)
+{
+	u64 age = now - READ_ONCE(e->born);
+
+	return (s64)age > 0 && age > t->max_age;
+}
+
+static __always_inline int sl_fl_find_in(const struct sl_fl_bucket *b, u64 key)
+{
+	int j;
+
+	sl_fl_touch(b);
+	for (j = 0; j < SL_FL_BKEYS; j++)
+		if (READ_ONCE(b->key[j]) == key)
+			return j;
+	return -1;
+}
+
+/* the slot holding @key, or -1: home, then the neighbour if home spilled */
+static __always_inline int sl_fl_find(const struct sl_flight *t, u64 key,
+				      unsigned int home)
+{
+	const struct sl_fl_bucket *b = &t->bkt[home];
+	int j = sl_fl_find_in(b, key);
+
+	if (j >= 0)
+		return home * SL_FL_BKEYS + j;
+	if (likely(atomic_read(&b->meta) < SL_FL_SPILL))
+		return -1;
+	home = sl_fl_next_bkt(t, home);
+	j = sl_fl_find_in(&t->bkt[home], key);
+	return j >= 0 ? (int)(home * SL_FL_BKEYS + j) : -1;
+}
+
+/* hold entry @idx if it still holds @key */
+static __always_inline int sl_fl_hold(struct sl_flight *t, unsigned int idx,
+				      u64 key, unsigned int tries)
+{
+	struct sl_flight_ent *e = &t->ent[idx];
+	u64 *kp = sl_fl_keyp(t, idx);
+	u32 s;
+
+	while (tries--) {
+		s = READ_ONCE(e->seq);
+		if (!(s & 1)) {
+			smp_rmb();	/* seq before the key it guards */
+			if (READ_ONCE(*kp) != key)
+				return SL_FL_GONE;
+			if (cmpxchg(&e->seq, s, s + 1) == s)
+				return SL_FL_HELD;
+		}
+		cpu_relax();
 	}
-	*small = (unsigned long)(key & (BIT_ULL(56) - 1));
-	return top - 1;
+	return SL_FL_BUSY;
+}
+
+static __always_inline void sl_fl_release(struct sl_flight_ent *e)
+{
+	/* the holder's writes (fields, key) before the entry is free again */
+	smp_store_release(&e->seq, READ_ONCE(e->seq) + 1);
+}
+
+/* @key left slot @idx: if it had spilled there, home has one fewer */
+static __always_inline void sl_fl_unspill(struct sl_flight *t,
+					  unsigned int idx, u64 key)
+{
+	unsigned int home = sl_fl_home(t, key);
+
+	if (idx / SL_FL_BKEYS != home)
+		atomic_sub(SL_FL_SPILL, &t->bkt[home].meta);
+}
+
+static __always_inline bool sl_fl_lock(struct sl_fl_bucket *b)
+{
+	unsigned int n;
+	int m;
+
+	for (n = 0; n < SL_FL_TRIES; n++) {
+		m = atomic_read(&b->meta);
+		if (!(m & SL_FL_LOCKED) &&
+		    atomic_try_cmpxchg_acquire(&b->meta, &m, m | SL_FL_LOCKED))
+			return true;
+		cpu_relax();
+	}
+	return false;
+}
+
+static __always_inline void sl_fl_unlock_bkt(struct sl_fl_bucket *b)
+{
+	atomic_sub_return_release(SL_FL_LOCKED, &b->meta);
+}
+
+/* a held entry starts over: owner, born = now, no point passed, no data */
+static __always_inline void sl_fl_init(struct sl_flight_ent *e, u64 key,
+				       u64 now)
+{
+	unsigned int i;
+
+	e->owner = sl_fl_owner(key);
+	e->born = now;
+	/* WRITE_ONCE: a loop the compiler cannot turn into a memset() call */
+	for (i = 0; i < SL_FLIGHT_NTS; i++)
+		WRITE_ONCE(e->ts[i], 0);
+	for (i = 0; i < SL_FLIGHT_NAUX; i++)
+		WRITE_ONCE(e->aux[i], 0);
 }
 
 /*
- * For readers: copy the first live entry at or after slot *@pos into @out,
- * move *@pos past it and return its pipeline id, or -1 past the end.  The
- * copy is a snapshot of an entry that may be moving; one that changed owner
- * while copied is skipped.  @out->key is the ident when it is a thread id
- * and 0 when it is a pointer, which is never shown.
+ * Claim a slot of bucket @b, whose lock the caller holds: a free one, else
+ * one older than the stale bound.  Returns the slot, its key set to
+ * SL_FL_CLAIM (invisible to lookups) and its entry held, or -1.
+ *
+ * Only the holder of a bucket's lock turns its free keys into claims, so a
+ * free slot is claimed with plain stores; a slot whose key was cleared by
+ * a remover that has not released the entry yet is passed over.
  */
-int sl_flight_next(unsigned int *pos, struct sl_flight_ent *out)
+static __always_inline int sl_fl_claim(struct sl_flight *t, unsigned int b,
+				       u64 now)
 {
-	unsigned int i, n = 1U << sl_tab_bits;
-	unsigned long small;
-	int pipe;
+	struct sl_fl_bucket *bk = &t->bkt[b];
+	unsigned int idx;
 	u64 k;
+	u32 s;
+	int j;
 
-	for (; *pos < n; (*pos)++) {
-		const struct sl_flight_ent *e = &sl_tab[*pos];
-
-		k = READ_ONCE(e->key);
-		if (!k)
+	for (j = 0; j < SL_FL_BKEYS; j++) {
+		if (READ_ONCE(bk->key[j]) != SL_FL_FREE)
 			continue;
-		out->born = READ_ONCE(e->born);
-		for (i = 0; i < SL_FLIGHT_NTS; i++)
-			out->ts[i] = READ_ONCE(e->ts[i]);
-		out->aux[0] = READ_ONCE(e->aux[0]);
-		out->aux[1] = READ_ONCE(e->aux[1]);
-		/* the copy is read before the key is checked again */
-		smp_rmb();
-		if (READ_ONCE(e->key) != k)
+		idx = b * SL_FL_BKEYS + j;
+		smp_rmb();	/* the remover's release, if the key was its */
+		s = READ_ONCE(t->ent[idx].seq);
+		if (s & 1)
 			continue;
-		pipe = sl_flight_key_pipe(k, &small);
-		out->key = small;
-		(*pos)++;
-		return pipe;
+		WRITE_ONCE(bk->key[j], SL_FL_CLAIM);
+		WRITE_ONCE(t->ent[idx].seq, s + 1);
+		return idx;
+	}
+	for (j = 0; j < SL_FL_BKEYS; j++) {
+		k = READ_ONCE(bk->key[j]);
+		idx = b * SL_FL_BKEYS + j;
+		if (k <= SL_FL_CLAIM || !sl_fl_is_old(t, &t->ent[idx], now))
+			continue;
+		if (sl_fl_hold(t, idx, k, SL_FL_TRIES) != SL_FL_HELD)
+			continue;
+		if (!sl_fl_is_old(t, &t->ent[idx], now)) {
+			sl_fl_release(&t->ent[idx]);
+			continue;
+		}
+		WRITE_ONCE(bk->key[j], SL_FL_CLAIM);
+		sl_fl_unspill(t, idx, k);
+		this_cpu_inc(t->cnt->stale);
+		return idx;
 	}
 	return -1;
 }
 
-/* Forget every entry of a pipeline (it was disabled or reset). */
-void sl_flight_flush(unsigned int pipe_id)
+notrace struct sl_flight_ent *sl_flight_get(struct sl_flight *t, u64 key)
 {
-	unsigned int i, n = 1U << sl_tab_bits;
-	unsigned long small;
+	unsigned int home = sl_fl_home(t, key);
+	int idx, r;
+
+	idx = sl_fl_find(t, key, home);
+	if (idx < 0)
+		return NULL;
+	r = sl_fl_hold(t, idx, key, SL_FL_TRIES);
+	if (likely(r == SL_FL_HELD))
+		return &t->ent[idx];
+	if (r == SL_FL_BUSY)
+		this_cpu_inc(t->cnt->busy);
+	/* gone: removed between the find and the hold, a miss */
+	return NULL;
+}
+NOKPROBE_SYMBOL(sl_flight_get);
+
+notrace bool sl_flight_has(struct sl_flight *t, u64 key)
+{
+	return sl_fl_find(t, key, sl_fl_home(t, key)) >= 0;
+}
+NOKPROBE_SYMBOL(sl_flight_has);
+
+notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
+					    u64 now, unsigned int flags,
+					    int *how)
+{
+	unsigned int home = sl_fl_home(t, key);
+	struct sl_fl_bucket *hb = &t->bkt[home];
+	struct sl_flight_ent *e;
+	int idx, r, round;
+
+	if (unlikely(key <= SL_FL_CLAIM))
+		return NULL;
+	if (unlikely(!sl_fl_lock(hb)))
+		goto busy;
+	/* the key may be here already: search home (and its spill) first */
+	for (round = 0; round < 2; round++) {
+		idx = sl_fl_find(t, key, home);
+		if (idx < 0)
+			break;
+		r = sl_fl_hold(t, idx, key, SL_FL_TRIES);
+		if (r == SL_FL_BUSY)
+			goto busy_unlock;
+		if (r == SL_FL_HELD) {
+			e = &t->ent[idx];
+			if (flags & SL_FL_RESTART)
+				sl_fl_init(e, key, now);
+			sl_fl_unlock_bkt(hb);
+			*how = SL_FL_EXISTED;
+			return e;
+		}
+		/* gone meanwhile: nobody else can insert it, look once more */
+	}
+	if (unlikely(idx >= 0))
+		goto busy_unlock;
+
+	idx = sl_fl_claim(t, home, now);
+	if (unlikely(idx < 0)) {
+		/* home is full: a slot of the next bucket, under its lock */
+		struct sl_fl_bucket *nb = &t->bkt[sl_fl_next_bkt(t, home)];
+
+		if (!sl_fl_lock(nb))
+			goto busy_unlock;
+		idx = sl_fl_claim(t, nb - t->bkt, now);
+		sl_fl_unlock_bkt(nb);
+		if (idx < 0) {
+			sl_fl_unlock_bkt(hb);
+			this_cpu_inc(t->cnt->full);
+			return NULL;
+		}
+		/* counted before the key is published: never undercounts */
+		atomic_add(SL_FL_SPILL, &hb->meta);
+	}
+	e = &t->ent[idx];
+	sl_fl_point("claimed", e);
+	sl_fl_init(e, key, now);
+	sl_fl_point("initialised", e);
+	/* publish: the initialised entry before its key */
+	smp_store_release(sl_fl_keyp(t, idx), key);
+	sl_fl_unlock_bkt(hb);
+	this_cpu_inc(t->cnt->inserts);
+	*how = SL_FL_NEW;
+	return e;
+
+busy_unlock:
+	sl_fl_unlock_bkt(hb);
+busy:
+	this_cpu_inc(t->cnt->busy);
+	return NULL;
+}
+NOKPROBE_SYMBOL(sl_flight_put);
+
+notrace void sl_flight_unlock(struct sl_flight_ent *e)
+{
+	sl_fl_release(e);
+}
+NOKPROBE_SYMBOL(sl_flight_unlock);
+
+notrace void sl_flight_unlock_remove(struct sl_flight *t,
+				     struct sl_flight_ent *e)
+{
+	unsigned int idx = e - t->ent;
+	u64 *kp = sl_fl_keyp(t, idx);
+	u64 key = READ_ONCE(*kp);
+
+	WRITE_ONCE(*kp, SL_FL_FREE);
+	sl_fl_unspill(t, idx, key);
+	sl_fl_release(e);	/* orders the key's clearing before */
+}
+NOKPROBE_SYMBOL(sl_flight_unlock_remove);
+
+/* ---- outside probe context -------------------------------------------- */
+
+enum { SL_FL_ANY, SL_FL_OLD, SL_FL_OWNER };
+
+static __always_inline bool sl_fl_want(struct sl_flight *t, unsigned int idx,
+				       u64 key, int what, u64 arg)
+{
+	if (what == SL_FL_OLD)
+		return sl_fl_is_old(t, &t->ent[idx], arg);
+	if (what == SL_FL_OWNER)
+		return sl_fl_owner(key) == arg;
+	return true;
+}
+
+/*
+ * Hold slot @idx if its key is live and wanted (@what, @arg), with
+ * preemption off so that a probe on another CPU never waits on a preempted
+ * reader.  Returns the key, held with preemption off, or 0.
+ */
+static u64 sl_fl_hold_slow(struct sl_flight *t, unsigned int idx, int what,
+			   u64 arg)
+{
+	u64 k = READ_ONCE(*sl_fl_keyp(t, idx));
+
+	if (k <= SL_FL_CLAIM || !sl_fl_want(t, idx, k, what, arg))
+		return 0;
+	preempt_disable();
+	if (sl_fl_hold(t, idx, k, SL_FL_SLOW) == SL_FL_HELD) {
+		if (sl_fl_want(t, idx, k, what, arg))
+			return k;
+		sl_fl_release(&t->ent[idx]);
+	}
+	preempt_enable();
+	return 0;
+}
+
+unsigned int sl_flight_sweep(struct sl_flight *t, u64 now, u64 *stale)
+{
+	unsigned int idx, owner, n = 0;
+	struct sl_flight_ent *e;
+
+	for (idx = 0; idx < t->nslots; idx++) {
+		if (!sl_fl_hold_slow(t, idx, SL_FL_OLD, now))
+			continue;
+		e = &t->ent[idx];
+		owner = e->owner;
+		sl_flight_unlock_remove(t, e);
+		preempt_enable();
+		this_cpu_inc(t->cnt->stale);
+		if (stale && owner < SL_FLIGHT_OWNERS)
+			stale[owner]++;
+		n++;
+	}
+	return n;
+}
+
+void sl_flight_flush(struct sl_flight *t, unsigned int owner)
+{
+	unsigned int idx;
+
+	for (idx = 0; idx < t->nslots; idx++) {
+		if (!sl_fl_hold_slow(t, idx, SL_FL_OWNER, owner))
+			continue;
+		sl_flight_unlock_remove(t, &t->ent[idx]);
+		preempt_enable();
+	}
+}
+
+bool sl_flight_next(struct sl_flight *t, unsigned int *pos,
+		    struct sl_flight_ent *out, u64 *key)
+{
+	const struct sl_flight_ent *e;
+	unsigned int i;
 	u64 k;
 
-	for (i = 0; i < n; i++) {
-		k = READ_ONCE(sl_tab[i].key);
-		if (k && sl_flight_key_pipe(k, &small) == (int)pipe_id)
-			cmpxchg(&sl_tab[i].key, k, 0);
+	for (; *pos < t->nslots; (*pos)++) {
+		k = sl_fl_hold_slow(t, *pos, SL_FL_ANY, 0);
+		if (!k)
+			continue;
+		e = &t->ent[*pos];
+		out->seq = e->seq - 1;
+		out->owner = e->owner;
+		out->born = e->born;
+		for (i = 0; i < SL_FLIGHT_NTS; i++)
+			out->ts[i] = e->ts[i];
+		for (i = 0; i < SL_FLIGHT_NAUX; i++)
+			out->aux[i] = e->aux[i];
+		sl_fl_release(&t->ent[*pos]);
+		preempt_enable();
+		*key = k;
+		(*pos)++;
+		return true;
 	}
+	return false;
+}
+
+void sl_flight_stats(struct sl_flight *t, struct sl_flight_stats *st)
+{
+	unsigned int idx;
+	int cpu;
+
+	*st = (struct sl_flight_stats){ 0 };
+	st->size = t->nslots;
+	st->max_age_ns = t->max_age;
+	st->bytes = sizeof(*t) + (u64)t->nbkt * sizeof(*t->bkt) +
+		    (u64)t->nslots * sizeof(*t->ent);
+	for (idx = 0; idx < t->nslots; idx++)
+		if (READ_ONCE(*sl_fl_keyp(t, idx)) > SL_FL_CLAIM)
+			st->used++;
+	for_each_possible_cpu(cpu) {
+		const struct sl_flight_cpu *c = per_cpu_ptr(t->cnt, cpu);
+
+		st->inserts += READ_ONCE(c->inserts);
+		st->full += READ_ONCE(c->full);
+		st->busy += READ_ONCE(c->busy);
+		st->stale += READ_ONCE(c->stale);
+	}
+}
+
+/* ---- life ------------------------------------------------------------- */
+
+struct sl_flight *sl_flight_create(unsigned int entries, u64 max_age_ns)
+{
+	unsigned int nbkt = DIV_ROUND_UP(entries, SL_FL_BKEYS);
+	struct sl_flight *t;
+
+	BUILD_BUG_ON(sizeof(struct sl_fl_bucket) != 64);
+	if (nbkt < 2)
+		nbkt = 2;
+	if (nbkt > SL_FL_MAX_BKT)
+		return NULL;
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	t->nbkt = nbkt;
+	t->nslots = nbkt * SL_FL_BKEYS;
+	t->max_age = max_age_ns;
+	t->bkt = vzalloc((size_t)nbkt * sizeof(*t->bkt));
+	t->ent = vzalloc((size_t)t->nslots * sizeof(*t->ent));
+	t->cnt = alloc_percpu(struct sl_flight_cpu);
+	if (!t->bkt || !t->ent || !t->cnt) {
+		sl_flight_destroy(t);
+		return NULL;
+	}
+	return t;
+}
+
+void sl_flight_destroy(struct sl_flight *t)
+{
+	if (!t)
+		return;
+	free_percpu(t->cnt);
+	vfree(t->ent);
+	vfree(t->bkt);
+	kfree(t);
 }

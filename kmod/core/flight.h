@@ -57,10 +57,10 @@ struct sl_flight_ent {
 struct sl_flight;
 
 struct sl_flight_stats {
-	u32 size;			/* slots */
+	u32 size;			/* slots: entries rounded up to 7s */
 	u32 used;			/* live entries */
 	u64 max_age_ns;
-	u64 inserts;
+	u64 inserts;			/* puts that made a new entry */
 	u64 full;			/* inserts that found no slot */
 	u64 busy;			/* gets/puts that gave up on a holder */
 	u64 stale;			/* entries removed by age */

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The few kernel primitives kmod/core/flight.c uses, for userspace
+ * (-DSL_USERSPACE): types, READ_ONCE/WRITE_ONCE, cmpxchg and atomic_t on
+ * the __atomic builtins, the smp_* barriers, cpu_relax, hash_64 (the
+ * kernel's golden-ratio multiply, bit for bit), per-CPU data as one copy a
+ * thread, and allocation.
+ *
+ * Two instrumentation hooks, for the unit tests only (no-ops in the
+ * kernel and when a test leaves them NULL):
+ *  - sl_shim_touch(p): the table read memory at @p on a lookup path; the
+ *    tests count the distinct cache lines touched per lookup;
+ *  - sl_shim_point(name, arg): the table reached a named point (e.g. an
+ *    entry claimed but not yet published), so a test can run a "concurrent"
+ *    reader exactly there.
+ */
+#ifndef _STACKLAT_KSHIM_H
+#define _STACKLAT_KSHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+#define __aligned(x)		__attribute__((aligned(x)))
+#define __percpu
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#define BIT_ULL(n)		(1ULL << (n))
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define SMP_CACHE_BYTES		64
+#define BUILD_BUG_ON(c)		_Static_assert(!(c), #c)
+
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
+#define barrier()		__asm__ __volatile__("" ::: "memory")
+#define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+
+/* the kernel's cmpxchg: full barrier, returns the old value */
+#define cmpxchg(p, o, n) ({						\
+	__typeof__(*(p)) __o = (o);					\
+	__atomic_compare_exchange_n((p), &__o, (n), false,		\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);	\
+	__o;								\
+})
+
+typedef struct {
+	int counter;
+} atomic_t;
+
+#define atomic_read(v)		__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define atomic_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
+#define atomic_add(i, v)	((void)__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED))
+#define atomic_sub(i, v)	((void)__atomic_fetch_sub(&(v)->counter, (i), __ATOMIC_RELAXED))
+#define atomic_sub_return_release(i, v) \
+	(__atomic_sub_fetch(&(v)->counter, (i), __ATOMIC_RELEASE))
+static inline bool atomic_try_cmpxchg_acquire(atomic_t *v, int *old, int new)
+{
+	return __atomic_compare_exchange_n(&v->counter, old, new, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax()		__builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define cpu_relax()		__asm__ __volatile__("yield" ::: "memory")
+#else
+#define cpu_relax()		barrier()
+#endif
+
+#define preempt_disable()	barrier()
+#define preempt_enable()	barrier()
+
+/* include/linux/hash.h, 64-bit: the same multiply and shift */
+#define GOLDEN_RATIO_64		0x61C8864680B583EBull
+static inline u32 hash_64(u64 val, unsigned int bits)
+{
+	return (u32)((val * GOLDEN_RATIO_64) >> (64 - bits));
+}
+
+static inline unsigned int ilog2(unsigned long n)
+{
+	return 63 - __builtin_clzl(n);
+}
+
+static inline unsigned long roundup_pow_of_two(unsigned long n)
+{
+	return n <= 1 ? 1 : 1UL << (64 - __builtin_clzl(n - 1));
+}
+
+/*
+ * Per-CPU data: SL_SHIM_NCPU copies SL_SHIM_PCPU_STRIDE bytes apart; a
+ * thread takes the next free index the first time it counts, so "this
+ * CPU" is "this thread" and increments need no atomics.
+ */
+#define SL_SHIM_NCPU		64
+#define SL_SHIM_PCPU_STRIDE	256
+extern __thread int sl_shim_cpu_id;
+int sl_shim_cpu_slow(void);
+static inline int sl_shim_cpu(void)
+{
+	return likely(sl_shim_cpu_id) ? sl_shim_cpu_id - 1 : sl_shim_cpu_slow();
+}
+
+#define alloc_percpu(type) ({						\
+	_Static_assert(sizeof(type) <= SL_SHIM_PCPU_STRIDE, "stride");	\
+	(type *)calloc(SL_SHIM_NCPU, SL_SHIM_PCPU_STRIDE);		\
+})
+#define free_percpu(p)		free(p)
+#define per_cpu_ptr(p, cpu)	\
+	((__typeof__(p))((char *)(p) + (size_t)(cpu) * SL_SHIM_PCPU_STRIDE))
+#define this_cpu_inc(lv)	\
+	((*(__typeof__(&(lv)))((char *)&(lv) +				\
+		(size_t)sl_shim_cpu() * SL_SHIM_PCPU_STRIDE))++)
+#define for_each_possible_cpu(cpu) \
+	for ((cpu) = 0; (cpu) < SL_SHIM_NCPU; (cpu)++)
+
+/* allocation: zeroed, cache-line aligned (vzalloc is page aligned) */
+static inline void *sl_shim_zalloc(size_t n)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, 4096, n ? n : 1))
+		return NULL;
+	memset(p, 0, n);
+	return p;
+}
+#define GFP_KERNEL		0
+#define kzalloc(n, gfp)		calloc(1, (n))
+#define kfree(p)		free(p)
+#define vzalloc(n)		sl_shim_zalloc(n)
+#define kvzalloc(n, gfp)	sl_shim_zalloc(n)
+#define vfree(p)		free(p)
+#define kvfree(p)		free(p)
+
+/* instrumentation (see the top of this file) */
+extern void (*sl_shim_touch_hook)(const void *p);
+extern void (*sl_shim_point_hook)(const char *name, const void *arg);
+#ifdef SL_SHIM_TRACE
+#define sl_shim_touch(p) \
+	do { if (sl_shim_touch_hook) sl_shim_touch_hook(p); } while (0)
+#define sl_shim_point(name, arg) \
+	do { if (sl_shim_point_hook) sl_shim_point_hook(name, arg); } while (0)
+#endif
+
+#endif /* _STACKLAT_KSHIM_H */
