@@ -35,6 +35,7 @@ module_param(enable, charp, 0444);
 MODULE_PARM_DESC(enable, "comma-separated pipelines to enable at load");
 
 u64 sl_max_delta_ns;
+struct sl_flight *sl_ft;
 
 static int __init sl_params_check(void)
 {
@@ -62,12 +63,13 @@ static int __init sl_init(void)
 	ret = sl_params_check();
 	if (ret)
 		return ret;
-	ret = sl_flight_init(flight_entries, (u64)stale_ms * NSEC_PER_MSEC);
-	if (ret)
-		return ret;
+	sl_ft = sl_flight_create(flight_entries, (u64)stale_ms * NSEC_PER_MSEC);
+	if (!sl_ft)
+		return -ENOMEM;
 	ret = sl_pipelines_init();
 	if (ret)
 		goto err_flight;
+	sl_sweep_start((u64)stale_ms * NSEC_PER_MSEC);
 	ret = sl_debugfs_init();
 	if (ret)
 		goto err_pipelines;
@@ -88,9 +90,11 @@ err_netlink:
 err_debugfs:
 	sl_debugfs_exit();
 err_pipelines:
+	sl_sweep_stop();
 	sl_pipelines_exit();
 err_flight:
-	sl_flight_exit();
+	sl_flight_destroy(sl_ft);
+	sl_ft = NULL;
 	return ret;
 }
 
@@ -98,10 +102,12 @@ static void __exit sl_exit(void)
 {
 	sl_netlink_exit();
 	sl_debugfs_exit();
+	sl_sweep_stop();
 	sl_pipelines_exit();
 	/* nothing of ours may run once the module text is gone */
 	tracepoint_synchronize_unregister();
-	sl_flight_exit();
+	sl_flight_destroy(sl_ft);
+	sl_ft = NULL;
 }
 
 module_init(sl_init);

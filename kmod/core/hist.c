@@ -38,10 +38,13 @@ void sl_hist_free(struct sl_hist *h)
 	h->pcpu = NULL;
 }
 
+/* A histogram not allocated yet (its pipeline never enabled) is empty. */
 void sl_hist_reset(struct sl_hist *h)
 {
 	int cpu;
 
+	if (!h->pcpu)
+		return;
 	for_each_possible_cpu(cpu)
 		sl_hist_cpu_clear(per_cpu_ptr(h->pcpu, cpu));
 }
@@ -52,6 +55,8 @@ void sl_hist_read(const struct sl_hist *h, struct sl_hist_sum *out)
 	u32 i;
 
 	memset(out, 0, sizeof(*out));
+	if (!h->pcpu)
+		return;
 	out->min = U64_MAX;
 	for_each_possible_cpu(cpu) {
 		const struct sl_hist_cpu *c = per_cpu_ptr(h->pcpu, cpu);

@@ -169,7 +169,8 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 		hk->krp.kp.symbol_name = c->target;
 		hk->krp.entry_handler = c->entry;
 		hk->krp.handler = c->ret;
-		hk->krp.data_size = c->data_size;
+		hk->krp.data_size = c->entry == sl_krp_entry_dispatch ?
+				    sl_krp_data_size(hk) : c->data_size;
 		hk->krp.maxactive = sl_maxactive();
 		if (trial)
 			hk->krp.kp.flags = KPROBE_FLAG_DISABLED;

@@ -9,6 +9,8 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
+#include <linux/jiffies.h>
 
 #include "sl.h"
 
@@ -47,6 +49,7 @@ static void sl_pipeline_free(struct sl_pipeline *p)
 		kfree(p->hists);
 		p->hists = NULL;
 	}
+	p->hists_live = false;
 	for (i = 0; i < p->nhooks; i++)
 		sl_hook_free(&p->hooks[i]);
 	free_percpu(p->loss);
@@ -60,16 +63,15 @@ static int sl_pipeline_setup(struct sl_pipeline *p, unsigned int id)
 
 	p->id = id;
 	p->enabled = false;
+	p->gate = false;
 	p->generation = 1;
 	if (!p->max_stages)
 		p->max_stages = p->nstages;
+	/* the per-CPU histograms come when the pipeline is first enabled */
 	p->loss = alloc_percpu(struct sl_losses);
 	p->hists = kcalloc(p->max_stages, sizeof(*p->hists), GFP_KERNEL);
 	if (!p->loss || !p->hists)
 		goto nomem;
-	for (i = 0; i < p->max_stages; i++)
-		if (sl_hist_init(&p->hists[i]))
-			goto nomem;
 	for (i = 0; i < p->nhooks; i++) {
 		ret = sl_hook_init(&p->hooks[i], p);
 		if (ret)
@@ -117,17 +119,21 @@ int sl_pipelines_init(void)
 	return ret;
 }
 
-/* Caller holds sl_lock.  Disarm every hook, then wait for handlers. */
+/*
+ * Caller holds sl_lock.  Close the gate, disarm every hook, wait for the
+ * handlers still running, then forget the pipeline's chains.
+ */
 static void sl_pipeline_disarm(struct sl_pipeline *p)
 {
-	WRITE_ONCE(p->enabled, false);
+	WRITE_ONCE(p->gate, false);
+	p->enabled = false;
 	sl_hooks_disarm(p->hooks, p->nhooks);
 	tracepoint_synchronize_unregister();
 	/* kprobe handlers run with preemption off: this waits for them too */
 	synchronize_rcu();
 	if (p->on_disable)
 		p->on_disable(p);
-	sl_flight_flush(p->id);
+	sl_flight_flush(sl_ft, p->id);
 }
 
 void sl_pipelines_exit(void)
@@ -151,11 +157,46 @@ void sl_pipelines_exit(void)
 	mutex_unlock(&sl_lock);
 }
 
+/* The per-CPU histograms, on the first enable; kept until unload. */
+static int sl_pipeline_hists_alloc(struct sl_pipeline *p)
+{
+	unsigned int i;
+
+	if (p->hists_live)
+		return 0;
+	for (i = 0; i < p->max_stages; i++) {
+		if (sl_hist_init(&p->hists[i])) {
+			while (i--)
+				sl_hist_free(&p->hists[i]);
+			return -ENOMEM;
+		}
+	}
+	p->hists_live = true;
+	return 0;
+}
+
+/* The point chains start at: the first SL_PF_FIRST point armed. */
+static u8 sl_pipeline_start_pt(const struct sl_pipeline *p)
+{
+	unsigned int i;
+	u8 pt = SL_FLIGHT_NTS;
+
+	for (i = 0; i < p->nhooks; i++) {
+		const struct sl_hook *hk = &p->hooks[i];
+
+		if ((hk->flags & SL_PF_FIRST) &&
+		    hk->state == STACKLAT_HOOK_ARMED && hk->pt < pt)
+			pt = hk->pt;
+	}
+	return pt;
+}
+
 /*
- * Enable: arm every resolved hook, then open the gate.  A hook that fails
- * to arm is reported in status; the stages that remain measurable are
- * measured.  Only if no hook at all could be armed is enabling an error.
- * Caller holds sl_lock.
+ * Enable: arm every resolved hook with the gate closed, then open it, so
+ * that no chain starts before the points that end it are in place.  A hook
+ * that fails to arm is reported in status; the stages that remain
+ * measurable are measured.  Only if no hook at all could be armed is
+ * enabling an error.  Caller holds sl_lock.
  */
 int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 {
@@ -170,12 +211,14 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 		sl_pipeline_disarm(p);
 		return 0;
 	}
+	ret = sl_pipeline_hists_alloc(p);
+	if (ret)
+		return ret;
 	if (p->on_enable) {
 		ret = p->on_enable(p);
 		if (ret)
 			return ret;
 	}
-	WRITE_ONCE(p->enabled, true);
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
@@ -186,13 +229,27 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 		if (hk->state == STACKLAT_HOOK_DISARMED && !sl_hook_arm(hk))
 			armed++;
 	}
+	p->enabled = true;
 	if (!armed && p->nhooks && p->key != STACKLAT_KEY_NONE) {
 		sl_pipeline_disarm(p);
 		sl_err("%s: no hook point could be armed on this kernel\n",
 		       p->name);
 		return -ENOENT;
 	}
+	WRITE_ONCE(p->start_pt, sl_pipeline_start_pt(p));
+	/* the handlers see the start point before the gate opens */
+	smp_wmb();
+	WRITE_ONCE(p->gate, true);
 	return 0;
+}
+
+/* Bytes of per-CPU histograms a pipeline holds. */
+u64 sl_pipeline_mem(const struct sl_pipeline *p)
+{
+	if (!p->hists_live)
+		return 0;
+	return (u64)p->max_stages * sizeof(struct sl_hist_cpu) *
+	       num_possible_cpus();
 }
 
 void sl_pipeline_reset(struct sl_pipeline *p)
@@ -270,31 +327,66 @@ int sl_pipelines_enable_list(const char *list)
 
 /* ---- chains ----------------------------------------------------------- */
 
+static __always_inline u64 sl_chain_key(const struct sl_pipeline *p,
+					unsigned long ident)
+{
+	return sl_flight_key(p->id, ident);
+}
+
+/*
+ * Start following @ident at point @pt.  An entry that is already there
+ * belongs to the same object handed on again (a tunnel's inner packet) or
+ * to an earlier life of it that ended unseen: either way the chain starts
+ * over.  Returns the entry held, or NULL (counted) if the table is full.
+ */
 struct sl_flight_ent *sl_chain_start(struct sl_pipeline *p, unsigned long ident,
 				     unsigned int pt, u64 now)
 {
 	struct sl_flight_ent *e;
-	bool stale;
+	int how;
 
-	e = sl_flight_insert(sl_flight_key(p->id, ident), now, &stale);
+	e = sl_flight_put(sl_ft, sl_chain_key(p, ident), now, SL_FL_RESTART,
+			  &how);
 	if (unlikely(!e)) {
 		sl_loss(p, SL_LOSS_TABLE_FULL);
 		return NULL;
 	}
-	if (stale)
-		sl_loss(p, SL_LOSS_STALE);
 	e->ts[pt] = now;
 	return e;
 }
 
-struct sl_flight_ent *sl_chain_mark(struct sl_pipeline *p, unsigned long ident,
-				    unsigned int pt, u64 now)
+struct sl_flight_ent *sl_chain_get(struct sl_pipeline *p, unsigned long ident)
 {
-	struct sl_flight_ent *e = sl_flight_lookup(sl_flight_key(p->id, ident));
+	return sl_flight_get(sl_ft, sl_chain_key(p, ident));
+}
 
-	if (e && !e->ts[pt])
-		e->ts[pt] = now;
-	return e;
+bool sl_chain_followed(struct sl_pipeline *p, unsigned long ident)
+{
+	return sl_flight_has(sl_ft, sl_chain_key(p, ident));
+}
+
+/*
+ * The chain in @e (held) continues as @ident: copied to that object's
+ * entry, @e forgotten.  Returns the new entry held, or NULL if the table
+ * had no room (the chain is then lost, counted table_full).
+ */
+struct sl_flight_ent *sl_chain_move(struct sl_pipeline *p,
+				    struct sl_flight_ent *e,
+				    unsigned long ident)
+{
+	struct sl_flight_ent *n;
+	unsigned int i;
+
+	n = sl_chain_start(p, ident, 0, e->born);
+	if (n) {
+		n->born = e->born;
+		for (i = 0; i < SL_FLIGHT_NTS; i++)
+			n->ts[i] = e->ts[i];
+		for (i = 0; i < SL_FLIGHT_NAUX; i++)
+			n->aux[i] = e->aux[i];
+	}
+	sl_flight_unlock_remove(sl_ft, e);
+	return n;
 }
 
 /* Record every stage whose two points were passed, in order. */
@@ -304,37 +396,92 @@ void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 
 	for (i = 0; i < p->nstages; i++) {
 		const struct sl_stage *s = &p->stages[i];
-		u64 a = e->ts[s->from_pt], b = e->ts[s->to_pt];
+		u64 a, b;
 
+		if (s->from_pt >= SL_FLIGHT_NTS || s->to_pt >= SL_FLIGHT_NTS)
+			continue;
+		a = e->ts[s->from_pt];
+		b = e->ts[s->to_pt];
 		if (a && b)
 			sl_record(p, i, (s64)(b - a));
 	}
+	if (p->on_record)
+		p->on_record(p, e);
 }
 
-bool sl_chain_end(struct sl_pipeline *p, unsigned long ident, unsigned int pt,
-		  u64 now)
+/* The chain in @e (held) is complete: record it and forget it. */
+void sl_chain_finish(struct sl_pipeline *p, struct sl_flight_ent *e)
 {
-	u64 key = sl_flight_key(p->id, ident);
-	struct sl_flight_ent *e = sl_flight_lookup(key);
-
-	if (!e) {
-		sl_loss(p, SL_LOSS_UNMATCHED);
-		return false;
-	}
-	e->ts[pt] = now;
 	sl_chain_record(p, e);
-	sl_flight_remove(e, key);
+	sl_flight_unlock_remove(sl_ft, e);
+}
+
+/* Forget the chain in @e (held), counting @loss unless SL_NO_LOSS. */
+void sl_chain_remove(struct sl_pipeline *p, struct sl_flight_ent *e, int loss)
+{
+	sl_flight_unlock_remove(sl_ft, e);
+	if (loss >= 0)
+		sl_loss(p, loss);
+}
+
+/* Stamp point @pt of @ident's chain (the first pass counts). */
+bool sl_chain_mark(struct sl_pipeline *p, unsigned long ident,
+		   unsigned int pt, u64 now)
+{
+	struct sl_flight_ent *e = sl_chain_get(p, ident);
+
+	if (!e)
+		return false;
+	if (!e->ts[pt])
+		e->ts[pt] = now;
+	sl_chain_put(e);
 	return true;
 }
 
-/* The object was freed before it finished (a drop): forget it. */
-bool sl_chain_drop(struct sl_pipeline *p, unsigned long ident)
+bool sl_chain_forget(struct sl_pipeline *p, unsigned long ident, int loss)
 {
-	u64 key = sl_flight_key(p->id, ident);
-	struct sl_flight_ent *e = sl_flight_lookup(key);
+	struct sl_flight_ent *e = sl_chain_get(p, ident);
 
-	if (!e || !sl_flight_remove(e, key))
+	if (!e)
 		return false;
-	sl_loss(p, SL_LOSS_DROPPED);
+	sl_chain_remove(p, e, loss);
 	return true;
+}
+
+/* ---- the age sweep ----------------------------------------------------- */
+
+/*
+ * Entries whose object never reached an end point (a free no hook saw, a
+ * request that never completed) leave the table by age, from a work item
+ * outside probe context, and are counted stale in their pipeline.
+ */
+static void sl_sweep_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(sl_sweep_work, sl_sweep_fn);
+static unsigned long sl_sweep_period;
+
+static void sl_sweep_fn(struct work_struct *w)
+{
+	u64 stale[SL_FLIGHT_OWNERS] = { 0 };
+	unsigned int i;
+
+	if (sl_flight_sweep(sl_ft, sl_now(), stale)) {
+		for (i = 0; i < sl_nr_pipelines; i++)
+			if (stale[i])
+				this_cpu_add(sl_pipelines[i]->loss->v[SL_LOSS_STALE],
+					     stale[i]);
+	}
+	schedule_delayed_work(&sl_sweep_work, sl_sweep_period);
+}
+
+void sl_sweep_start(u64 stale_ns)
+{
+	/* four sweeps per stale period, at most one a second */
+	sl_sweep_period = max_t(unsigned long, HZ,
+				nsecs_to_jiffies(stale_ns / 4));
+	schedule_delayed_work(&sl_sweep_work, sl_sweep_period);
+}
+
+void sl_sweep_stop(void)
+{
+	cancel_delayed_work_sync(&sl_sweep_work);
 }

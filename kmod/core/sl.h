@@ -107,39 +107,12 @@ struct sl_losses {
 	u64 v[SL_LOSS_NR];
 };
 
-/* ---- in-flight table -------------------------------------------------- */
+/* ---- in-flight table (flight.h) ------------------------------------- */
 
-#define SL_FLIGHT_NTS	12	/* timestamps (hook points) per entry */
+#include "flight.h"
 
-/*
- * One in-flight object.  @key is 0 when the slot is free and is claimed with
- * cmpxchg; a pipeline never stores a point index >= SL_FLIGHT_NTS.
- */
-struct sl_flight_ent {
-	u64 key;
-	u64 born;
-	u64 ts[SL_FLIGHT_NTS];
-	u64 aux[2];
-};
-
-struct sl_flight_stats {
-	u32 size;
-	u32 used;
-	u64 max_age_ns;
-	u64 inserts;
-	u64 full;
-	u64 stale;
-};
-
-int sl_flight_init(unsigned int entries, u64 max_age_ns);
-void sl_flight_exit(void);
-u64 sl_flight_key(unsigned int pipe_id, unsigned long ident);
-struct sl_flight_ent *sl_flight_insert(u64 key, u64 now, bool *stale);
-struct sl_flight_ent *sl_flight_lookup(u64 key);
-bool sl_flight_remove(struct sl_flight_ent *e, u64 key);
-void sl_flight_stats(struct sl_flight_stats *st);
-void sl_flight_flush(unsigned int pipe_id);
-int sl_flight_next(unsigned int *pos, struct sl_flight_ent *out);
+/* The one table every pipeline's chains live in (main.c creates it). */
+extern struct sl_flight *sl_ft;
 
 /* ---- filters ---------------------------------------------------------- */
 
@@ -178,8 +151,12 @@ int sl_filter_fmt(const struct sl_filter *f, char *buf, size_t len);
 /*
  * One way of attaching a hook point.  A tracepoint candidate gives its probe
  * function (prototype void fn(void *data, TP_PROTO...), data is the struct
- * sl_hook); a kprobe candidate a pre-handler; a kretprobe candidate an entry
- * and/or return handler and the per-instance data size.
+ * sl_hook; SL_TP_DEFINE makes one that hands the arguments to the
+ * dispatcher); a kprobe candidate a pre-handler; a kretprobe candidate an
+ * entry and/or return handler and the per-instance data size.  @argoff:
+ * where the point's first argument is among the function's (a candidate
+ * whose function takes one more argument in front, as sk_skb_reason_drop
+ * does before kfree_skb_reason's).
  */
 struct sl_cand {
 	u32 kind;			/* enum stacklat_hook_kind */
@@ -189,6 +166,8 @@ struct sl_cand {
 	kretprobe_handler_t entry;
 	kretprobe_handler_t ret;
 	size_t data_size;
+	s8 argoff;
+	u8 flavor;			/* the pipeline's: how to read the args */
 };
 
 #define SL_TP(name, fn) \
@@ -199,11 +178,102 @@ struct sl_cand {
 	{ .kind = STACKLAT_HOOK_KIND_KRETPROBE, .target = sym, .entry = e, \
 	  .ret = r, .data_size = sz }
 
+/*
+ * What a point does with the object it sees (struct sl_hook's @act); the
+ * dispatcher does it, a pipeline only writes the row.
+ *  START   start (or restart) the object's chain here
+ *  MARK    stamp the chain if the object is followed; with SL_PF_FIRST,
+ *          start it here when this is the first point armed
+ *  END     stamp, record every stage passed, forget the chain
+ *  FORGET  forget the chain, uncounted (freed normally, or out of scope)
+ *  DROP    forget the chain, counted dropped (the pipeline's on_drop may
+ *          say it does not count)
+ *  HOLD    hand the chain, if followed, to the post callback as it is
+ *  NONE    the callbacks do it all
+ */
+enum sl_act {
+	SL_ACT_NONE,
+	SL_ACT_START,
+	SL_ACT_MARK,
+	SL_ACT_END,
+	SL_ACT_FORGET,
+	SL_ACT_DROP,
+	SL_ACT_HOLD,
+};
+
+#define SL_OBJ_TASK	0xff	/* the object is the current thread */
+#define SL_PF_FIRST	BIT(0)	/* MARK starts the chain if first armed */
+#define SL_PF_NOHIT	BIT(1)	/* the callbacks count the point's hits */
+
+/* What a post callback asks of the chain it holds. */
+enum sl_post {
+	SL_KEEP,			/* leave it held, released after */
+	SL_FORGET,			/* forget it, uncounted */
+	SL_FILTERED,			/* forget it, counted filtered */
+	SL_DROPPED,			/* forget it, counted dropped */
+	SL_DONE,			/* the callback released or moved it */
+};
+
+struct sl_hook;
+struct sl_pipeline;
+
+/*
+ * One hit of a point, as the dispatcher hands it to a pipeline's
+ * callbacks.  The arguments are read from the registers (kprobe), the
+ * tracepoint's arguments or those a kretprobe saved at entry.
+ */
+struct sl_ev {
+	struct sl_hook *hk;
+	struct sl_pipeline *p;
+	struct pt_regs *regs;
+	const unsigned long *args;
+	unsigned long ret;		/* return value, at a return point */
+	void *data;			/* kretprobe: the pipeline's bytes */
+	unsigned long ident;		/* the object; pre may change it */
+	u64 now;
+	s8 argoff;
+	u8 act;				/* the row's; pre may change it */
+	bool nohit;			/* a point passed on another's behalf */
+};
+
+static __always_inline unsigned long sl_ev_arg(const struct sl_ev *ev,
+					       unsigned int n)
+{
+	if (ev->args)
+		return ev->args[n];
+	return regs_get_kernel_argument(ev->regs, (int)n + ev->argoff);
+}
+
+static __always_inline void *sl_ev_ptr(const struct sl_ev *ev, unsigned int n)
+{
+	return (void *)sl_ev_arg(ev, n);
+}
+
+#define SL_EV_ARGS	4	/* arguments a kretprobe point saves at entry */
+
+/*
+ * A hook point: one row of a pipeline's table.  The first block is the
+ * row; the rest is run-time state under sl_lock.
+ */
 struct sl_hook {
 	const char *name;		/* the hook point, e.g. "ip_rcv" */
 	const struct sl_cand *cands;	/* in order of preference */
 	unsigned int ncands;
 	bool optional;			/* absence is expected on some kernels */
+	u8 act;				/* enum sl_act */
+	u8 pt;				/* its timestamp slot in the chain */
+	u8 obj;				/* argument that is the object, or SL_OBJ_TASK */
+	u8 flags;			/* SL_PF_* */
+	/*
+	 * pre: before the table, with ev->ident read; returns < 0 to skip
+	 * the hit (counted by the callback if it is a loss).  At a
+	 * kretprobe point it runs at entry, and skipping means the return
+	 * is not followed.  post: with the chain held, after the action's
+	 * stamp; returns enum sl_post.
+	 */
+	int (*pre)(struct sl_ev *ev);
+	int (*post)(struct sl_ev *ev, struct sl_flight_ent *e);
+	size_t data_size;		/* kretprobe: bytes for the pipeline */
 
 	/* runtime state, under sl_lock */
 	struct sl_pipeline *pipe;
@@ -232,6 +302,75 @@ static __always_inline void sl_hook_hit(struct sl_hook *hk)
 {
 	this_cpu_inc(*hk->hits);
 }
+
+static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
+{
+	return READ_ONCE(hk->state) == STACKLAT_HOOK_ARMED;
+}
+
+/* ---- the dispatcher (dispatch.c) -------------------------------------- */
+
+void sl_dispatch(struct sl_ev *ev);
+int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs);
+int sl_krp_entry_dispatch(struct kretprobe_instance *ri, struct pt_regs *regs);
+int sl_krp_ret_dispatch(struct kretprobe_instance *ri, struct pt_regs *regs);
+size_t sl_krp_data_size(const struct sl_hook *hk);
+
+static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
+{
+	struct sl_ev ev = { .hk = data, .args = a };
+
+	sl_dispatch(&ev);
+}
+
+/*
+ * A tracepoint probe for the dispatcher: SL_TP_DEFINE(name, (PROTO),
+ * args...) defines sl_tp_<name> with the tracepoint's prototype, handing
+ * the listed arguments on in that order, and type-checks it against the
+ * kernel's own register_trace_<name>() so that a prototype that drifts is
+ * a build error, never a crash.
+ */
+#define SL_UNPAREN(...)	__VA_ARGS__
+#define SL_TP_DEFINE(tpname, proto, ...)				\
+static void sl_tp_##tpname(void *__data, SL_UNPAREN proto)		\
+{									\
+	const unsigned long __a[] = { __VA_ARGS__ };			\
+									\
+	sl_tp_dispatch(__data, __a);					\
+}									\
+static inline void __maybe_unused sl_tp_check_##tpname(void)		\
+{									\
+	BUILD_BUG_ON(sizeof(register_trace_##tpname(sl_tp_##tpname,	\
+						    NULL)) != sizeof(int)); \
+}
+
+/* candidates for the dispatcher */
+#define SL_TPD(name) \
+	{ .kind = STACKLAT_HOOK_KIND_TRACEPOINT, .target = #name, \
+	  .tp_probe = sl_tp_##name }
+#define SL_KPD(sym, off) \
+	{ .kind = STACKLAT_HOOK_KIND_KPROBE, .target = sym, \
+	  .pre = sl_kp_dispatch, .argoff = off }
+#define SL_KRPD(sym, off) \
+	{ .kind = STACKLAT_HOOK_KIND_KRETPROBE, .target = sym, \
+	  .entry = sl_krp_entry_dispatch, .ret = sl_krp_ret_dispatch, \
+	  .argoff = off }
+
+#define SL_KRPDF(sym, off, fl) \
+	{ .kind = STACKLAT_HOOK_KIND_KRETPROBE, .target = sym, \
+	  .entry = sl_krp_entry_dispatch, .ret = sl_krp_ret_dispatch, \
+	  .argoff = off, .flavor = fl }
+
+/* The candidate a hit came through (the hook is armed). */
+static __always_inline const struct sl_cand *sl_ev_cand(const struct sl_ev *ev)
+{
+	return &ev->hk->cands[READ_ONCE(ev->hk->cand)];
+}
+
+/* A row: SL_POINT(name, candidates, act, pt, obj) plus designated fields. */
+#define SL_POINT(hname, c, a, p, o, ...) \
+	{ .name = hname, .cands = c, .ncands = ARRAY_SIZE(c), .act = a, \
+	  .pt = p, .obj = o, __VA_ARGS__ }
 
 int sl_hook_init(struct sl_hook *hk, struct sl_pipeline *p);
 void sl_hook_free(struct sl_hook *hk);
@@ -278,9 +417,23 @@ struct sl_pipeline {
 			   const struct sl_flight_ent *e, u64 now, char *buf,
 			   size_t len);
 
+	/*
+	 * Probe context, all optional.  on_start: a chain was just started
+	 * (held), returns enum sl_post (filters that need the object).
+	 * on_record: a chain ends, after its stages were recorded (stages
+	 * the table cannot derive, such as per-interface totals).  on_drop:
+	 * does the drop of this chain count?
+	 */
+	int (*on_start)(struct sl_ev *ev, struct sl_flight_ent *e);
+	void (*on_record)(struct sl_pipeline *p, const struct sl_flight_ent *e);
+	bool (*on_drop)(struct sl_pipeline *p, const struct sl_flight_ent *e);
+
 	/* runtime */
 	unsigned int id;
-	bool enabled;			/* READ_ONCE in handlers */
+	bool enabled;			/* under sl_lock */
+	bool gate;			/* handlers run: READ_ONCE in them */
+	u8 start_pt;			/* the first SL_PF_FIRST point armed */
+	bool hists_live;		/* per-CPU histograms allocated */
 	u64 generation;
 	struct sl_filter filter;	/* fields READ_ONCE in handlers */
 	struct sl_hist *hists;		/* max_stages */
@@ -303,10 +456,14 @@ void sl_pipeline_reset(struct sl_pipeline *p);
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);
 void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out);
 int sl_pipelines_enable_list(const char *list);
+u64 sl_pipeline_mem(const struct sl_pipeline *p);
+void sl_sweep_start(u64 stale_ns);
+void sl_sweep_stop(void);
 
+/* The gate: opened after every hook is armed, closed before disarming. */
 static __always_inline bool sl_on(const struct sl_pipeline *p)
 {
-	return READ_ONCE(p->enabled);
+	return READ_ONCE(p->gate);
 }
 
 static __always_inline void sl_loss(struct sl_pipeline *p, enum sl_loss l)
@@ -339,19 +496,55 @@ static __always_inline bool sl_task_ok(const struct sl_pipeline *p)
 }
 
 /*
- * Chains: an object (skb, request, task) followed across hook points.  Point
- * indices are the timestamp slots of struct sl_flight_ent.  sl_chain_end()
- * records every stage of the pipeline whose two points were both passed and
- * frees the entry.
+ * Chains: an object (skb, request, task) followed across hook points, in
+ * an entry of the in-flight table keyed by pipeline and object.  Point
+ * indices are the timestamp slots of struct sl_flight_ent.  Functions that
+ * return an entry return it held: the caller may read and write it until
+ * sl_chain_put() (or sl_chain_finish/remove, which also release it).
  */
 struct sl_flight_ent *sl_chain_start(struct sl_pipeline *p, unsigned long ident,
 				     unsigned int pt, u64 now);
-struct sl_flight_ent *sl_chain_mark(struct sl_pipeline *p, unsigned long ident,
-				    unsigned int pt, u64 now);
-bool sl_chain_end(struct sl_pipeline *p, unsigned long ident, unsigned int pt,
-		  u64 now);
+struct sl_flight_ent *sl_chain_get(struct sl_pipeline *p, unsigned long ident);
+struct sl_flight_ent *sl_chain_move(struct sl_pipeline *p,
+				    struct sl_flight_ent *e,
+				    unsigned long ident);
 void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e);
-bool sl_chain_drop(struct sl_pipeline *p, unsigned long ident);
+void sl_chain_finish(struct sl_pipeline *p, struct sl_flight_ent *e);
+void sl_chain_remove(struct sl_pipeline *p, struct sl_flight_ent *e,
+		     int loss);
+bool sl_chain_mark(struct sl_pipeline *p, unsigned long ident,
+		   unsigned int pt, u64 now);
+bool sl_chain_forget(struct sl_pipeline *p, unsigned long ident, int loss);
+bool sl_chain_followed(struct sl_pipeline *p, unsigned long ident);
+
+static __always_inline void sl_chain_put(struct sl_flight_ent *e)
+{
+	sl_flight_unlock(e);
+}
+
+#define SL_NO_LOSS	(-1)
+
+/* ---- breakdown dimensions (dim.c) ------------------------------------- */
+
+#define SL_DIM_SLOTS	8			/* named slots per dimension */
+#define SL_DIM_OTHER	SL_DIM_SLOTS		/* the tag of "other" */
+
+struct sl_dim {
+	u64 key[SL_DIM_SLOTS];			/* 0: free */
+	u32 gen[SL_DIM_SLOTS];			/* bumped on release */
+	struct sl_stage *stages;		/* (SLOTS + 1) x nper */
+	const char * const *suffix;		/* per stage of a slot */
+	unsigned int first;			/* pipeline stage of slot 0 */
+	unsigned int nper;
+	unsigned int name_max;
+};
+
+void sl_dim_init(struct sl_dim *d, struct sl_stage *stages, unsigned int first,
+		 unsigned int nper, const char * const *suffix,
+		 const char * const *from, const char * const *to);
+u32 sl_dim_tag(struct sl_dim *d, u64 key, const char *name);
+unsigned int sl_dim_stage(const struct sl_dim *d, u32 tag);
+void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key);
 
 /* ---- reading ---------------------------------------------------------- */
 

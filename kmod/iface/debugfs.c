@@ -75,13 +75,13 @@ static int sl_status_show(struct seq_file *m, void *v)
 	char filt[160];
 	unsigned int i, j;
 
-	sl_flight_stats(&fs);
+	sl_flight_stats(sl_ft, &fs);
 	seq_printf(m, "stacklat %s on Linux %s\n", SL_VERSION,
 		   init_utsname()->release);
 	seq_printf(m, "clock: %s\n", SL_CLOCK_NAME);
-	seq_printf(m, "in-flight table: %u/%u used, max age %llums, inserts %llu, full %llu, stale %llu\n",
+	seq_printf(m, "in-flight table: %u/%u used, max age %llums, inserts %llu, full %llu, stale %llu, busy %llu, %llu KiB\n",
 		   fs.used, fs.size, fs.max_age_ns / NSEC_PER_MSEC, fs.inserts,
-		   fs.full, fs.stale);
+		   fs.full, fs.stale, fs.busy, fs.bytes >> 10);
 	mutex_lock(&sl_lock);
 	for (i = 0; i < sl_nr_pipelines; i++) {
 		struct sl_pipeline *p = sl_pipelines[i];
@@ -97,6 +97,9 @@ static int sl_status_show(struct seq_file *m, void *v)
 		for (j = 0; j < SL_LOSS_NR; j++)
 			seq_printf(m, " %s=%llu", sl_loss_names[j], loss.v[j]);
 		seq_puts(m, "\n");
+		seq_printf(m, "  memory: %llu KiB of histograms (%u stages x %u CPUs)\n",
+			   sl_pipeline_mem(p) >> 10, p->max_stages,
+			   num_possible_cpus());
 		for (j = 0; j < p->nhooks; j++) {
 			struct sl_hook *hk = &p->hooks[j];
 
@@ -294,8 +297,9 @@ static int sl_inflight_show(struct seq_file *m, void *v)
 	struct sl_flight_ent e;
 	struct sl_pipeline *p;
 	char age[16], tid[24];
+	unsigned int id;
+	u64 key, ident;
 	char *desc;
-	int id;
 
 	desc = kmalloc(512, GFP_KERNEL);
 	if (!desc)
@@ -303,7 +307,10 @@ static int sl_inflight_show(struct seq_file *m, void *v)
 	seq_printf(m, "%-10s %9s %10s  %s\n", "pipeline", "age", "thread",
 		   "points passed");
 	mutex_lock(&sl_lock);
-	while ((id = sl_flight_next(&pos, &e)) >= 0) {
+	while (sl_flight_next(sl_ft, &pos, &e, &key)) {
+		id = sl_flight_key_owner(key);
+		/* a small ident is a thread id; a pointer is never shown */
+		ident = key ^ sl_flight_key(id, 0);
 		total++;
 		if (id >= sl_nr_pipelines)
 			continue;
@@ -316,8 +323,8 @@ static int sl_inflight_show(struct seq_file *m, void *v)
 		shown++;
 		sl_fmt_ns(age, sizeof(age),
 			  (s64)(now - e.born) > 0 ? now - e.born : 0);
-		if (e.key)
-			snprintf(tid, sizeof(tid), "%lu", (unsigned long)e.key);
+		if (!(ident >> 56))
+			snprintf(tid, sizeof(tid), "%llu", ident);
 		else
 			strscpy(tid, "-", sizeof(tid));
 		if (p->flight_fmt)

@@ -60,7 +60,7 @@ static int sl_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 				STACKLAT_CMD_GET_STATUS);
 	if (!hdr)
 		goto nospace;
-	sl_flight_stats(&fs);
+	sl_flight_stats(sl_ft, &fs);
 	if (nla_put_string(msg, STACKLAT_A_MODULE_VERSION, SL_VERSION) ||
 	    nla_put_string(msg, STACKLAT_A_KERNEL_RELEASE,
 			   init_utsname()->release) ||

@@ -26,29 +26,23 @@ static struct sl_func_slot sl_func_slots[SL_FUNC_MAX];
 static struct sl_hook sl_func_hooks[SL_FUNC_MAX];
 static struct sl_stage sl_func_stages[SL_FUNC_MAX];
 
-static int sl_func_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+/* Entry: the task filter, then the call's start in the instance's data. */
+static int sl_func_entry(struct sl_ev *ev)
 {
-	struct sl_hook *hk = sl_hook_of_ri(ri);
-	struct sl_pipeline *p = hk->pipe;
-
-	if (!sl_on(p))
-		return 1;
-	if (!sl_task_ok(p)) {
-		sl_loss(p, SL_LOSS_FILTERED);
-		return 1;	/* skip the return handler */
+	if (!sl_task_ok(ev->p)) {
+		sl_loss(ev->p, SL_LOSS_FILTERED);
+		return -1;	/* the return is not followed */
 	}
-	*(u64 *)ri->data = sl_now();
+	*(u64 *)ev->data = sl_now();
 	return 0;
 }
 
-static int sl_func_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+/* Return: one sample of the function's stage (the slot's index). */
+static int sl_func_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	struct sl_hook *hk = sl_hook_of_ri(ri);
-	u64 now = sl_now();
-
-	sl_hook_hit(hk);
-	sl_record(hk->pipe, hk - sl_func_hooks, (s64)(now - *(u64 *)ri->data));
-	return 0;
+	sl_record(ev->p, ev->hk - sl_func_hooks,
+		  (s64)(ev->now - *(u64 *)ev->data));
+	return SL_DONE;
 }
 
 static int sl_func_find(const char *sym)
@@ -90,8 +84,7 @@ int sl_func_add(const char *sym, struct netlink_ext_ack *extack)
 	s = &sl_func_slots[i];
 	hk = &sl_func_hooks[i];
 	strscpy(s->sym, sym, sizeof(s->sym));
-	s->cand = (struct sl_cand)SL_KRP(s->sym, sl_func_entry, sl_func_ret,
-					 sizeof(u64));
+	s->cand = (struct sl_cand)SL_KRPD(s->sym, 0);
 	hk->name = s->sym;
 	hk->cands = &s->cand;
 	hk->ncands = 1;
@@ -140,8 +133,16 @@ static int sl_func_setup(struct sl_pipeline *p)
 	int i;
 
 	for (i = 0; i < SL_FUNC_MAX; i++) {
-		sl_func_hooks[i].name = sl_func_slots[i].sym;
-		sl_func_hooks[i].ncands = 0;
+		struct sl_hook *hk = &sl_func_hooks[i];
+
+		/* a row each: the call followed from entry to return */
+		hk->name = sl_func_slots[i].sym;
+		hk->ncands = 0;
+		hk->act = SL_ACT_NONE;
+		hk->obj = SL_OBJ_TASK;
+		hk->pre = sl_func_entry;
+		hk->post = sl_func_ret;
+		hk->data_size = sizeof(u64);
 	}
 	return 0;
 }

@@ -51,12 +51,20 @@
  *    drop) counts as "dropped", consume_skb (freed normally, e.g. the unused
  *    original of a software segmentation) does not.
  *
- * Every point can be missing (skip_hooks= or an older kernel): chains then
- * start at the first point that is armed, and every stage whose two points
- * remain is still measured.  Totals are also split by interface (the
- * receiving device for rx, the device queued on for tx): one
- * "<ifname>.total" stage per interface seen, SL_NET_IFSLOTS per load, the
- * rest in "other.total".
+ * Each pipeline is a table of points (the rows at the end of its section)
+ * run by the engine's dispatcher; what is here besides the rows is what
+ * only the protocol knows, as callbacks.  Every point can be missing
+ * (skip_hooks= or an older kernel): chains then start at the first point
+ * that is armed, and every stage whose two points remain is still
+ * measured.  Filters act at the first point that can read them: interface,
+ * protocol and ports when an rx chain starts (an excluded packet is never
+ * inserted), tx ports at IP output, tasks where a task is known.
+ *
+ * Totals are also split by interface (the receiving device for rx, the
+ * device queued on for tx), a breakdown dimension of the engine: one
+ * "<ifname>.total" stage per interface seen, SL_NET_IFSLOTS at a time, the
+ * rest in "other.total"; an interface's slot is freed when it is
+ * unregistered.
  */
 #include <linux/skbuff.h>
 #include <linux/netdevice.h>
@@ -73,7 +81,6 @@
 #include <net/inet_sock.h>
 #include <net/tcp.h>
 #include <net/tcp_states.h>
-#include <net/net_namespace.h>
 #include <trace/events/skb.h>
 #include <trace/events/net.h>
 #include <trace/events/sock.h>
@@ -82,36 +89,15 @@
 
 /* ---- shared ------------------------------------------------------------ */
 
-#define SL_NET_IFSLOTS	8			/* interfaces named per load */
-#define SL_NET_NOPT	(SL_FLIGHT_NTS - 1)	/* a point no hook sets */
+#define SL_NET_IFSLOTS	SL_DIM_SLOTS		/* interfaces named */
 #define SL_NET_LIST_MAX	256			/* skbs walked in one list */
 
-/* aux[0] of an skb entry: 1 + its interface slot, 0 when unknown */
+/* aux[0] of an skb entry: 1 + its interface tag, 0 when unknown */
 #define SL_AUX_IF	0
 
 /* The points (timestamp slots) of the two pipelines. */
 enum { RX_DRV, RX_IP, RX_L4, RX_QUEUE, RX_APP };
 enum { TX_APP, TX_TCP, TX_IP, TX_DEVQ, TX_DRV, TX_DONE, TX_UAPP };
-
-struct sl_net_ifs {
-	u64 key[SL_NET_IFSLOTS];	/* netns inode << 32 | ifindex; 0 free */
-	struct sl_stage *stages;	/* SL_NET_IFSLOTS + 1 ("other") */
-};
-
-static __always_inline unsigned long sl_net_id(const void *obj)
-{
-	return (unsigned long)obj;
-}
-
-static __always_inline bool sl_net_armed(const struct sl_hook *hk)
-{
-	return READ_ONCE(hk->state) == STACKLAT_HOOK_ARMED;
-}
-
-static __always_inline void *sl_arg(struct pt_regs *regs, unsigned int n)
-{
-	return (void *)regs_get_kernel_argument(regs, n);
-}
 
 /* A task filter is set: packets without an application point are out. */
 static __always_inline bool sl_net_task_filter(const struct sl_pipeline *p)
@@ -119,147 +105,19 @@ static __always_inline bool sl_net_task_filter(const struct sl_pipeline *p)
 	return READ_ONCE(p->filter.tgid) || READ_ONCE(p->filter.tid);
 }
 
-/* Stop following @obj without counting it as lost. */
-static void sl_net_forget(struct sl_pipeline *p, unsigned long ident)
+/* An interface as a breakdown key: its namespace and index. */
+static __always_inline u64 sl_net_dev_key(const struct net_device *dev)
 {
-	u64 key = sl_flight_key(p->id, ident);
-	struct sl_flight_ent *e = sl_flight_lookup(key);
-
-	if (e)
-		sl_flight_remove(e, key);
+	return (u64)dev_net(dev)->ns.inum << 32 | (u32)dev->ifindex;
 }
 
-/*
- * Start following @ident at point @pt.  An entry that is already there
- * belongs to the same skb handed to the stack again (a tunnel's inner
- * packet) or to an earlier life of this address that ended without a free
- * tracepoint: either way the chain starts over.
- */
-static struct sl_flight_ent *sl_net_start(struct sl_pipeline *p,
-					  unsigned long ident, unsigned int pt,
-					  u64 now)
+/* The tag of @dev's per-interface slot, + 1 (0: unknown) for aux. */
+static __always_inline u64 sl_net_if_tag(struct sl_dim *d,
+					 const struct net_device *dev)
 {
-	struct sl_flight_ent *e = sl_flight_lookup(sl_flight_key(p->id, ident));
-	unsigned int i;
-
-	if (!e)
-		return sl_chain_start(p, ident, pt, now);
-	WRITE_ONCE(e->born, now);
-	for (i = 0; i < SL_FLIGHT_NTS; i++)
-		e->ts[i] = 0;
-	e->aux[0] = 0;
-	e->aux[1] = 0;
-	e->ts[pt] = now;
-	return e;
-}
-
-/*
- * The chain in @e (key @key) continues as @ident: copied to a new entry,
- * the old one freed.  Returns false if the table had no room (the chain is
- * then lost, counted table_full by sl_chain_start()).
- */
-static bool sl_net_move(struct sl_pipeline *p, struct sl_flight_ent *e,
-			u64 key, unsigned long ident)
-{
-	struct sl_flight_ent *n;
-	unsigned int i;
-
-	n = sl_net_start(p, ident, 0, READ_ONCE(e->born));
-	if (n) {
-		for (i = 0; i < SL_FLIGHT_NTS; i++)
-			n->ts[i] = e->ts[i];
-		n->aux[0] = e->aux[0];
-		n->aux[1] = e->aux[1];
-	}
-	sl_flight_remove(e, key);
-	return n != NULL;
-}
-
-/* Is @st the per-interface stage of @ifname ("<ifname>.total" or "<ifname>#N.total")? */
-static bool sl_net_stage_is(const struct sl_stage *st, const char *ifname)
-{
-	unsigned int i;
-	char c, want;
-
-	for (i = 0; i < IFNAMSIZ; i++) {
-		c = READ_ONCE(st->name[i]);
-		want = READ_ONCE(ifname[i]);
-		if (!want)
-			return i && (c == '.' || c == '#');
-		if (c != want)
-			return false;
-	}
-	return false;
-}
-
-/*
- * Name slot @slot "<ifname>.total" (with "#<slot>" after the name when
- * another namespace's interface of that name has a slot already).  Runs in
- * a handler, once per interface: byte stores only, the first byte last, so
- * a reader that sees a name sees all of it.
- */
-static void sl_net_name_slot(struct sl_net_ifs *ifs, unsigned int slot,
-			     const char *ifname)
-{
-	static const char suffix[] = ".total";
-	struct sl_stage *st = &ifs->stages[slot];
-	unsigned int i, n = 0, k;
-	bool dup = false;
-	char first;
-
-	for (i = 0; i < SL_NET_IFSLOTS; i++)
-		if (i != slot && READ_ONCE(ifs->stages[i].name[0]) &&
-		    sl_net_stage_is(&ifs->stages[i], ifname))
-			dup = true;
-	first = READ_ONCE(ifname[0]);
-	if (!first) {
-		first = '?';
-		n = 1;
-	} else {
-		while (n < IFNAMSIZ - 1 && READ_ONCE(ifname[n])) {
-			if (n)
-				WRITE_ONCE(st->name[n], READ_ONCE(ifname[n]));
-			n++;
-		}
-	}
-	if (dup) {
-		WRITE_ONCE(st->name[n++], '#');
-		WRITE_ONCE(st->name[n++], '0' + slot);
-	}
-	for (k = 0; k < sizeof(suffix); k++)
-		WRITE_ONCE(st->name[n + k], suffix[k]);
-	/* the rest of the name before its first byte: readers skip a stage
-	 * whose name is empty
-	 */
-	smp_wmb();
-	WRITE_ONCE(st->name[0], first);
-}
-
-/* The slot of @dev, claimed on first sight; SL_NET_IFSLOTS is "other". */
-static unsigned int sl_net_ifslot(struct sl_net_ifs *ifs,
-				  const struct net_device *dev)
-{
-	unsigned int i;
-	u64 key, k;
-
 	if (!dev)
-		return SL_NET_IFSLOTS;
-	key = (u64)dev_net(dev)->ns.inum << 32 | (u32)dev->ifindex;
-	for (i = 0; i < SL_NET_IFSLOTS; i++) {
-		k = READ_ONCE(ifs->key[i]);
-		if (k == key)
-			return i;
-		if (k)
-			continue;
-		k = cmpxchg(&ifs->key[i], 0, key);
-		if (!k) {
-			sl_net_name_slot(ifs, i, dev->name);
-			return i;
-		}
-		if (k == key)
-			return i;
-	}
-	return SL_NET_IFSLOTS;
+		return 1 + SL_DIM_OTHER;
+	return 1 + sl_dim_tag(d, sl_net_dev_key(dev), dev->name);
 }
 
 static __always_inline bool sl_net_dev_ok(const struct sl_pipeline *p,
@@ -270,40 +128,19 @@ static __always_inline bool sl_net_dev_ok(const struct sl_pipeline *p,
 	return !ifx || (dev && (u32)dev->ifindex == ifx);
 }
 
-/*
- * Record every stage of the chain whose two points were passed, and the
- * total of its interface.  Per-interface stages use SL_NET_NOPT as both
- * points, so sl_chain_record() leaves them alone.
- */
-static void sl_net_record(struct sl_pipeline *p, const struct sl_flight_ent *e,
-			  unsigned int nfixed, unsigned int from,
-			  unsigned int to)
+/* The total of the chain's interface, between points @from and @to. */
+static void sl_net_record_if(struct sl_pipeline *p, struct sl_dim *d,
+			     const struct sl_flight_ent *e, unsigned int from,
+			     unsigned int to)
 {
-	u64 slot = e->aux[SL_AUX_IF];
+	u64 tag = e->aux[SL_AUX_IF];
 
-	sl_chain_record(p, e);
-	if (slot && slot <= SL_NET_IFSLOTS + 1 && e->ts[from] && e->ts[to])
-		sl_record(p, nfixed + slot - 1, (s64)(e->ts[to] - e->ts[from]));
+	if (tag && e->ts[from] && e->ts[to])
+		sl_record(p, sl_dim_stage(d, (u32)(tag - 1)),
+			  (s64)(e->ts[to] - e->ts[from]));
 }
 
-static void sl_net_setup_ifs(struct sl_net_ifs *ifs, struct sl_stage *st,
-			     const char *from, const char *to)
-{
-	unsigned int i;
-
-	ifs->stages = st;
-	for (i = 0; i <= SL_NET_IFSLOTS; i++) {
-		st[i].from = from;
-		st[i].to = to;
-		st[i].from_pt = SL_NET_NOPT;
-		st[i].to_pt = SL_NET_NOPT;
-		st[i].name[0] = '\0';
-		if (i < SL_NET_IFSLOTS)
-			ifs->key[i] = 0;
-	}
-	strscpy(st[SL_NET_IFSLOTS].name, "other.total",
-		sizeof(st[SL_NET_IFSLOTS].name));
-}
+static const char * const sl_net_if_suffix[] = { ".total" };
 
 /*
  * A header at @h of @len bytes lies in the linear part of @skb, between
@@ -327,6 +164,81 @@ static __always_inline bool sl_net_ports_ok(const struct sl_pipeline *p,
 	       (!fr || ntohs(rport) == fr);
 }
 
+static __always_inline bool sl_net_port_filter(const struct sl_pipeline *p)
+{
+	return READ_ONCE(p->filter.lport) || READ_ONCE(p->filter.rport) ||
+	       READ_ONCE(p->filter.proto);
+}
+
+/* Shared by both pipelines' frees: a tracepoint each, kprobes behind. */
+SL_TP_DEFINE(kfree_skb, (SL_COMPAT_KFREE_SKB_ARGS), (unsigned long)skb)
+SL_TP_DEFINE(consume_skb, (SL_COMPAT_CONSUME_SKB_ARGS), (unsigned long)skb)
+
+static const struct sl_cand sl_c_kfree[] = {
+	SL_TPD(kfree_skb),
+	/* sk_skb_reason_drop(sk, skb, reason): kfree_skb_reason's name since 6.11 */
+	SL_KPD("sk_skb_reason_drop", 1),
+	SL_KPD("kfree_skb_reason", 0),
+	SL_KPD("kfree_skb", 0),
+};
+
+static const struct sl_cand sl_c_consume[] = {
+	SL_TPD(consume_skb),
+	SL_KPD("consume_skb", 0),
+};
+
+/*
+ * An interface that goes away frees its per-interface slots, so that the
+ * interfaces of containers that come and go each get theirs.
+ */
+static struct sl_dim sl_rx_ifs, sl_tx_ifs;
+static unsigned int sl_net_notifier_users;
+
+static int sl_net_netdev_event(struct notifier_block *nb, unsigned long event,
+			       void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	u64 key;
+
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	key = sl_net_dev_key(dev);
+	mutex_lock(&sl_lock);
+	sl_dim_release(&sl_pipe_net_rx, &sl_rx_ifs, key);
+	sl_dim_release(&sl_pipe_net_tx, &sl_tx_ifs, key);
+	mutex_unlock(&sl_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sl_net_nb = {
+	.notifier_call = sl_net_netdev_event,
+};
+
+/* Under sl_lock, from the pipelines' setup and teardown. */
+static int sl_net_notifier_get(void)
+{
+	int ret;
+
+	if (sl_net_notifier_users++)
+		return 0;
+	/* the notifier takes sl_lock: register without it */
+	mutex_unlock(&sl_lock);
+	ret = register_netdevice_notifier(&sl_net_nb);
+	mutex_lock(&sl_lock);
+	if (ret)
+		sl_net_notifier_users--;
+	return ret;
+}
+
+static void sl_net_notifier_put(struct sl_pipeline *p)
+{
+	if (--sl_net_notifier_users)
+		return;
+	mutex_unlock(&sl_lock);
+	unregister_netdevice_notifier(&sl_net_nb);
+	mutex_lock(&sl_lock);
+}
+
 /* ---- net_rx ------------------------------------------------------------ */
 
 enum {
@@ -345,9 +257,8 @@ static struct sl_stage sl_rx_stages[RXS_NSTAGES] = {
 	[RXS_TOTAL] = { "total", "driver", "copy_to_app", RX_DRV, RX_APP },
 };
 
-static struct sl_net_ifs sl_rx_ifs;
 
-/* Hook indices: handlers look at which of the points are armed. */
+/* Hook indices: a few callbacks look at which points are armed. */
 enum {
 	HRX_DRV, HRX_IP, HRX_IP_LIST, HRX_IP6, HRX_IP6_LIST, HRX_TCP4, HRX_TCP6,
 	HRX_UDP4, HRX_UDP6, HRX_TCP_QUEUE, HRX_UDP_QUEUE, HRX_COALESCE,
@@ -357,95 +268,54 @@ enum {
 static struct sl_hook sl_rx_hooks[HRX_NR];
 
 /*
- * The point chains start at: the driver hand-off, or where it is missing
- * the first receive point that is armed.
+ * The IP protocol of the packet at @nh (the network header, IPv4 or IPv6
+ * by @v6) and, for TCP and UDP, its ports; false when the header is not in
+ * the linear part (nothing is decided then).
  */
-static unsigned int sl_rx_start_pt(void)
+static __always_inline bool sl_rx_l3(const struct sk_buff *skb,
+				     const unsigned char *nh, bool v6,
+				     u8 *proto, __be16 *sport, __be16 *dport,
+				     bool *ports)
 {
-	if (sl_net_armed(&sl_rx_hooks[HRX_DRV]))
-		return RX_DRV;
-	if (sl_net_armed(&sl_rx_hooks[HRX_IP]) ||
-	    sl_net_armed(&sl_rx_hooks[HRX_IP6]))
-		return RX_IP;
-	return RX_L4;
-}
+	const unsigned char *th;
 
-static struct sl_flight_ent *sl_rx_begin(struct sl_pipeline *p,
-					 struct sk_buff *skb, unsigned int pt,
-					 u64 now)
-{
-	struct sl_flight_ent *e;
+	if (v6) {
+		const struct ipv6hdr *h = (const struct ipv6hdr *)nh;
 
-	if (!sl_net_dev_ok(p, skb->dev)) {
-		sl_loss(p, SL_LOSS_FILTERED);
-		return NULL;
+		if (!sl_net_linear(skb, h, sizeof(*h)))
+			return false;
+		*proto = h->nexthdr;
+		th = nh + sizeof(*h);
+	} else {
+		const struct iphdr *h = (const struct iphdr *)nh;
+
+		if (!sl_net_linear(skb, h, sizeof(*h)))
+			return false;
+		*proto = h->protocol;
+		/* a fragment's ports are in its first piece only */
+		if (h->frag_off & htons(IP_MF | IP_OFFSET))
+			th = NULL;
+		else
+			th = nh + h->ihl * 4;
 	}
-	e = sl_net_start(p, sl_net_id(skb), pt, now);
-	if (e)
-		e->aux[SL_AUX_IF] = 1 + sl_net_ifslot(&sl_rx_ifs, skb->dev);
-	return e;
-}
-
-/* Mark point @pt of @skb's chain, or start the chain there if @pt is first. */
-static struct sl_flight_ent *sl_rx_follow(struct sl_pipeline *p,
-					  struct sk_buff *skb, unsigned int pt,
-					  u64 now)
-{
-	struct sl_flight_ent *e = sl_chain_mark(p, sl_net_id(skb), pt, now);
-
-	if (e || pt != sl_rx_start_pt())
-		return e;
-	return sl_rx_begin(p, skb, pt, now);
-}
-
-static void sl_rx_drv(struct sl_hook *hk, struct sk_buff *skb)
-{
-	struct sl_pipeline *p = hk->pipe;
-
-	if (!sl_on(p))
-		return;
-	sl_hook_hit(hk);
-	sl_rx_begin(p, skb, RX_DRV, sl_now());
-}
-
-static void sl_rx_drv_tp(void *data, struct sk_buff *skb)
-{
-	sl_rx_drv(data, skb);
-}
-
-/* __netif_receive_skb(skb) */
-static int sl_rx_drv_kp(struct kprobe *kp, struct pt_regs *regs)
-{
-	sl_rx_drv(sl_hook_of_kp(kp), sl_arg(regs, 0));
-	return 0;
+	*ports = (*proto == IPPROTO_TCP || *proto == IPPROTO_UDP) && th &&
+		 sl_net_linear(skb, th, 4);
+	if (*ports) {
+		*sport = ((const __be16 *)th)[0];
+		*dport = ((const __be16 *)th)[1];
+	}
+	return true;
 }
 
 /*
- * Can the IP packet in @skb (skb->data at its header) reach a transport
- * point?  TCP and UDP can, and so can what may still carry them here: IPsec
- * in transport mode (the same skb goes on to TCP/UDP once decrypted) and,
- * for IPv6, extension headers.  Anything else (ICMP, IGMP, a tunnel whose
- * inner packet is received again as a new chain) can never be a sample.
- * A header outside the linear part is given the benefit of the doubt.
+ * Can an IP packet with next protocol @proto reach a transport point?  TCP
+ * and UDP can, and so can what may still carry them: IPsec in transport
+ * mode (the same skb goes on to TCP/UDP once decrypted) and, for IPv6,
+ * extension headers.  Anything else (ICMP, IGMP, a tunnel whose inner
+ * packet is received again as a new chain) can never be a sample.
  */
-static __always_inline bool sl_rx_ip_carries_l4(const struct sk_buff *skb,
-						bool v6)
+static __always_inline bool sl_rx_carries_l4(u8 proto, bool v6)
 {
-	u8 proto;
-
-	if (v6) {
-		const struct ipv6hdr *h = (const struct ipv6hdr *)skb->data;
-
-		if (!sl_net_linear(skb, h, sizeof(*h)))
-			return true;
-		proto = h->nexthdr;
-	} else {
-		const struct iphdr *h = (const struct iphdr *)skb->data;
-
-		if (!sl_net_linear(skb, h, sizeof(*h)))
-			return true;
-		proto = h->protocol;
-	}
 	switch (proto) {
 	case IPPROTO_TCP:
 	case IPPROTO_UDP:
@@ -462,416 +332,315 @@ static __always_inline bool sl_rx_ip_carries_l4(const struct sk_buff *skb,
 }
 
 /*
+ * A chain starts (at the driver, or at the first receive point armed):
+ * the interface filter, and as early as the headers can be read the
+ * protocol and port filters, so that an excluded packet is never
+ * followed.  At the driver and IP points skb->data is at the network
+ * header; frames that are not IP (ARP, LLDP) are not followed at all, and
+ * neither are IP packets that cannot reach TCP or UDP.
+ */
+static int sl_rx_on_start(struct sl_ev *ev, struct sl_flight_ent *e)
+{
+	struct sl_pipeline *p = ev->p;
+	struct sk_buff *skb = (struct sk_buff *)ev->ident;
+	__be16 sport, dport;
+	bool v6, ports;
+	u8 proto;
+
+	if (!sl_net_dev_ok(p, skb->dev))
+		return SL_FILTERED;
+	if (ev->hk->pt <= RX_IP) {
+		switch (skb->protocol) {
+		case htons(ETH_P_IP):
+			v6 = false;
+			break;
+		case htons(ETH_P_IPV6):
+			v6 = true;
+			break;
+		default:
+			return SL_FORGET;
+		}
+		if (sl_rx_l3(skb, skb->data, v6, &proto, &sport, &dport,
+			     &ports)) {
+			if (!sl_rx_carries_l4(proto, v6))
+				return SL_FORGET;
+			if (ports && sl_net_port_filter(p) &&
+			    !sl_net_ports_ok(p, proto, dport, sport))
+				return SL_FILTERED;
+		}
+	}
+	e->aux[SL_AUX_IF] = sl_net_if_tag(&sl_rx_ifs, skb->dev);
+	return SL_KEEP;
+}
+
+/*
  * The IP point of @skb.  A packet that cannot reach a transport point
  * leaves the chain here, uncounted like a segment without payload: its
  * entry would otherwise wait for a free that some protocols do without a
- * tracepoint.
+ * tracepoint.  A header outside the linear part is given the benefit of
+ * the doubt.
  */
-static void sl_rx_ip_one(struct sl_pipeline *p, struct sk_buff *skb, bool v6,
-			 u64 now)
+static int sl_rx_ip_check(const struct sk_buff *skb, bool v6)
 {
-	if (sl_rx_follow(p, skb, RX_IP, now) && !sl_rx_ip_carries_l4(skb, v6))
-		sl_net_forget(p, sl_net_id(skb));
+	__be16 sport, dport;
+	bool ports;
+	u8 proto;
+
+	if (sl_rx_l3(skb, skb->data, v6, &proto, &sport, &dport, &ports) &&
+	    !sl_rx_carries_l4(proto, v6))
+		return SL_FORGET;
+	return SL_KEEP;
 }
 
-/* ip_rcv_core(skb, net), ip_rcv(skb, ...), ip6_rcv_core(skb, ...), ipv6_rcv(skb, ...) */
-static int sl_rx_ip(struct kprobe *kp, struct pt_regs *regs)
+static int sl_rx_ip4_post(struct sl_ev *ev, struct sl_flight_ent *e)
 {
-	struct sl_hook *hk = sl_hook_of_kp(kp);
+	return sl_rx_ip_check((const struct sk_buff *)ev->ident, false);
+}
 
-	if (!sl_on(hk->pipe))
-		return 0;
-	sl_hook_hit(hk);
-	sl_rx_ip_one(hk->pipe, sl_arg(regs, 0), hk == &sl_rx_hooks[HRX_IP6],
-		     sl_now());
-	return 0;
+static int sl_rx_ip6_post(struct sl_ev *ev, struct sl_flight_ent *e)
+{
+	return sl_rx_ip_check((const struct sk_buff *)ev->ident, true);
 }
 
 /*
  * ip_list_rcv(head, pt, orig_dev) / ipv6_list_rcv(...): only needed where
- * the per-skb hook could not go on *_rcv_core (its first candidate), which
- * the list path calls too.  The list is the caller's, on this CPU.
+ * the per-skb point could not go on *_rcv_core (its first candidate),
+ * which the list path calls too.  Each skb of the list (the caller's, on
+ * this CPU) passes the per-skb point's row.
  */
-static int sl_rx_ip_list(struct kprobe *kp, struct pt_regs *regs)
+static int sl_rx_ip_list(struct sl_ev *ev)
 {
-	struct sl_hook *hk = sl_hook_of_kp(kp);
-	struct sl_hook *single = hk == &sl_rx_hooks[HRX_IP_LIST] ?
+	struct sl_hook *single = ev->hk == &sl_rx_hooks[HRX_IP_LIST] ?
 				 &sl_rx_hooks[HRX_IP] : &sl_rx_hooks[HRX_IP6];
-	struct list_head *head = sl_arg(regs, 0);
+	struct list_head *head = sl_ev_ptr(ev, 0);
 	struct sk_buff *skb;
 	unsigned int n = 0;
-	u64 now;
 
-	if (!sl_on(hk->pipe) ||
-	    (sl_net_armed(single) && READ_ONCE(single->cand) == 0))
-		return 0;
-	sl_hook_hit(hk);
-	now = sl_now();
+	if (sl_hook_armed(single) && READ_ONCE(single->cand) == 0)
+		return -1;
 	list_for_each_entry(skb, head, list) {
+		unsigned long a[1] = { (unsigned long)skb };
+		struct sl_ev one = { .hk = single, .args = a, .nohit = true };
+
 		if (++n > SL_NET_LIST_MAX)
 			break;
-		sl_rx_ip_one(hk->pipe, skb, single == &sl_rx_hooks[HRX_IP6],
-			     now);
+		sl_dispatch(&one);
 	}
-	return 0;
+	return -1;
 }
 
 /*
  * Transport receive: skb->data points at the TCP or UDP header.  Segments
  * without payload leave the chain here, and so do those the port or
- * protocol filter rejects.  A header that is not in the linear part (never
- * seen from the drivers tested) cannot be read safely: the skb is let go.
+ * protocol filter rejects (only those whose ports could not be read when
+ * the chain started).  A header that is not in the linear part (never seen
+ * from the drivers tested) cannot be read safely: the skb is let go.
  */
-static void sl_rx_l4(struct sl_hook *hk, struct sk_buff *skb, u8 proto)
+static int sl_rx_l4(struct sl_ev *ev, u8 proto)
 {
-	struct sl_pipeline *p = hk->pipe;
-	__be16 sport = 0, dport = 0;
-	bool empty = false;
+	const struct sk_buff *skb = (const struct sk_buff *)ev->ident;
+	__be16 sport, dport;
 
-	if (!sl_on(p))
-		return;
-	sl_hook_hit(hk);
-	if (!sl_rx_follow(p, skb, RX_L4, sl_now()))
-		return;
 	if (proto == IPPROTO_TCP) {
 		const struct tcphdr *th = (const struct tcphdr *)skb->data;
 
 		if (!sl_net_linear(skb, th, sizeof(*th)))
-			goto forget;
+			return SL_FORGET;
+		if (skb->len <= th->doff * 4U)
+			return SL_FORGET;
 		sport = th->source;
 		dport = th->dest;
-		empty = skb->len <= th->doff * 4U;
 	} else {
 		const struct udphdr *uh = (const struct udphdr *)skb->data;
 
 		if (!sl_net_linear(skb, uh, sizeof(*uh)))
-			goto forget;
+			return SL_FORGET;
 		sport = uh->source;
 		dport = uh->dest;
 	}
-	if (empty)
-		goto forget;
-	if (!sl_net_ports_ok(p, proto, dport, sport)) {
-		sl_loss(p, SL_LOSS_FILTERED);
-		goto forget;
-	}
-	return;
-forget:
-	sl_net_forget(p, sl_net_id(skb));
+	if (!sl_net_ports_ok(ev->p, proto, dport, sport))
+		return SL_FILTERED;
+	return SL_KEEP;
 }
 
-static int sl_rx_tcp(struct kprobe *kp, struct pt_regs *regs)
+static int sl_rx_tcp_post(struct sl_ev *ev, struct sl_flight_ent *e)
 {
-	sl_rx_l4(sl_hook_of_kp(kp), sl_arg(regs, 0), IPPROTO_TCP);
-	return 0;
+	return sl_rx_l4(ev, IPPROTO_TCP);
 }
 
-static int sl_rx_udp(struct kprobe *kp, struct pt_regs *regs)
+static int sl_rx_udp_post(struct sl_ev *ev, struct sl_flight_ent *e)
 {
-	sl_rx_l4(sl_hook_of_kp(kp), sl_arg(regs, 0), IPPROTO_UDP);
-	return 0;
-}
-
-/* tcp_queue_rcv(sk, skb, ...), tcp_rcv_established(sk, skb), __udp_enqueue_schedule_skb(sk, skb) */
-static int sl_rx_queue(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct sl_hook *hk = sl_hook_of_kp(kp);
-
-	if (!sl_on(hk->pipe))
-		return 0;
-	sl_hook_hit(hk);
-	sl_chain_mark(hk->pipe, sl_net_id(sl_arg(regs, 1)), RX_QUEUE, sl_now());
-	return 0;
+	return sl_rx_l4(ev, IPPROTO_UDP);
 }
 
 /*
  * skb_try_coalesce(to, from, ...): TCP merges @from's data into @to, the skb
  * queued before it (on the socket's receive queue or its backlog), and
  * frees @from without a tracepoint.  If @to is followed, its sample stands
- * for both and @from's chain ends here: counted in this hook's hits.  If it
- * is not (a pure ACK whose chain ended at the transport layer, or an skb
+ * for both and @from's chain ends here: counted in this point's hits.  If
+ * it is not (a pure ACK whose chain ended at the transport layer, or an skb
  * whose chain ended at its first, partial read), @from's chain moves to
- * @to, so that the read of that data still ends it.
+ * @to, so that the read of that data still ends it.  The row's object is
+ * @from; entry skips calls whose @from is not followed.
  */
-struct sl_coalesce_args {
-	struct sk_buff *to;
-	struct sk_buff *from;
-};
-
-static int sl_rx_coalesce(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int sl_rx_coalesce_pre(struct sl_ev *ev)
 {
-	struct sl_hook *hk = sl_hook_of_ri(ri);
-	struct sl_coalesce_args *a = (struct sl_coalesce_args *)ri->data;
-	struct sl_pipeline *p = hk->pipe;
-
-	if (!sl_on(p))
-		return 1;
-	a->from = sl_arg(regs, 1);
-	if (!sl_flight_lookup(sl_flight_key(p->id, sl_net_id(a->from))))
-		return 1;	/* not followed: no return handler */
-	a->to = sl_arg(regs, 0);
-	return 0;
+	return sl_chain_followed(ev->p, ev->ident) ? 0 : -1;
 }
 
-static int sl_rx_coalesce_ret(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
+static int sl_rx_coalesce_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	struct sl_hook *hk = sl_hook_of_ri(ri);
-	struct sl_coalesce_args *a = (struct sl_coalesce_args *)ri->data;
-	struct sl_pipeline *p = hk->pipe;
-	u64 key = sl_flight_key(p->id, sl_net_id(a->from));
-	struct sl_flight_ent *e;
+	struct sl_pipeline *p = ev->p;
+	unsigned long to = sl_ev_arg(ev, 0);
+	struct sl_flight_ent *e, *n;
 
-	if (!(u8)regs_return_value(regs))
-		return 0;	/* not merged: both go on */
-	e = sl_flight_lookup(key);
+	if (!ev->data) {
+		/* kfree_skb_partial(skb, head_stolen): the skb was absorbed */
+		if (sl_chain_forget(p, ev->ident, SL_NO_LOSS))
+			sl_hook_hit(ev->hk);
+		return SL_DONE;
+	}
+	if (!(u8)ev->ret)
+		return SL_DONE;	/* not merged: both go on */
+	e = sl_chain_get(p, ev->ident);
 	if (!e)
-		return 0;
-	if (sl_flight_lookup(sl_flight_key(p->id, sl_net_id(a->to)))) {
-		sl_hook_hit(hk);
-		sl_flight_remove(e, key);
+		return SL_DONE;
+	if (sl_chain_followed(p, to)) {
+		sl_hook_hit(ev->hk);
+		sl_chain_remove(p, e, SL_NO_LOSS);
 	} else {
-		sl_net_move(p, e, key, sl_net_id(a->to));
+		n = sl_chain_move(p, e, to);
+		if (n)
+			sl_chain_put(n);
 	}
-	return 0;
+	return SL_DONE;
 }
 
-/* kfree_skb_partial(skb, head_stolen), where skb_try_coalesce is missing */
-static int sl_rx_absorbed(struct kprobe *kp, struct pt_regs *regs)
+/* The application copies the data: the chain ends, in the reader. */
+static int sl_rx_app_post(struct sl_ev *ev, struct sl_flight_ent *e)
 {
-	struct sl_hook *hk = sl_hook_of_kp(kp);
-	u64 key;
-	struct sl_flight_ent *e;
-
-	if (!sl_on(hk->pipe))
-		return 0;
-	key = sl_flight_key(hk->pipe->id, sl_net_id(sl_arg(regs, 0)));
-	e = sl_flight_lookup(key);
-	if (e && sl_flight_remove(e, key))
-		sl_hook_hit(hk);
-	return 0;
+	return sl_task_ok(ev->p) ? SL_KEEP : SL_FILTERED;
 }
 
-/* The application copies @skb's data: the chain ends, in the reader. */
-static void sl_rx_app(struct sl_hook *hk, const struct sk_buff *skb)
+/* per-interface totals, from the driver to the application */
+static void sl_rx_on_record(struct sl_pipeline *p,
+			    const struct sl_flight_ent *e)
 {
-	struct sl_pipeline *p = hk->pipe;
-	struct sl_flight_ent *e;
-	u64 key;
-
-	if (!sl_on(p))
-		return;
-	sl_hook_hit(hk);
-	key = sl_flight_key(p->id, sl_net_id(skb));
-	e = sl_flight_lookup(key);
-	if (!e)
-		return;		/* not followed */
-	if (!sl_task_ok(p)) {
-		sl_loss(p, SL_LOSS_FILTERED);
-		sl_flight_remove(e, key);
-		return;
-	}
-	e->ts[RX_APP] = sl_now();
-	sl_net_record(p, e, RXS_NFIXED, RX_DRV, RX_APP);
-	sl_flight_remove(e, key);
+	sl_net_record_if(p, &sl_rx_ifs, e, RX_DRV, RX_APP);
 }
-
-static void sl_rx_app_tp(void *data, const struct sk_buff *skb, int len)
-{
-	sl_rx_app(data, skb);
-}
-
-/* skb_copy_datagram_iter(skb, offset, to, len) */
-static int sl_rx_app_kp(struct kprobe *kp, struct pt_regs *regs)
-{
-	sl_rx_app(sl_hook_of_kp(kp), sl_arg(regs, 0));
-	return 0;
-}
-
-/* skb_consume_udp(sk, skb, len): after udp_recvmsg copied the datagram */
-static int sl_rx_app_udp(struct kprobe *kp, struct pt_regs *regs)
-{
-	sl_rx_app(sl_hook_of_kp(kp), sl_arg(regs, 1));
-	return 0;
-}
-
-/* ---- frees, for both pipelines ---------------------------------------- */
-
-static void sl_tx_freed(struct sl_pipeline *p, const struct sk_buff *skb);
 
 /*
  * Does the drop of chain @e count?  Only if the packet is known to pass the
- * filter: with a port or protocol filter, an rx packet dropped before the
- * transport layer (where its ports are read) is not counted; with an
- * interface filter, neither is a tx packet dropped before its device queue.
+ * filter: with a port or protocol filter, a packet dropped before its ports
+ * were read is not counted.
  */
-static bool sl_net_drop_counts(const struct sl_pipeline *p,
-			       const struct sl_flight_ent *e)
+static bool sl_rx_on_drop(struct sl_pipeline *p, const struct sl_flight_ent *e)
 {
-	if (p == &sl_pipe_net_rx)
-		return e->ts[RX_L4] || !(READ_ONCE(p->filter.lport) ||
-					 READ_ONCE(p->filter.rport) ||
-					 READ_ONCE(p->filter.proto));
-	return e->ts[TX_DEVQ] || !READ_ONCE(p->filter.ifindex);
+	return e->ts[RX_L4] || !sl_net_port_filter(p);
 }
 
-/* skbs freed before their chain ended: drops count, consumption does not */
-static void sl_net_kfree(struct sl_hook *hk, const struct sk_buff *skb)
-{
-	struct sl_pipeline *p = hk->pipe;
-	struct sl_flight_ent *e;
-	bool counts;
-	u64 key;
-
-	if (!sl_on(p))
-		return;
-	sl_hook_hit(hk);
-	key = sl_flight_key(p->id, sl_net_id(skb));
-	e = sl_flight_lookup(key);
-	if (!e)
-		return;
-	counts = sl_net_drop_counts(p, e);
-	if (sl_flight_remove(e, key) && counts)
-		sl_loss(p, SL_LOSS_DROPPED);
-}
-
-static void sl_net_consume(struct sl_hook *hk, const struct sk_buff *skb)
-{
-	if (!sl_on(hk->pipe))
-		return;
-	sl_hook_hit(hk);
-	if (hk->pipe == &sl_pipe_net_tx)
-		sl_tx_freed(hk->pipe, skb);
-	else
-		sl_net_forget(hk->pipe, sl_net_id(skb));
-}
-
-static void sl_net_kfree_tp(void *data, SL_COMPAT_KFREE_SKB_ARGS)
-{
-	sl_net_kfree(data, skb);
-}
-
-static void sl_net_consume_tp(void *data, SL_COMPAT_CONSUME_SKB_ARGS)
-{
-	sl_net_consume(data, skb);
-}
-
-/* kfree_skb_reason(skb, reason) / kfree_skb(skb) / consume_skb(skb) */
-static int sl_net_kfree_kp(struct kprobe *kp, struct pt_regs *regs)
-{
-	sl_net_kfree(sl_hook_of_kp(kp), sl_arg(regs, 0));
-	return 0;
-}
-
-/* sk_skb_reason_drop(sk, skb, reason), kfree_skb_reason's name since 6.11 */
-static int sl_net_kfree_sk_kp(struct kprobe *kp, struct pt_regs *regs)
-{
-	sl_net_kfree(sl_hook_of_kp(kp), sl_arg(regs, 1));
-	return 0;
-}
-
-static int sl_net_consume_kp(struct kprobe *kp, struct pt_regs *regs)
-{
-	sl_net_consume(sl_hook_of_kp(kp), sl_arg(regs, 0));
-	return 0;
-}
-
-/* shared by the two pipelines' kfree_skb and consume_skb hooks */
-static const struct sl_cand sl_c_kfree[] = {
-	SL_TP("kfree_skb", sl_net_kfree_tp),
-	SL_KP("sk_skb_reason_drop", sl_net_kfree_sk_kp),
-	SL_KP("kfree_skb_reason", sl_net_kfree_kp),
-	SL_KP("kfree_skb", sl_net_kfree_kp),
-};
-
-static const struct sl_cand sl_c_consume[] = {
-	SL_TP("consume_skb", sl_net_consume_tp),
-	SL_KP("consume_skb", sl_net_consume_kp),
-};
-
-/* ---- net_rx hooks ------------------------------------------------------ */
-
-#define SL_HOOK(idx, hname, c, opt) \
-	[idx] = { .name = hname, .cands = c, .ncands = ARRAY_SIZE(c), \
-		  .optional = opt }
+SL_TP_DEFINE(netif_receive_skb, (struct sk_buff *skb), (unsigned long)skb)
+SL_TP_DEFINE(skb_copy_datagram_iovec, (const struct sk_buff *skb, int len),
+	     (unsigned long)skb)
 
 static const struct sl_cand sl_c_rx_drv[] = {
-	SL_TP("netif_receive_skb", sl_rx_drv_tp),
-	SL_KP("__netif_receive_skb", sl_rx_drv_kp),
+	SL_TPD(netif_receive_skb),
+	SL_KPD("__netif_receive_skb", 0),
 };
 
 static const struct sl_cand sl_c_rx_ip[] = {
-	SL_KP("ip_rcv_core", sl_rx_ip),
-	SL_KP("ip_rcv", sl_rx_ip),
+	SL_KPD("ip_rcv_core", 0),
+	SL_KPD("ip_rcv", 0),
 };
 
-static const struct sl_cand sl_c_rx_ip_list[] = {
-	SL_KP("ip_list_rcv", sl_rx_ip_list),
-};
+static const struct sl_cand sl_c_rx_ip_list[] = { SL_KPD("ip_list_rcv", 0) };
 
 static const struct sl_cand sl_c_rx_ip6[] = {
-	SL_KP("ip6_rcv_core", sl_rx_ip),
-	SL_KP("ipv6_rcv", sl_rx_ip),
+	SL_KPD("ip6_rcv_core", 0),
+	SL_KPD("ipv6_rcv", 0),
 };
 
-static const struct sl_cand sl_c_rx_ip6_list[] = {
-	SL_KP("ipv6_list_rcv", sl_rx_ip_list),
-};
+static const struct sl_cand sl_c_rx_ip6_list[] = { SL_KPD("ipv6_list_rcv", 0) };
+static const struct sl_cand sl_c_rx_tcp4[] = { SL_KPD("tcp_v4_rcv", 0) };
+static const struct sl_cand sl_c_rx_tcp6[] = { SL_KPD("tcp_v6_rcv", 0) };
+static const struct sl_cand sl_c_rx_udp4[] = { SL_KPD("udp_rcv", 0) };
+static const struct sl_cand sl_c_rx_udp6[] = { SL_KPD("udpv6_rcv", 0) };
 
-static const struct sl_cand sl_c_rx_tcp4[] = { SL_KP("tcp_v4_rcv", sl_rx_tcp) };
-static const struct sl_cand sl_c_rx_tcp6[] = { SL_KP("tcp_v6_rcv", sl_rx_tcp) };
-static const struct sl_cand sl_c_rx_udp4[] = { SL_KP("udp_rcv", sl_rx_udp) };
-static const struct sl_cand sl_c_rx_udp6[] = { SL_KP("udpv6_rcv", sl_rx_udp) };
-
+/* tcp_queue_rcv(sk, skb, ...), tcp_rcv_established(sk, skb), __udp_enqueue_schedule_skb(sk, skb) */
 static const struct sl_cand sl_c_rx_tcp_queue[] = {
-	SL_KP("tcp_queue_rcv", sl_rx_queue),
-	SL_KP("tcp_rcv_established", sl_rx_queue),
+	SL_KPD("tcp_queue_rcv", 0),
+	SL_KPD("tcp_rcv_established", 0),
 };
 
 static const struct sl_cand sl_c_rx_udp_queue[] = {
-	SL_KP("__udp_enqueue_schedule_skb", sl_rx_queue),
-	SL_KP("udp_queue_rcv_one_skb", sl_rx_queue),
+	SL_KPD("__udp_enqueue_schedule_skb", 0),
+	SL_KPD("udp_queue_rcv_one_skb", 0),
 };
 
+/* skb_try_coalesce(to, from, ...); where it is missing kfree_skb_partial(skb, ...) */
 static const struct sl_cand sl_c_rx_coalesce[] = {
-	SL_KRP("skb_try_coalesce", sl_rx_coalesce, sl_rx_coalesce_ret,
-	       sizeof(struct sl_coalesce_args)),
-	SL_KP("kfree_skb_partial", sl_rx_absorbed),
+	SL_KRPD("skb_try_coalesce", 0),
+	SL_KPD("kfree_skb_partial", -1),	/* the row's object is argument 1 */
 };
 
 static const struct sl_cand sl_c_rx_copy[] = {
-	SL_TP("skb_copy_datagram_iovec", sl_rx_app_tp),
-	SL_KP("skb_copy_datagram_iter", sl_rx_app_kp),
+	SL_TPD(skb_copy_datagram_iovec),
+	SL_KPD("skb_copy_datagram_iter", 0),
 };
 
-static const struct sl_cand sl_c_rx_udp_read[] = {
-	SL_KP("skb_consume_udp", sl_rx_app_udp),
-};
+/* skb_consume_udp(sk, skb, len): after udp_recvmsg copied the datagram */
+static const struct sl_cand sl_c_rx_udp_read[] = { SL_KPD("skb_consume_udp", 0) };
+
+#define F	.flags = SL_PF_FIRST
 
 static struct sl_hook sl_rx_hooks[HRX_NR] = {
-	SL_HOOK(HRX_DRV, "driver", sl_c_rx_drv, false),
-	SL_HOOK(HRX_IP, "ip_rcv", sl_c_rx_ip, false),
-	SL_HOOK(HRX_IP_LIST, "ip_list_rcv", sl_c_rx_ip_list, true),
-	SL_HOOK(HRX_IP6, "ipv6_rcv", sl_c_rx_ip6, false),
-	SL_HOOK(HRX_IP6_LIST, "ipv6_list_rcv", sl_c_rx_ip6_list, true),
-	SL_HOOK(HRX_TCP4, "tcp_v4_rcv", sl_c_rx_tcp4, false),
-	SL_HOOK(HRX_TCP6, "tcp_v6_rcv", sl_c_rx_tcp6, false),
-	SL_HOOK(HRX_UDP4, "udp_rcv", sl_c_rx_udp4, false),
-	SL_HOOK(HRX_UDP6, "udpv6_rcv", sl_c_rx_udp6, false),
-	SL_HOOK(HRX_TCP_QUEUE, "tcp_queue", sl_c_rx_tcp_queue, false),
-	SL_HOOK(HRX_UDP_QUEUE, "udp_queue", sl_c_rx_udp_queue, false),
-	SL_HOOK(HRX_COALESCE, "coalesce", sl_c_rx_coalesce, true),
-	SL_HOOK(HRX_COPY, "copy_to_app", sl_c_rx_copy, false),
-	SL_HOOK(HRX_UDP_READ, "udp_read", sl_c_rx_udp_read, false),
-	SL_HOOK(HRX_KFREE, "kfree_skb", sl_c_kfree, false),
-	SL_HOOK(HRX_CONSUME, "consume_skb", sl_c_consume, false),
+	[HRX_DRV] = SL_POINT("driver", sl_c_rx_drv, SL_ACT_START, RX_DRV, 0, F),
+	[HRX_IP] = SL_POINT("ip_rcv", sl_c_rx_ip, SL_ACT_MARK, RX_IP, 0, F,
+			    .post = sl_rx_ip4_post),
+	[HRX_IP_LIST] = SL_POINT("ip_list_rcv", sl_c_rx_ip_list, SL_ACT_NONE,
+				 RX_IP, 0, .optional = true,
+				 .pre = sl_rx_ip_list),
+	[HRX_IP6] = SL_POINT("ipv6_rcv", sl_c_rx_ip6, SL_ACT_MARK, RX_IP, 0, F,
+			     .post = sl_rx_ip6_post),
+	[HRX_IP6_LIST] = SL_POINT("ipv6_list_rcv", sl_c_rx_ip6_list,
+				  SL_ACT_NONE, RX_IP, 0, .optional = true,
+				  .pre = sl_rx_ip_list),
+	[HRX_TCP4] = SL_POINT("tcp_v4_rcv", sl_c_rx_tcp4, SL_ACT_MARK, RX_L4, 0,
+			      F, .post = sl_rx_tcp_post),
+	[HRX_TCP6] = SL_POINT("tcp_v6_rcv", sl_c_rx_tcp6, SL_ACT_MARK, RX_L4, 0,
+			      F, .post = sl_rx_tcp_post),
+	[HRX_UDP4] = SL_POINT("udp_rcv", sl_c_rx_udp4, SL_ACT_MARK, RX_L4, 0, F,
+			      .post = sl_rx_udp_post),
+	[HRX_UDP6] = SL_POINT("udpv6_rcv", sl_c_rx_udp6, SL_ACT_MARK, RX_L4, 0,
+			      F, .post = sl_rx_udp_post),
+	[HRX_TCP_QUEUE] = SL_POINT("tcp_queue", sl_c_rx_tcp_queue, SL_ACT_MARK,
+				   RX_QUEUE, 1),
+	[HRX_UDP_QUEUE] = SL_POINT("udp_queue", sl_c_rx_udp_queue, SL_ACT_MARK,
+				   RX_QUEUE, 1),
+	[HRX_COALESCE] = SL_POINT("coalesce", sl_c_rx_coalesce, SL_ACT_NONE,
+				  RX_QUEUE, 1, .optional = true,
+				  .flags = SL_PF_NOHIT,
+				  .pre = sl_rx_coalesce_pre,
+				  .post = sl_rx_coalesce_ret),
+	[HRX_COPY] = SL_POINT("copy_to_app", sl_c_rx_copy, SL_ACT_END, RX_APP,
+			      0, .post = sl_rx_app_post),
+	[HRX_UDP_READ] = SL_POINT("udp_read", sl_c_rx_udp_read, SL_ACT_END,
+				  RX_APP, 1, .post = sl_rx_app_post),
+	[HRX_KFREE] = SL_POINT("kfree_skb", sl_c_kfree, SL_ACT_DROP, RX_APP, 0),
+	[HRX_CONSUME] = SL_POINT("consume_skb", sl_c_consume, SL_ACT_FORGET,
+				 RX_APP, 0),
 };
+
+#undef F
 
 static int sl_rx_setup(struct sl_pipeline *p)
 {
-	sl_net_setup_ifs(&sl_rx_ifs, &sl_rx_stages[RXS_NFIXED], "driver",
-			 "copy_to_app");
-	return 0;
+	static const char * const from[] = { "driver" };
+	static const char * const to[] = { "copy_to_app" };
+
+	sl_dim_init(&sl_rx_ifs, sl_rx_stages, RXS_NFIXED, 1, sl_net_if_suffix,
+		    from, to);
+	return sl_net_notifier_get();
 }
 
 struct sl_pipeline sl_pipe_net_rx = {
@@ -885,6 +654,10 @@ struct sl_pipeline sl_pipe_net_rx = {
 	.stages = sl_rx_stages,
 	.nstages = ARRAY_SIZE(sl_rx_stages),
 	.setup = sl_rx_setup,
+	.teardown = sl_net_notifier_put,
+	.on_start = sl_rx_on_start,
+	.on_record = sl_rx_on_record,
+	.on_drop = sl_rx_on_drop,
 };
 
 /* ---- net_tx ------------------------------------------------------------ */
@@ -910,7 +683,6 @@ static struct sl_stage sl_tx_stages[TXS_NSTAGES] = {
 	[TXS_TOTAL] = { "total", "sendmsg", "driver_done", TX_APP, TX_DONE },
 };
 
-static struct sl_net_ifs sl_tx_ifs;
 
 enum {
 	HTX_TCP_SEND, HTX_UDP_SEND, HTX_UDP6_SEND, HTX_TCP, HTX_IP, HTX_IP6,
@@ -939,30 +711,27 @@ static __always_inline unsigned long sl_sk_id(const struct sock *sk)
 }
 
 /* tcp_sendmsg(sk, msg, size) entry, in the sending task, socket unlocked */
-static int sl_tx_tcp_send(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int sl_tx_tcp_send(struct sl_ev *ev)
 {
-	struct sl_hook *hk = sl_hook_of_ri(ri);
-	struct sl_pipeline *p = hk->pipe;
-	struct sock *sk = sl_arg(regs, 0);
+	struct sl_pipeline *p = ev->p;
+	struct sock *sk = sl_ev_ptr(ev, 0);
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct sl_flight_ent *e;
 	u32 wseq, nxt;
 	u64 now;
 
-	if (!sl_on(p))
-		return 1;
 	if (!sl_task_ok(p)) {
 		sl_loss(p, SL_LOSS_FILTERED);
-		return 1;
+		return -1;
 	}
 	now = sl_now();
 	wseq = READ_ONCE(tp->write_seq);
 	nxt = READ_ONCE(tp->snd_nxt);
-	e = sl_flight_lookup(sl_flight_key(p->id, sl_sk_id(sk)));
+	e = sl_chain_get(p, sl_sk_id(sk));
 	if (!e) {
 		e = sl_chain_start(p, sl_sk_id(sk), SK_OLD, now);
 		if (!e)
-			return 1;
+			return -1;
 	} else if (!after(wseq, nxt)) {
 		/* all earlier data is out: this send's is the oldest */
 		e->ts[SK_OLD] = now;
@@ -971,30 +740,27 @@ static int sl_tx_tcp_send(struct kretprobe_instance *ri, struct pt_regs *regs)
 		e->ts[SK_NEW] = now;
 		e->aux[SK_NEW_SEQ] = wseq;
 	}
-	WRITE_ONCE(e->born, now);
-	WRITE_ONCE(e->aux[SK_BUSY], 1);
-	*(struct sock **)ri->data = sk;
+	e->born = now;
+	e->aux[SK_BUSY] = 1;
+	sl_chain_put(e);
 	return 0;
 }
 
-static int sl_tx_tcp_send_ret(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
+static int sl_tx_tcp_send_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	struct sl_hook *hk = sl_hook_of_ri(ri);
-	struct sl_pipeline *p = hk->pipe;
-	struct sock *sk = *(struct sock **)ri->data;
+	struct sock *sk = sl_ev_ptr(ev, 0);
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u64 key = sl_flight_key(p->id, sl_sk_id(sk));
 	struct sl_flight_ent *e;
 
-	sl_hook_hit(hk);
-	e = sl_flight_lookup(key);
+	e = sl_chain_get(ev->p, sl_sk_id(sk));
 	if (!e)
-		return 0;
-	WRITE_ONCE(e->aux[SK_BUSY], 0);
+		return SL_DONE;
+	e->aux[SK_BUSY] = 0;
 	if (!after(READ_ONCE(tp->write_seq), READ_ONCE(tp->snd_nxt)))
-		sl_flight_remove(e, key);
-	return 0;
+		sl_chain_remove(ev->p, e, SL_NO_LOSS);
+	else
+		sl_chain_put(e);
+	return SL_DONE;
 }
 
 /*
@@ -1006,27 +772,27 @@ static u64 sl_tx_tcp_app(struct sl_pipeline *p, const struct sock *sk,
 			 u32 seq, u32 end_seq)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
-	u64 key = sl_flight_key(p->id, sl_sk_id(sk));
 	struct sl_flight_ent *e;
 	u64 app, newer;
 
 	if (before(seq, READ_ONCE(tp->snd_nxt)))
 		return 0;
-	e = sl_flight_lookup(key);
+	e = sl_chain_get(p, sl_sk_id(sk));
 	if (!e)
 		return 0;
-	newer = READ_ONCE(e->ts[SK_NEW]);
-	if (newer && !before(seq, (u32)READ_ONCE(e->aux[SK_NEW_SEQ]))) {
+	newer = e->ts[SK_NEW];
+	if (newer && !before(seq, (u32)e->aux[SK_NEW_SEQ])) {
 		/* the older data is out: the newer send is now the oldest */
 		app = newer;
 		e->ts[SK_OLD] = newer;
 		e->ts[SK_NEW] = 0;
 	} else {
-		app = READ_ONCE(e->ts[SK_OLD]);
+		app = e->ts[SK_OLD];
 	}
-	if (!READ_ONCE(e->aux[SK_BUSY]) &&
-	    !before(end_seq, READ_ONCE(tp->write_seq)))
-		sl_flight_remove(e, key);
+	if (!e->aux[SK_BUSY] && !before(end_seq, READ_ONCE(tp->write_seq)))
+		sl_chain_remove(p, e, SL_NO_LOSS);
+	else
+		sl_chain_put(e);
 	return app;
 }
 
@@ -1048,43 +814,38 @@ static __always_inline unsigned long sl_sk_pend_id(const struct sock *sk)
 }
 
 /* __tcp_transmit_skb(sk, skb, clone_it, gfp, rcv_nxt): the original skb */
-static int sl_tx_tcp(struct kprobe *kp, struct pt_regs *regs)
+static int sl_tx_tcp(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	struct sl_hook *hk = sl_hook_of_kp(kp);
-	struct sl_pipeline *p = hk->pipe;
-	struct sock *sk = sl_arg(regs, 0);
-	struct sk_buff *skb = sl_arg(regs, 1);
+	struct sl_pipeline *p = ev->p;
+	struct sock *sk = sl_ev_ptr(ev, 0);
+	struct sk_buff *skb = sl_ev_ptr(ev, 1);
 	const struct tcp_skb_cb *tcb = TCP_SKB_CB(skb);
-	u64 key = sl_flight_key(p->id, sl_sk_pend_id(sk));
 	struct sl_flight_ent *e;
 	s32 payload;
 	u64 app;
 
-	if (!sl_on(p))
-		return 0;
-	sl_hook_hit(hk);
-	e = sl_flight_lookup(key);
-	if (e && sl_flight_remove(e, key))
-		sl_loss(p, SL_LOSS_UNMATCHED);	/* its IP output never came */
+	/* its IP output never came */
+	sl_chain_forget(p, sl_sk_pend_id(sk), SL_LOSS_UNMATCHED);
 	payload = tcb->end_seq - tcb->seq;
 	payload -= !!(tcb->tcp_flags & TCPHDR_SYN) + !!(tcb->tcp_flags & TCPHDR_FIN);
 	if (payload <= 0)
-		return 0;	/* ACK, SYN, FIN: not followed */
+		return SL_DONE;	/* ACK, SYN, FIN: not followed */
 	app = sl_tx_tcp_app(p, sk, tcb->seq, tcb->end_seq);
 	if (!app && sl_net_task_filter(p)) {
 		sl_loss(p, SL_LOSS_FILTERED);
-		return 0;
+		return SL_DONE;
 	}
-	e = sl_chain_start(p, sl_sk_pend_id(sk), TX_TCP, sl_now());
+	e = sl_chain_start(p, sl_sk_pend_id(sk), TX_TCP, ev->now);
 	if (e) {
 		e->aux[PEND_APP] = app;
 		e->aux[PEND_TCP] = e->ts[TX_TCP];
+		sl_chain_put(e);
 	}
-	return 0;
+	return SL_DONE;
 }
 
 /*
- * Without the __tcp_transmit_skb hook, IP output decides from the TCP
+ * Without the __tcp_transmit_skb point, IP output decides from the TCP
  * header (skb->data is at it; the IP header is not pushed yet).
  */
 static bool sl_tx_tcp_hdr(struct sl_pipeline *p, const struct sock *sk,
@@ -1110,76 +871,56 @@ static bool sl_tx_tcp_hdr(struct sl_pipeline *p, const struct sock *sk,
 }
 
 /* udp_sendmsg / udpv6_sendmsg: the task's send starts now */
-static int sl_tx_udp_send(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int sl_tx_udp_send(struct sl_ev *ev)
 {
-	struct sl_hook *hk = sl_hook_of_ri(ri);
-	struct sl_pipeline *p = hk->pipe;
-	u64 key;
+	struct sl_pipeline *p = ev->p;
+	struct sl_flight_ent *e;
 
-	if (!sl_on(p))
-		return 1;
 	if (!sl_task_ok(p)) {
 		sl_loss(p, SL_LOSS_FILTERED);
-		return 1;
+		return -1;
 	}
-	key = sl_flight_key(p->id, current->pid);
-	if (sl_flight_lookup(key))
-		return 1;	/* udpv6_sendmsg to a v4-mapped address */
-	return sl_chain_start(p, current->pid, TX_UAPP, sl_now()) ? 0 : 1;
-}
-
-static int sl_tx_udp_send_ret(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
-{
-	struct sl_hook *hk = sl_hook_of_ri(ri);
-
-	sl_hook_hit(hk);
-	sl_net_forget(hk->pipe, current->pid);
+	if (sl_chain_followed(p, ev->ident))
+		return -1;	/* udpv6_sendmsg to a v4-mapped address */
+	e = sl_chain_start(p, ev->ident, TX_UAPP, sl_now());
+	if (!e)
+		return -1;
+	sl_chain_put(e);
 	return 0;
 }
 
 /* IP output: the skb here goes down to the device; its chain starts. */
-static void sl_tx_ip(struct sl_hook *hk, struct sock *sk, struct sk_buff *skb,
+static void sl_tx_ip(struct sl_ev *ev, struct sock *sk, struct sk_buff *skb,
 		     u8 proto)
 {
-	struct sl_pipeline *p = hk->pipe;
+	struct sl_pipeline *p = ev->p;
 	const struct udphdr *uh;
 	struct sl_flight_ent *e;
-	u64 now, app = 0, tcp = 0;
+	u64 app = 0, tcp = 0;
 
-	if (!sl_on(p))
-		return;
-	sl_hook_hit(hk);
 	if (!sk || READ_ONCE(sk->sk_protocol) != proto)
 		return;		/* SCTP, a TCP reset, ICMP, ... */
-	now = sl_now();
 	if (proto == IPPROTO_TCP) {
-		if (sl_net_armed(&sl_tx_hooks[HTX_TCP])) {
-			u64 key = sl_flight_key(p->id, sl_sk_pend_id(sk));
-
-			e = sl_flight_lookup(key);
+		if (sl_hook_armed(&sl_tx_hooks[HTX_TCP])) {
+			e = sl_chain_get(p, sl_sk_pend_id(sk));
 			if (!e)
 				return;	/* not a segment with payload */
-			app = READ_ONCE(e->aux[PEND_APP]);
-			tcp = READ_ONCE(e->aux[PEND_TCP]);
-			if (!sl_flight_remove(e, key))
-				return;
+			app = e->aux[PEND_APP];
+			tcp = e->aux[PEND_TCP];
+			sl_chain_remove(p, e, SL_NO_LOSS);
 		} else if (!sl_tx_tcp_hdr(p, sk, skb, &app)) {
 			return;
 		}
 	} else {
-		struct sl_flight_ent *t;
-
-		t = in_task() ? sl_flight_lookup(sl_flight_key(p->id,
-							       current->pid)) :
-				NULL;
-		if (t)
-			app = t->ts[TX_UAPP];
+		e = in_task() ? sl_chain_get(p, current->pid) : NULL;
+		if (e) {
+			app = e->ts[TX_UAPP];
+			sl_chain_put(e);
+		}
 		if (!app && sl_net_task_filter(p))
 			return;	/* counted at sendmsg */
 	}
-	if (READ_ONCE(p->filter.lport) || READ_ONCE(p->filter.rport) ||
-	    READ_ONCE(p->filter.proto)) {
+	if (sl_net_port_filter(p)) {
 		/* the first four bytes of a TCP and a UDP header are the ports */
 		uh = (const struct udphdr *)skb_transport_header(skb);
 		if (!skb_transport_header_was_set(skb) ||
@@ -1189,7 +930,7 @@ static void sl_tx_ip(struct sl_hook *hk, struct sock *sk, struct sk_buff *skb,
 			return;
 		}
 	}
-	e = sl_net_start(p, sl_net_id(skb), TX_IP, now);
+	e = sl_chain_start(p, (unsigned long)skb, TX_IP, ev->now);
 	if (!e)
 		return;
 	e->ts[TX_APP] = app;
@@ -1197,95 +938,57 @@ static void sl_tx_ip(struct sl_hook *hk, struct sock *sk, struct sk_buff *skb,
 		e->ts[TX_TCP] = tcp;
 	else
 		e->ts[TX_UAPP] = app;
+	sl_chain_put(e);
 }
 
 /* __ip_queue_xmit(sk, skb, fl, tos), ip6_xmit(sk, skb, ...), inet6_csk_xmit(sk, skb, fl) */
-static int sl_tx_ip_tcp(struct kprobe *kp, struct pt_regs *regs)
+static int sl_tx_ip_tcp(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	sl_tx_ip(sl_hook_of_kp(kp), sl_arg(regs, 0), sl_arg(regs, 1),
-		 IPPROTO_TCP);
-	return 0;
+	sl_tx_ip(ev, sl_ev_ptr(ev, 0), sl_ev_ptr(ev, 1), IPPROTO_TCP);
+	return SL_DONE;
 }
 
 /* ip_send_skb(net, skb) */
-static int sl_tx_ip_udp4(struct kprobe *kp, struct pt_regs *regs)
+static int sl_tx_ip_udp4(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	struct sk_buff *skb = sl_arg(regs, 1);
+	struct sk_buff *skb = sl_ev_ptr(ev, 1);
 
-	sl_tx_ip(sl_hook_of_kp(kp), skb->sk, skb, IPPROTO_UDP);
-	return 0;
+	sl_tx_ip(ev, skb->sk, skb, IPPROTO_UDP);
+	return SL_DONE;
 }
 
 /* ip6_send_skb(skb) */
-static int sl_tx_ip_udp6(struct kprobe *kp, struct pt_regs *regs)
+static int sl_tx_ip_udp6(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	struct sk_buff *skb = sl_arg(regs, 0);
+	struct sk_buff *skb = sl_ev_ptr(ev, 0);
 
-	sl_tx_ip(sl_hook_of_kp(kp), skb->sk, skb, IPPROTO_UDP);
-	return 0;
+	sl_tx_ip(ev, skb->sk, skb, IPPROTO_UDP);
+	return SL_DONE;
 }
 
-/* The skb enters the device's queue (__dev_queue_xmit). */
-static void sl_tx_devq(struct sl_hook *hk, struct sk_buff *skb)
+/*
+ * The skb enters the device's queue (__dev_queue_xmit): the first time
+ * only (a stacked device below passes it again), the interface filter.
+ */
+static int sl_tx_devq(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	struct sl_pipeline *p = hk->pipe;
-	struct sl_flight_ent *e;
-	u64 key;
+	const struct sk_buff *skb = (const struct sk_buff *)ev->ident;
+	struct sl_flight_ent *e = sl_chain_get(ev->p, ev->ident);
 
-	if (!sl_on(p))
-		return;
-	sl_hook_hit(hk);
-	key = sl_flight_key(p->id, sl_net_id(skb));
-	e = sl_flight_lookup(key);
-	if (!e || e->ts[TX_DEVQ])
-		return;		/* not followed, or a stacked device below */
-	if (!sl_net_dev_ok(p, skb->dev)) {
-		sl_loss(p, SL_LOSS_FILTERED);
-		sl_flight_remove(e, key);
-		return;
+	if (!e)
+		return SL_DONE;
+	if (e->ts[TX_DEVQ]) {
+		sl_chain_put(e);
+		return SL_DONE;
 	}
-	e->ts[TX_DEVQ] = sl_now();
-	e->aux[SL_AUX_IF] = 1 + sl_net_ifslot(&sl_tx_ifs, skb->dev);
-}
-
-static void sl_tx_devq_tp(void *data, struct sk_buff *skb)
-{
-	sl_tx_devq(data, skb);
-}
-
-/* __dev_queue_xmit(skb, sb_dev) / dev_queue_xmit(skb) */
-static int sl_tx_devq_kp(struct kprobe *kp, struct pt_regs *regs)
-{
-	sl_tx_devq(sl_hook_of_kp(kp), sl_arg(regs, 0));
-	return 0;
-}
-
-static void sl_tx_drv(struct sl_hook *hk, const struct sk_buff *skb)
-{
-	if (!sl_on(hk->pipe))
-		return;
-	sl_hook_hit(hk);
-	sl_chain_mark(hk->pipe, sl_net_id(skb), TX_DRV, sl_now());
-}
-
-static void sl_tx_drv_tp(void *data, const struct sk_buff *skb,
-			 const struct net_device *dev)
-{
-	sl_tx_drv(data, skb);
-}
-
-/* dev_hard_start_xmit(first, dev, txq, ret): the first skb of the list */
-static int sl_tx_drv_kp(struct kprobe *kp, struct pt_regs *regs)
-{
-	sl_tx_drv(sl_hook_of_kp(kp), sl_arg(regs, 0));
-	return 0;
-}
-
-static void sl_tx_end(struct sl_pipeline *p, struct sl_flight_ent *e, u64 key)
-{
-	e->ts[TX_DONE] = sl_now();
-	sl_net_record(p, e, TXS_NFIXED, TX_APP, TX_DONE);
-	sl_flight_remove(e, key);
+	if (!sl_net_dev_ok(ev->p, skb->dev)) {
+		sl_chain_remove(ev->p, e, SL_LOSS_FILTERED);
+		return SL_DONE;
+	}
+	e->ts[TX_DEVQ] = ev->now;
+	e->aux[SL_AUX_IF] = sl_net_if_tag(&sl_tx_ifs, skb->dev);
+	sl_chain_put(e);
+	return SL_DONE;
 }
 
 /*
@@ -1293,192 +996,192 @@ static void sl_tx_end(struct sl_pipeline *p, struct sl_flight_ent *e, u64 key)
  * comes again (its queueing goes on).  Anything else: the driver has it.
  * An entry that never reached the driver is another life of this address.
  */
-static void sl_tx_done(void *data, struct sk_buff *skb, int rc,
-		       struct net_device *dev, unsigned int skb_len)
+static int sl_tx_done(struct sl_ev *ev, struct sl_flight_ent *e)
 {
-	struct sl_hook *hk = data;
-	struct sl_pipeline *p = hk->pipe;
-	struct sl_flight_ent *e;
-	u64 key;
-
-	if (!sl_on(p))
-		return;
-	sl_hook_hit(hk);
-	key = sl_flight_key(p->id, sl_net_id(skb));
-	e = sl_flight_lookup(key);
-	if (!e || !e->ts[TX_DRV])
-		return;
-	if (rc == NETDEV_TX_BUSY) {
-		e->ts[TX_DRV] = 0;
-		return;
+	if (!e->ts[TX_DRV]) {
+		e->ts[TX_DONE] = 0;
+		return SL_KEEP;
 	}
-	sl_tx_end(p, e, key);
+	if ((int)sl_ev_arg(ev, 1) == NETDEV_TX_BUSY) {
+		e->ts[TX_DRV] = 0;
+		e->ts[TX_DONE] = 0;
+		return SL_KEEP;
+	}
+	sl_chain_finish(ev->p, e);
+	return SL_DONE;
 }
 
 /*
- * consume_skb of a followed skb: without the driver_done hook, the free of
- * an skb the driver took is its transmit done; otherwise it ends the chain
- * unrecorded (the original of a software segmentation, a copy replaced).
+ * consume_skb of a followed skb: without the driver_done point, the free
+ * of an skb the driver took is its transmit done; otherwise it ends the
+ * chain unrecorded (the original of a software segmentation, a copy
+ * replaced).
  */
-static void sl_tx_freed(struct sl_pipeline *p, const struct sk_buff *skb)
+static int sl_tx_consume(struct sl_ev *ev, struct sl_flight_ent *e)
 {
-	u64 key = sl_flight_key(p->id, sl_net_id(skb));
-	struct sl_flight_ent *e = sl_flight_lookup(key);
-
-	if (!e)
-		return;
-	if (e->ts[TX_DRV] && !sl_net_armed(&sl_tx_hooks[HTX_DONE]))
-		sl_tx_end(p, e, key);
-	else
-		sl_flight_remove(e, key);
+	if (e->ts[TX_DRV] && !sl_hook_armed(&sl_tx_hooks[HTX_DONE])) {
+		e->ts[TX_DONE] = ev->now;
+		sl_chain_finish(ev->p, e);
+		return SL_DONE;
+	}
+	return SL_FORGET;
 }
 
 /*
  * __skb_gso_segment(skb, features, tx_path): software segmentation.  The
  * chain moves to the first segment; the original is consumed after.
  */
-static int sl_tx_gso(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int sl_tx_gso_pre(struct sl_ev *ev)
 {
-	struct sl_hook *hk = sl_hook_of_ri(ri);
-	struct sk_buff *skb = sl_arg(regs, 0);
-
-	if (!sl_on(hk->pipe) ||
-	    !sl_flight_lookup(sl_flight_key(hk->pipe->id, sl_net_id(skb))))
-		return 1;
-	*(struct sk_buff **)ri->data = skb;
-	return 0;
+	return sl_chain_followed(ev->p, ev->ident) ? 0 : -1;
 }
 
-static int sl_tx_gso_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int sl_tx_gso_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	struct sl_hook *hk = sl_hook_of_ri(ri);
-	struct sl_pipeline *p = hk->pipe;
-	struct sk_buff *segs = (struct sk_buff *)regs_return_value(regs);
-	struct sk_buff *skb = *(struct sk_buff **)ri->data;
-	u64 key = sl_flight_key(p->id, sl_net_id(skb));
-	struct sl_flight_ent *e;
+	struct sk_buff *segs = (struct sk_buff *)ev->ret;
+	struct sl_flight_ent *e, *n;
 
-	sl_hook_hit(hk);
-	if (IS_ERR_OR_NULL(segs) || segs == skb)
-		return 0;
-	e = sl_flight_lookup(key);
+	if (IS_ERR_OR_NULL(segs) || (unsigned long)segs == ev->ident)
+		return SL_DONE;
+	e = sl_chain_get(ev->p, ev->ident);
 	if (!e)
-		return 0;
-	sl_net_move(p, e, key, sl_net_id(segs));
-	return 0;
+		return SL_DONE;
+	n = sl_chain_move(ev->p, e, (unsigned long)segs);
+	if (n)
+		sl_chain_put(n);
+	return SL_DONE;
 }
 
-/* A TCP socket closes: forget its application entry. */
-static void sl_tx_close(struct sl_hook *hk, const struct sock *sk, int state)
+/* A TCP socket closes: forget its application entries. */
+static int sl_tx_close(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	if (!sl_on(hk->pipe))
-		return;
-	sl_hook_hit(hk);
-	if (state == TCP_CLOSE && READ_ONCE(sk->sk_protocol) == IPPROTO_TCP) {
-		sl_net_forget(hk->pipe, sl_sk_id(sk));
-		sl_net_forget(hk->pipe, sl_sk_pend_id(sk));
+	const struct sock *sk = sl_ev_ptr(ev, 0);
+
+	if ((int)sl_ev_arg(ev, 1) == TCP_CLOSE &&
+	    READ_ONCE(sk->sk_protocol) == IPPROTO_TCP) {
+		sl_chain_forget(ev->p, sl_sk_id(sk), SL_NO_LOSS);
+		sl_chain_forget(ev->p, sl_sk_pend_id(sk), SL_NO_LOSS);
 	}
+	return SL_DONE;
 }
 
-static void sl_tx_close_tp(void *data, const struct sock *sk,
-			   const int oldstate, const int newstate)
+/* per-interface totals, from the application to the driver */
+static void sl_tx_on_record(struct sl_pipeline *p,
+			    const struct sl_flight_ent *e)
 {
-	sl_tx_close(data, sk, newstate);
+	sl_net_record_if(p, &sl_tx_ifs, e, TX_APP, TX_DONE);
 }
 
-/* tcp_set_state(sk, state) */
-static int sl_tx_close_kp(struct kprobe *kp, struct pt_regs *regs)
+/* With an interface filter, a packet dropped before its device queue does not count. */
+static bool sl_tx_on_drop(struct sl_pipeline *p, const struct sl_flight_ent *e)
 {
-	sl_tx_close(sl_hook_of_kp(kp), sl_arg(regs, 0),
-		    (int)regs_get_kernel_argument(regs, 1));
-	return 0;
+	return e->ts[TX_DEVQ] || !READ_ONCE(p->filter.ifindex);
 }
+
+SL_TP_DEFINE(net_dev_queue, (struct sk_buff *skb), (unsigned long)skb)
+SL_TP_DEFINE(net_dev_start_xmit,
+	     (const struct sk_buff *skb, const struct net_device *dev),
+	     (unsigned long)skb)
+SL_TP_DEFINE(net_dev_xmit,
+	     (struct sk_buff *skb, int rc, struct net_device *dev,
+	      unsigned int skb_len),
+	     (unsigned long)skb, (unsigned long)rc)
+SL_TP_DEFINE(inet_sock_set_state,
+	     (const struct sock *sk, const int oldstate, const int newstate),
+	     (unsigned long)sk, (unsigned long)newstate)
 
 static const struct sl_cand sl_c_tx_tcp_send[] = {
-	SL_KRP("tcp_sendmsg", sl_tx_tcp_send, sl_tx_tcp_send_ret,
-	       sizeof(struct sock *)),
-	SL_KRP("tcp_sendmsg_locked", sl_tx_tcp_send, sl_tx_tcp_send_ret,
-	       sizeof(struct sock *)),
+	SL_KRPD("tcp_sendmsg", 0),
+	SL_KRPD("tcp_sendmsg_locked", 0),
 };
 
-static const struct sl_cand sl_c_tx_udp_send[] = {
-	SL_KRP("udp_sendmsg", sl_tx_udp_send, sl_tx_udp_send_ret, 0),
-};
-
-static const struct sl_cand sl_c_tx_udp6_send[] = {
-	SL_KRP("udpv6_sendmsg", sl_tx_udp_send, sl_tx_udp_send_ret, 0),
-};
-
-static const struct sl_cand sl_c_tx_tcp[] = {
-	SL_KP("__tcp_transmit_skb", sl_tx_tcp),
-};
+static const struct sl_cand sl_c_tx_udp_send[] = { SL_KRPD("udp_sendmsg", 0) };
+static const struct sl_cand sl_c_tx_udp6_send[] = { SL_KRPD("udpv6_sendmsg", 0) };
+static const struct sl_cand sl_c_tx_tcp[] = { SL_KPD("__tcp_transmit_skb", 0) };
 
 static const struct sl_cand sl_c_tx_ip[] = {
-	SL_KP("__ip_queue_xmit", sl_tx_ip_tcp),
-	SL_KP("ip_queue_xmit", sl_tx_ip_tcp),
+	SL_KPD("__ip_queue_xmit", 0),
+	SL_KPD("ip_queue_xmit", 0),
 };
 
 static const struct sl_cand sl_c_tx_ip6[] = {
-	SL_KP("ip6_xmit", sl_tx_ip_tcp),
-	SL_KP("inet6_csk_xmit", sl_tx_ip_tcp),
+	SL_KPD("ip6_xmit", 0),
+	SL_KPD("inet6_csk_xmit", 0),
 };
 
-static const struct sl_cand sl_c_tx_ip_udp[] = {
-	SL_KP("ip_send_skb", sl_tx_ip_udp4),
-};
+static const struct sl_cand sl_c_tx_ip_udp[] = { SL_KPD("ip_send_skb", 0) };
+static const struct sl_cand sl_c_tx_ip6_udp[] = { SL_KPD("ip6_send_skb", 0) };
 
-static const struct sl_cand sl_c_tx_ip6_udp[] = {
-	SL_KP("ip6_send_skb", sl_tx_ip_udp6),
-};
-
+/* net_dev_queue(skb), __dev_queue_xmit(skb, sb_dev), dev_queue_xmit(skb) */
 static const struct sl_cand sl_c_tx_devq[] = {
-	SL_TP("net_dev_queue", sl_tx_devq_tp),
-	SL_KP("__dev_queue_xmit", sl_tx_devq_kp),
-	SL_KP("dev_queue_xmit", sl_tx_devq_kp),
+	SL_TPD(net_dev_queue),
+	SL_KPD("__dev_queue_xmit", 0),
+	SL_KPD("dev_queue_xmit", 0),
 };
 
+/* net_dev_start_xmit(skb, dev), dev_hard_start_xmit(first, dev, txq, ret) */
 static const struct sl_cand sl_c_tx_drv[] = {
-	SL_TP("net_dev_start_xmit", sl_tx_drv_tp),
-	SL_KP("dev_hard_start_xmit", sl_tx_drv_kp),
+	SL_TPD(net_dev_start_xmit),
+	SL_KPD("dev_hard_start_xmit", 0),
 };
 
-static const struct sl_cand sl_c_tx_done[] = {
-	SL_TP("net_dev_xmit", sl_tx_done),
-};
+static const struct sl_cand sl_c_tx_done[] = { SL_TPD(net_dev_xmit) };
+static const struct sl_cand sl_c_tx_gso[] = { SL_KRPD("__skb_gso_segment", 0) };
 
-static const struct sl_cand sl_c_tx_gso[] = {
-	SL_KRP("__skb_gso_segment", sl_tx_gso, sl_tx_gso_ret,
-	       sizeof(struct sk_buff *)),
-};
-
+/* inet_sock_set_state(sk, old, new), tcp_set_state(sk, new) */
 static const struct sl_cand sl_c_tx_close[] = {
-	SL_TP("inet_sock_set_state", sl_tx_close_tp),
-	SL_KP("tcp_set_state", sl_tx_close_kp),
+	SL_TPD(inet_sock_set_state),
+	SL_KPD("tcp_set_state", 0),
 };
+
+#define TASK	SL_OBJ_TASK
 
 static struct sl_hook sl_tx_hooks[HTX_NR] = {
-	SL_HOOK(HTX_TCP_SEND, "tcp_sendmsg", sl_c_tx_tcp_send, false),
-	SL_HOOK(HTX_UDP_SEND, "udp_sendmsg", sl_c_tx_udp_send, false),
-	SL_HOOK(HTX_UDP6_SEND, "udpv6_sendmsg", sl_c_tx_udp6_send, false),
-	SL_HOOK(HTX_TCP, "tcp_transmit", sl_c_tx_tcp, false),
-	SL_HOOK(HTX_IP, "ip_queue_xmit", sl_c_tx_ip, false),
-	SL_HOOK(HTX_IP6, "ip6_xmit", sl_c_tx_ip6, false),
-	SL_HOOK(HTX_IP_UDP, "ip_send_skb", sl_c_tx_ip_udp, false),
-	SL_HOOK(HTX_IP6_UDP, "ip6_send_skb", sl_c_tx_ip6_udp, false),
-	SL_HOOK(HTX_DEVQ, "dev_queue", sl_c_tx_devq, false),
-	SL_HOOK(HTX_DRV, "driver_start", sl_c_tx_drv, false),
-	SL_HOOK(HTX_DONE, "driver_done", sl_c_tx_done, false),
-	SL_HOOK(HTX_GSO, "gso_segment", sl_c_tx_gso, true),
-	SL_HOOK(HTX_CLOSE, "sock_close", sl_c_tx_close, true),
-	SL_HOOK(HTX_KFREE, "kfree_skb", sl_c_kfree, false),
-	SL_HOOK(HTX_CONSUME, "consume_skb", sl_c_consume, false),
+	[HTX_TCP_SEND] = SL_POINT("tcp_sendmsg", sl_c_tx_tcp_send, SL_ACT_NONE,
+				  TX_APP, 0, .pre = sl_tx_tcp_send,
+				  .post = sl_tx_tcp_send_ret),
+	[HTX_UDP_SEND] = SL_POINT("udp_sendmsg", sl_c_tx_udp_send,
+				  SL_ACT_FORGET, TX_UAPP, TASK,
+				  .pre = sl_tx_udp_send),
+	[HTX_UDP6_SEND] = SL_POINT("udpv6_sendmsg", sl_c_tx_udp6_send,
+				   SL_ACT_FORGET, TX_UAPP, TASK,
+				   .pre = sl_tx_udp_send),
+	[HTX_TCP] = SL_POINT("tcp_transmit", sl_c_tx_tcp, SL_ACT_NONE, TX_TCP,
+			     1, .post = sl_tx_tcp),
+	[HTX_IP] = SL_POINT("ip_queue_xmit", sl_c_tx_ip, SL_ACT_NONE, TX_IP, 1,
+			    .post = sl_tx_ip_tcp),
+	[HTX_IP6] = SL_POINT("ip6_xmit", sl_c_tx_ip6, SL_ACT_NONE, TX_IP, 1,
+			     .post = sl_tx_ip_tcp),
+	[HTX_IP_UDP] = SL_POINT("ip_send_skb", sl_c_tx_ip_udp, SL_ACT_NONE,
+				TX_IP, 1, .post = sl_tx_ip_udp4),
+	[HTX_IP6_UDP] = SL_POINT("ip6_send_skb", sl_c_tx_ip6_udp, SL_ACT_NONE,
+				 TX_IP, 0, .post = sl_tx_ip_udp6),
+	[HTX_DEVQ] = SL_POINT("dev_queue", sl_c_tx_devq, SL_ACT_NONE, TX_DEVQ,
+			      0, .post = sl_tx_devq),
+	[HTX_DRV] = SL_POINT("driver_start", sl_c_tx_drv, SL_ACT_MARK, TX_DRV,
+			     0),
+	[HTX_DONE] = SL_POINT("driver_done", sl_c_tx_done, SL_ACT_END, TX_DONE,
+			      0, .post = sl_tx_done),
+	[HTX_GSO] = SL_POINT("gso_segment", sl_c_tx_gso, SL_ACT_NONE, TX_DEVQ,
+			     0, .optional = true, .pre = sl_tx_gso_pre,
+			     .post = sl_tx_gso_ret),
+	[HTX_CLOSE] = SL_POINT("sock_close", sl_c_tx_close, SL_ACT_NONE, TX_APP,
+			       0, .optional = true, .post = sl_tx_close),
+	[HTX_KFREE] = SL_POINT("kfree_skb", sl_c_kfree, SL_ACT_DROP, TX_DONE, 0),
+	[HTX_CONSUME] = SL_POINT("consume_skb", sl_c_consume, SL_ACT_FORGET,
+				 TX_DONE, 0, .post = sl_tx_consume),
 };
+
+#undef TASK
 
 static int sl_tx_setup(struct sl_pipeline *p)
 {
-	sl_net_setup_ifs(&sl_tx_ifs, &sl_tx_stages[TXS_NFIXED], "sendmsg",
-			 "driver_done");
-	return 0;
+	static const char * const from[] = { "sendmsg" };
+	static const char * const to[] = { "driver_done" };
+
+	sl_dim_init(&sl_tx_ifs, sl_tx_stages, TXS_NFIXED, 1, sl_net_if_suffix,
+		    from, to);
+	return sl_net_notifier_get();
 }
 
 struct sl_pipeline sl_pipe_net_tx = {
@@ -1492,21 +1195,7 @@ struct sl_pipeline sl_pipe_net_tx = {
 	.stages = sl_tx_stages,
 	.nstages = ARRAY_SIZE(sl_tx_stages),
 	.setup = sl_tx_setup,
+	.teardown = sl_net_notifier_put,
+	.on_record = sl_tx_on_record,
+	.on_drop = sl_tx_on_drop,
 };
-
-/*
- * A tracepoint probe with the wrong prototype is a crash.  Each probe is
- * type-checked here against the running kernel's own declaration: a
- * mismatch is a build error (incompatible pointer type), not an oops.
- */
-static inline void __maybe_unused sl_net_proto_check(void)
-{
-	BUILD_BUG_ON(sizeof(register_trace_netif_receive_skb(sl_rx_drv_tp, NULL)) != sizeof(int));
-	BUILD_BUG_ON(sizeof(register_trace_skb_copy_datagram_iovec(sl_rx_app_tp, NULL)) != sizeof(int));
-	BUILD_BUG_ON(sizeof(register_trace_kfree_skb(sl_net_kfree_tp, NULL)) != sizeof(int));
-	BUILD_BUG_ON(sizeof(register_trace_consume_skb(sl_net_consume_tp, NULL)) != sizeof(int));
-	BUILD_BUG_ON(sizeof(register_trace_net_dev_queue(sl_tx_devq_tp, NULL)) != sizeof(int));
-	BUILD_BUG_ON(sizeof(register_trace_net_dev_start_xmit(sl_tx_drv_tp, NULL)) != sizeof(int));
-	BUILD_BUG_ON(sizeof(register_trace_net_dev_xmit(sl_tx_done, NULL)) != sizeof(int));
-	BUILD_BUG_ON(sizeof(register_trace_inet_sock_set_state(sl_tx_close_tp, NULL)) != sizeof(int));
-}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Breakdown dimensions: stages kept per interface, per disk (and later per
+ * cgroup or port), in a fixed number of slots.  A slot is claimed from
+ * probe context the first time its key (an interface, a disk) is seen and
+ * named after it ("eth0.total", "vda.D2C"); it is released from process
+ * context when the key goes away (the interface is unregistered), its
+ * histograms emptied, and the next key takes it.  Keys beyond the slots
+ * share "other".
+ *
+ * A chain remembers its slot as a tag (sl_dim_tag) carrying the slot's
+ * generation: a chain that outlived its slot's release is recorded in
+ * "other", never in the next owner's stages.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "sl.h"
+
+/* Name slot @slot's stages "<name>[#slot]<suffix>", first byte last. */
+static void sl_dim_name(struct sl_dim *d, unsigned int slot, const char *name,
+			bool dup)
+{
+	unsigned int s, n, k;
+	char first = READ_ONCE(name[0]);
+
+	for (s = 0; s < d->nper; s++) {
+		struct sl_stage *st = &d->stages[slot * d->nper + s];
+		const char *suffix = d->suffix[s];
+
+		n = 1;
+		if (first) {
+			while (n < d->name_max && READ_ONCE(name[n])) {
+				WRITE_ONCE(st->name[n], READ_ONCE(name[n]));
+				n++;
+			}
+		}
+		if (dup) {
+			WRITE_ONCE(st->name[n++], '#');
+			WRITE_ONCE(st->name[n++], '0' + slot);
+		}
+		for (k = 0; suffix[k] && n + k < STACKLAT_NAME_MAX - 1; k++)
+			WRITE_ONCE(st->name[n + k], suffix[k]);
+		WRITE_ONCE(st->name[n + k], '\0');
+		/* readers skip a stage whose name is empty */
+		smp_wmb();
+		WRITE_ONCE(st->name[0], first ? first : '?');
+	}
+}
+
+/* Does a live slot other than @slot carry the name @name? */
+static bool sl_dim_name_taken(struct sl_dim *d, unsigned int slot,
+			      const char *name)
+{
+	unsigned int i, n;
+
+	for (i = 0; i < SL_DIM_SLOTS; i++) {
+		const char *have = d->stages[i * d->nper].name;
+
+		if (i == slot || !READ_ONCE(d->key[i]))
+			continue;
+		for (n = 0; n < d->name_max; n++) {
+			char c = READ_ONCE(have[n]), w = READ_ONCE(name[n]);
+
+			if (!w) {
+				if (n && (c == d->suffix[0][0] || c == '#'))
+					return true;
+				break;
+			}
+			if (c != w)
+				break;
+		}
+	}
+	return false;
+}
+
+/*
+ * The tag of @key's slot, claiming a free one on first sight (probe
+ * context: cmpxchg, byte stores).  @name names it; a name already in use
+ * (the same interface name in two namespaces) gets "#<slot>" after it.
+ */
+u32 sl_dim_tag(struct sl_dim *d, u64 key, const char *name)
+{
+	unsigned int i;
+	u64 k;
+
+	if (!key)
+		return SL_DIM_OTHER;
+	for (i = 0; i < SL_DIM_SLOTS; i++) {
+		k = READ_ONCE(d->key[i]);
+		if (k == key)
+			return i | READ_ONCE(d->gen[i]) << 8;
+	}
+	for (i = 0; i < SL_DIM_SLOTS; i++) {
+		if (READ_ONCE(d->key[i]))
+			continue;
+		k = cmpxchg(&d->key[i], 0, key);
+		if (!k) {
+			sl_dim_name(d, i, name, sl_dim_name_taken(d, i, name));
+			return i | READ_ONCE(d->gen[i]) << 8;
+		}
+		if (k == key)
+			return i | READ_ONCE(d->gen[i]) << 8;
+	}
+	return SL_DIM_OTHER;
+}
+
+/*
+ * The first stage of the slot @tag names, or of "other" when the slot was
+ * released since the tag was taken.
+ */
+unsigned int sl_dim_stage(const struct sl_dim *d, u32 tag)
+{
+	unsigned int slot = tag & 0xff;
+
+	if (slot >= SL_DIM_SLOTS ||
+	    READ_ONCE(d->gen[slot]) != (tag >> 8 & 0xffffff))
+		slot = SL_DIM_SLOTS;
+	return d->first + slot * d->nper;
+}
+
+/*
+ * @key went away (process context, sl_lock held): its slot is emptied and
+ * freed for the next key.  Handlers still holding its old tag record into
+ * "other" from now on.
+ */
+void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key)
+{
+	unsigned int i, s;
+
+	lockdep_assert_held(&sl_lock);
+	for (i = 0; i < SL_DIM_SLOTS; i++) {
+		if (READ_ONCE(d->key[i]) != key)
+			continue;
+		WRITE_ONCE(d->gen[i], (d->gen[i] + 1) & 0xffffff);
+		for (s = 0; s < d->nper; s++) {
+			WRITE_ONCE(d->stages[i * d->nper + s].name[0], '\0');
+			sl_hist_reset(&p->hists[d->first + i * d->nper + s]);
+		}
+		/* the name and histograms are empty before the slot is free */
+		smp_wmb();
+		WRITE_ONCE(d->key[i], 0);
+		sl_dump_seq++;
+	}
+}
+
+/*
+ * Set up @d over the pipeline's stages from @first: SL_DIM_SLOTS slots of
+ * @nper stages, then "other".  @from/@to name each stage's points.
+ */
+void sl_dim_init(struct sl_dim *d, struct sl_stage *stages, unsigned int first,
+		 unsigned int nper, const char * const *suffix,
+		 const char * const *from, const char * const *to)
+{
+	unsigned int i, s;
+
+	d->stages = stages + first;
+	d->first = first;
+	d->nper = nper;
+	d->suffix = suffix;
+	d->name_max = STACKLAT_NAME_MAX - 12;
+	for (i = 0; i <= SL_DIM_SLOTS; i++) {
+		if (i < SL_DIM_SLOTS) {
+			d->key[i] = 0;
+			d->gen[i] = 0;
+		}
+		for (s = 0; s < nper; s++) {
+			struct sl_stage *st = &d->stages[i * nper + s];
+
+			st->from = from[s];
+			st->to = to[s];
+			st->from_pt = SL_FLIGHT_NTS;	/* not derived */
+			st->to_pt = SL_FLIGHT_NTS;
+			if (i < SL_DIM_SLOTS)
+				st->name[0] = '\0';
+			else
+				snprintf(st->name, sizeof(st->name), "other%s",
+					 suffix[s]);
+		}
+	}
+}

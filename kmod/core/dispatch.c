@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The dispatcher: one handler for every row of every pipeline's table of
+ * points, whichever way the point is attached (tracepoint, kprobe, or
+ * kretprobe entry and return).  It does what each row has in common - the
+ * gate, the hit count, the clock, reading the object from the arguments,
+ * the table insert or lookup, the stamp, recording the stages at the end,
+ * counting what is lost - and calls the row's pre/post callbacks and the
+ * pipeline's on_start/on_record/on_drop for what only the protocol knows.
+ *
+ * Everything here runs in probe context: no sleeping, no allocation, no
+ * locks, nothing probeable (helpers are inline or in this module, which
+ * kprobes refuse to probe).
+ */
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+
+#include "sl.h"
+
+/* Apply a post callback's verdict to the chain @e it held. */
+static __always_inline void sl_post_apply(struct sl_pipeline *p,
+					  struct sl_flight_ent *e, int r)
+{
+	switch (r) {
+	case SL_KEEP:
+		sl_chain_put(e);
+		break;
+	case SL_FORGET:
+		sl_chain_remove(p, e, SL_NO_LOSS);
+		break;
+	case SL_FILTERED:
+		sl_chain_remove(p, e, SL_LOSS_FILTERED);
+		break;
+	case SL_DROPPED:
+		sl_chain_remove(p, e, SL_LOSS_DROPPED);
+		break;
+	case SL_DONE:
+		break;
+	}
+}
+
+/* Start @ev's object's chain at the row's point; NULL if not started. */
+static __always_inline struct sl_flight_ent *sl_ev_start(struct sl_ev *ev)
+{
+	struct sl_pipeline *p = ev->p;
+	struct sl_flight_ent *e;
+	int r;
+
+	e = sl_chain_start(p, ev->ident, ev->hk->pt, ev->now);
+	if (!e || !p->on_start)
+		return e;
+	r = p->on_start(ev, e);
+	if (r == SL_KEEP)
+		return e;
+	sl_post_apply(p, e, r);
+	return NULL;
+}
+
+void sl_dispatch(struct sl_ev *ev)
+{
+	struct sl_hook *hk = ev->hk;
+	struct sl_pipeline *p = hk->pipe;
+	struct sl_flight_ent *e = NULL;
+	int r;
+
+	if (!sl_on(p))
+		return;
+	if (!(hk->flags & SL_PF_NOHIT) && !ev->nohit)
+		sl_hook_hit(hk);
+	ev->p = p;
+	ev->now = sl_now();
+	/* at a kretprobe's return, entry did this */
+	if (!ev->data) {
+		ev->act = hk->act;
+		if (hk->obj == SL_OBJ_TASK)
+			ev->ident = (unsigned long)current->pid;
+		else
+			ev->ident = sl_ev_arg(ev, hk->obj);
+		if (hk->pre && hk->pre(ev) < 0)
+			return;
+	}
+
+	switch (ev->act) {
+	case SL_ACT_NONE:
+		if (hk->post)
+			hk->post(ev, NULL);
+		return;
+	case SL_ACT_START:
+		e = sl_ev_start(ev);
+		break;
+	case SL_ACT_MARK:
+		e = sl_chain_get(p, ev->ident);
+		if (e) {
+			if (!e->ts[hk->pt])
+				e->ts[hk->pt] = ev->now;
+		} else if ((hk->flags & SL_PF_FIRST) &&
+			   hk->pt == READ_ONCE(p->start_pt)) {
+			e = sl_ev_start(ev);
+		}
+		break;
+	case SL_ACT_END:
+		e = sl_chain_get(p, ev->ident);
+		if (e)
+			e->ts[hk->pt] = ev->now;
+		break;
+	case SL_ACT_FORGET:
+	case SL_ACT_DROP:
+	case SL_ACT_HOLD:
+		e = sl_chain_get(p, ev->ident);
+		break;
+	}
+	if (!e)
+		return;
+
+	r = hk->post ? hk->post(ev, e) : SL_KEEP;
+	if (r == SL_KEEP) {
+		switch (ev->act) {
+		case SL_ACT_END:
+			sl_chain_finish(p, e);
+			return;
+		case SL_ACT_FORGET:
+			r = SL_FORGET;
+			break;
+		case SL_ACT_DROP:
+			r = !p->on_drop || p->on_drop(p, e) ? SL_DROPPED :
+							      SL_FORGET;
+			break;
+		}
+	}
+	sl_post_apply(p, e, r);
+}
+
+int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct sl_hook *hk = sl_hook_of_kp(kp);
+	struct sl_ev ev = {
+		.hk = hk,
+		.regs = regs,
+		.argoff = hk->cands[READ_ONCE(hk->cand)].argoff,
+	};
+
+	sl_dispatch(&ev);
+	return 0;
+}
+
+/*
+ * A kretprobe point: its arguments are saved at entry, in front of the
+ * pipeline's own bytes, and the row runs at return with the return value.
+ * Entry runs the row's pre callback: skipping there means the return is
+ * not followed (the instance goes back at once).
+ */
+struct sl_krp_data {
+	unsigned long args[SL_EV_ARGS];
+	unsigned long ident;
+	u8 act;
+	u64 data[];
+};
+
+int sl_krp_entry_dispatch(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sl_hook *hk = sl_hook_of_ri(ri);
+	struct sl_krp_data *d = (struct sl_krp_data *)ri->data;
+	struct sl_ev ev = { .hk = hk, .regs = regs, .data = d->data };
+	unsigned int i;
+
+	if (!sl_on(hk->pipe))
+		return 1;
+	ev.p = hk->pipe;
+	ev.argoff = hk->cands[READ_ONCE(hk->cand)].argoff;
+	ev.act = hk->act;
+	if (hk->obj == SL_OBJ_TASK)
+		ev.ident = (unsigned long)current->pid;
+	else
+		ev.ident = sl_ev_arg(&ev, hk->obj);
+	if (hk->pre && hk->pre(&ev) < 0)
+		return 1;
+	for (i = 0; i < SL_EV_ARGS; i++)
+		d->args[i] = sl_ev_arg(&ev, i);
+	d->ident = ev.ident;
+	d->act = ev.act;
+	return 0;
+}
+
+int sl_krp_ret_dispatch(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sl_krp_data *d = (struct sl_krp_data *)ri->data;
+	struct sl_ev ev = {
+		.hk = sl_hook_of_ri(ri),
+		.args = d->args,
+		.ret = regs_return_value(regs),
+		.data = d->data,
+		.ident = d->ident,
+		.act = d->act,
+	};
+
+	sl_dispatch(&ev);
+	return 0;
+}
+
+/* Bytes a kretprobe point of @hk needs per instance. */
+size_t sl_krp_data_size(const struct sl_hook *hk)
+{
+	return sizeof(struct sl_krp_data) + hk->data_size;
+}
