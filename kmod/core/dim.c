@@ -129,6 +129,12 @@ void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key)
 	unsigned int i, s;
 
 	lockdep_assert_held(&sl_lock);
+	/*
+	 * Unregistering a notifier replays its events for every key: at
+	 * unload that comes after the pipeline's histograms are gone.
+	 */
+	if (!p->hists)
+		return;
 	for (i = 0; i < SL_DIM_SLOTS; i++) {
 		if (READ_ONCE(d->key[i]) != key)
 			continue;

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the two network pipelines share: the frees of an skb (kfree_skb
+ * counts a drop, consume_skb does not) and the notifier that frees an
+ * interface's breakdown slots when it is unregistered.  See net.h.
+ */
+#include "net.h"
+
+const char * const sl_net_if_suffix[1] = { ".total" };
+
+/* Shared by both pipelines' frees: a tracepoint each, kprobes behind. */
+SL_TP_DEFINE(kfree_skb, (SL_COMPAT_KFREE_SKB_ARGS), (unsigned long)skb)
+SL_TP_DEFINE(consume_skb, (SL_COMPAT_CONSUME_SKB_ARGS), (unsigned long)skb)
+
+const struct sl_cand sl_net_c_kfree[4] = {
+	SL_TPD(kfree_skb),
+	/* sk_skb_reason_drop(sk, skb, reason): kfree_skb_reason's name since 6.11 */
+	SL_KPD("sk_skb_reason_drop", 1),
+	SL_KPD("kfree_skb_reason", 0),
+	SL_KPD("kfree_skb", 0),
+};
+
+const struct sl_cand sl_net_c_consume[2] = {
+	SL_TPD(consume_skb),
+	SL_KPD("consume_skb", 0),
+};
+
+/*
+ * An interface that goes away frees its per-interface slots, so that the
+ * interfaces of containers that come and go each get theirs.
+ */
+struct sl_dim sl_rx_ifs, sl_tx_ifs;
+static unsigned int sl_net_notifier_users;
+
+static int sl_net_netdev_event(struct notifier_block *nb, unsigned long event,
+			       void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	u64 key;
+
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	key = sl_net_dev_key(dev);
+	mutex_lock(&sl_lock);
+	sl_dim_release(&sl_pipe_net_rx, &sl_rx_ifs, key);
+	sl_dim_release(&sl_pipe_net_tx, &sl_tx_ifs, key);
+	mutex_unlock(&sl_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sl_net_nb = {
+	.notifier_call = sl_net_netdev_event,
+};
+
+/* Under sl_lock, from the pipelines' setup and teardown. */
+int sl_net_notifier_get(void)
+{
+	int ret;
+
+	if (sl_net_notifier_users++)
+		return 0;
+	/* the notifier takes sl_lock: register without it */
+	mutex_unlock(&sl_lock);
+	ret = register_netdevice_notifier(&sl_net_nb);
+	mutex_lock(&sl_lock);
+	if (ret)
+		sl_net_notifier_users--;
+	return ret;
+}
+
+void sl_net_notifier_put(struct sl_pipeline *p)
+{
+	if (--sl_net_notifier_users)
+		return;
+	mutex_unlock(&sl_lock);
+	unregister_netdevice_notifier(&sl_net_nb);
+	mutex_lock(&sl_lock);
+}
+
