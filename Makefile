@@ -10,6 +10,7 @@
 #                        DEBUG_SCENARIOS picks the scenarios)
 #   make demo            boot 6.1 in QEMU with stacklat, show what it measures
 #   make bench           per-event cost of the hooks, armed vs disarmed
+#                        (BENCH_BASE=REV: against REV's module, same boot)
 #   make install / make dkms-install
 #   make style           checkpatch, sparse and shellcheck
 #   make sparse          sparse (C=1) over the module
@@ -67,7 +68,7 @@ demo: deps tool helpers
 	tests/vm/demo.sh
 
 bench: deps tool helpers
-	tests/vm/run.sh --bench $(firstword $(KERNELS))
+	BENCH_BASE=$(BENCH_BASE) tests/vm/run.sh --bench $(firstword $(KERNELS))
 
 style:
 	tests/style.sh

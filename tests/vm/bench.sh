@@ -8,15 +8,18 @@
 # what is measured); reports the medians, the armed minus idle difference
 # per operation and the ratios, as STACKLAT-BENCH lines.  The three cases
 # alternate within a round, in one boot: only their ratios and differences
-# mean something under emulation.
+# mean something under emulation.  With a baseline module (make bench
+# BENCH_BASE=REV builds SL_KO_BASE from another revision), a fourth case
+# arms that one the same way, and its cost per operation is reported
+# beside ours with the ratio of the two.
 
 median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 bench_ns() { "$@" | sed -n 's/.*ns_per_[a-z]*=\([0-9.]*\).*/\1/p'; }
 
 bench_compare() {
-	local name=$1 rounds=$2 run=$3 arm=$4 m0 m1 m2
-	local -a none=() idle=() armed=()
+	local name=$1 rounds=$2 run=$3 arm=$4 m0 m1 m2 m3 ko=$SL_KO
+	local -a none=() idle=() armed=() base=()
 	for _ in $(seq 1 "$rounds"); do
 		none+=("$(bench_ns $run)")
 		sl_load
@@ -24,6 +27,14 @@ bench_compare() {
 		$arm
 		armed+=("$(bench_ns $run)")
 		sl_unload
+		if [ -s "${SL_KO_BASE:-}" ]; then
+			SL_KO=$SL_KO_BASE
+			sl_load
+			$arm
+			base+=("$(bench_ns $run)")
+			sl_unload
+			SL_KO=$ko
+		fi
 	done
 	m0=$(median "${none[@]}")
 	m1=$(median "${idle[@]}")
@@ -32,5 +43,11 @@ bench_compare() {
 	echo "STACKLAT-BENCH $name kernel=$KERNEL rounds=$rounds no_module_ns=$m0 loaded_idle_ns=$m1 armed_ns=$m2"
 	awk -v a="$m2" -v b="$m1" -v c="$m0" -v k="$KERNEL" -v n="$name" 'BEGIN {
 		printf "STACKLAT-BENCH %s kernel=%s cost_per_op_ns=%.1f ratio_armed_vs_idle=%.2f ratio_idle_vs_none=%.3f\n", n, k, a - b, a / b, b / c
+	}'
+	[ ${#base[@]} -gt 0 ] || return 0
+	m3=$(median "${base[@]}")
+	echo "rounds: baseline armed ${base[*]}"
+	awk -v a="$m2" -v d="$m3" -v b="$m1" -v k="$KERNEL" -v n="$name" 'BEGIN {
+		printf "STACKLAT-BENCH %s kernel=%s baseline_armed_ns=%s baseline_cost_per_op_ns=%.1f ratio_cost_vs_baseline=%.2f\n", n, k, d, d - b, (d - b) > 0 ? (a - b) / (d - b) : 0
 	}'
 }

@@ -25,6 +25,8 @@ main() {
 	sel=$(arg sl.scenarios | tr ',' ' ')
 	export SL_REPO KERNEL KVER SL_MODE SL_HOSTPORT SL_GUESTPORT
 	export SL_KO=$SL_REPO/tests/vm/.cache/build/$KERNEL/stacklat.ko
+	# make bench BENCH_BASE=REV: the module of another revision, to compare
+	export SL_KO_BASE=$SL_REPO/tests/vm/.cache/build/$KERNEL-base/stacklat.ko
 	export SL_TOOL=$SL_REPO/tool/stacklat
 	export SL_DBG=/sys/kernel/debug/stacklat
 	export MODROOT=$SL_REPO/tests/vm/.cache/k/$KERNEL/root

@@ -143,13 +143,18 @@ make_initrd() { # make_initrd KERNEL -> path of the cached initramfs
 	echo "$ird.gz"
 }
 
-build_module() { # build_module KERNEL LOG
+build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
 	local k=$1 log=$2 b=$cache/build/$1 cc=()
+	[ -z "${3:-}" ] || b=$cache/build/$1-base
 	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
 	rm -rf "$b"
 	mkdir -p "$b"
-	cp -r "$repo/Kbuild" "$repo/Makefile" "$repo/VERSION" "$repo/kmod" "$repo/uapi" "$b/"
+	if [ -n "${3:-}" ]; then
+		git -C "$repo" archive "$3" Kbuild Makefile VERSION kmod uapi | tar -x -C "$b" || return 1
+	else
+		cp -r "$repo/Kbuild" "$repo/Makefile" "$repo/VERSION" "$repo/kmod" "$repo/uapi" "$b/"
+	fi
 	# objects of an in-tree build of the working copy must not leak in
 	find "$b" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
 	# Debian's 5.10 headers name gcc-10, which bookworm lacks
@@ -214,6 +219,15 @@ run_kernel() {
 		return
 	fi
 	note "$k" build "W=1 warning-free against $KVER ($((SECONDS - t0))s)"
+	# make bench BENCH_BASE=REV: the engine of REV, measured in the same boot
+	rm -rf "$cache/build/$k-base"
+	if [ "$mode" = bench ] && [ -n "${BENCH_BASE:-}" ]; then
+		if build_module "$k" "$out/build-base.log" "$BENCH_BASE"; then
+			note "$k" build "baseline $BENCH_BASE built"
+		else
+			record "$k" build-base FAIL "baseline $BENCH_BASE: see $out/build-base.log"
+		fi
+	fi
 	if ! ird=$(make_initrd "$k"); then
 		record "$k" initramfs FAIL "could not make the initramfs"
 		exec {lockfd}>&-
