@@ -39,21 +39,28 @@ static __always_inline void sl_post_apply(struct sl_pipeline *p,
 	}
 }
 
-/* Start @ev's object's chain at the row's point; NULL if not started. */
+/*
+ * Start @ev's object's chain at the row's point; NULL if not started.  The
+ * pipeline's filters run first: an object they exclude is never inserted.
+ */
 static __always_inline struct sl_flight_ent *sl_ev_start(struct sl_ev *ev)
 {
 	struct sl_pipeline *p = ev->p;
 	struct sl_flight_ent *e;
 	int r;
 
+	if (p->start_ok) {
+		r = p->start_ok(ev);
+		if (r != SL_KEEP) {
+			if (r == SL_FILTERED)
+				sl_loss(p, SL_LOSS_FILTERED);
+			return NULL;
+		}
+	}
 	e = sl_chain_start(p, ev->ident, ev->hk->pt, ev->now);
-	if (!e || !p->on_start)
-		return e;
-	r = p->on_start(ev, e);
-	if (r == SL_KEEP)
-		return e;
-	sl_post_apply(p, e, r);
-	return NULL;
+	if (e && p->on_start)
+		p->on_start(ev, e);
+	return e;
 }
 
 void sl_dispatch(struct sl_ev *ev)

@@ -418,13 +418,16 @@ struct sl_pipeline {
 			   size_t len);
 
 	/*
-	 * Probe context, all optional.  on_start: a chain was just started
-	 * (held), returns enum sl_post (filters that need the object).
-	 * on_record: a chain ends, after its stages were recorded (stages
+	 * Probe context, all optional.  start_ok: a chain is about to start
+	 * for ev->ident; filters that need the object, before anything is
+	 * inserted: returns SL_KEEP to go on, SL_FORGET or SL_FILTERED (then
+	 * counted) not to.  on_start: a chain was just started (held), to
+	 * fill in what it carries.  on_record: a chain ends, after its stages were recorded (stages
 	 * the table cannot derive, such as per-interface totals).  on_drop:
 	 * does the drop of this chain count?
 	 */
-	int (*on_start)(struct sl_ev *ev, struct sl_flight_ent *e);
+	int (*start_ok)(struct sl_ev *ev);
+	void (*on_start)(struct sl_ev *ev, struct sl_flight_ent *e);
 	void (*on_record)(struct sl_pipeline *p, const struct sl_flight_ent *e);
 	bool (*on_drop)(struct sl_pipeline *p, const struct sl_flight_ent *e);
 

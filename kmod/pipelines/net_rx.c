@@ -104,7 +104,7 @@ static __always_inline bool sl_rx_carries_l4(u8 proto, bool v6)
  * header; frames that are not IP (ARP, LLDP) are not followed at all, and
  * neither are IP packets that cannot reach TCP or UDP.
  */
-static int sl_rx_on_start(struct sl_ev *ev, struct sl_flight_ent *e)
+static int sl_rx_start_ok(struct sl_ev *ev)
 {
 	struct sl_pipeline *p = ev->p;
 	struct sk_buff *skb = (struct sk_buff *)ev->ident;
@@ -134,8 +134,15 @@ static int sl_rx_on_start(struct sl_ev *ev, struct sl_flight_ent *e)
 				return SL_FILTERED;
 		}
 	}
-	e->aux[SL_AUX_IF] = sl_net_if_tag(&sl_rx_ifs, skb->dev);
 	return SL_KEEP;
+}
+
+/* A chain started: its interface's slot. */
+static void sl_rx_on_start(struct sl_ev *ev, struct sl_flight_ent *e)
+{
+	const struct sk_buff *skb = (const struct sk_buff *)ev->ident;
+
+	e->aux[SL_AUX_IF] = sl_net_if_tag(&sl_rx_ifs, skb->dev);
 }
 
 /*
@@ -420,6 +427,7 @@ struct sl_pipeline sl_pipe_net_rx = {
 	.nstages = ARRAY_SIZE(sl_rx_stages),
 	.setup = sl_rx_setup,
 	.teardown = sl_net_notifier_put,
+	.start_ok = sl_rx_start_ok,
 	.on_start = sl_rx_on_start,
 	.on_record = sl_rx_on_record,
 	.on_drop = sl_rx_on_drop,

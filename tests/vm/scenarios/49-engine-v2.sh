@@ -1,0 +1,111 @@
+#!/bin/bash
+# What the engine guarantees to every pipeline, on the network pipelines:
+#
+# 0. No histogram memory until a pipeline is first enabled.
+# 1. Filters act at the first point that can read them.  With
+#    "filter net_rx lport=7001", a flow to port 7002 over a veth pair
+#    inserts nothing at all into the in-flight table (its packets are
+#    excluded where the chain would start, at the driver), and a flow of N
+#    requests to 7001 gives exactly N samples in driver->ip and total.
+# 2. The gate opens after every hook is armed: net_rx and net_tx enabled
+#    while loopback request/response traffic runs (5 cycles) leave nothing
+#    in flight once the traffic has ended - a chain started before the
+#    points that end it were armed would wait there for the age sweep.
+# 3. Breakdown slots are recycled: 20 veth pairs, each created, used for N
+#    UDP request/response rounds and destroyed in turn, each show their
+#    own <if>.total with exactly N samples on both ends (8 slots: without
+#    recycling the fifth pair would land in "other").
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+. "$SL_REPO/tests/vm/net.sh"
+
+N=60
+
+inserts() { sed -n 's/^in-flight table: .* inserts \([0-9]*\),.*/\1/p' "$SL_DBG/status"; }
+pipe_in_flight() { awk -v p="$1:" '$1 == p && $3 == "in" { print $2 }' "$SL_DBG/inflight"; }
+
+# ---- 0. memory: histograms come with the first enable ----------------------
+sl_load
+mem=$(awk '$1 == "memory:" { s += $2 } END { print s + 0 }' "$SL_DBG/status")
+assert_eq "KiB of histograms with no pipeline ever enabled" 0 "$mem"
+ctl enable net_rx
+assert_range "net_rx KiB of histograms once enabled" 1 100000 \
+	"$(awk '/^pipeline net_rx:/ { p = 1 } p && $1 == "memory:" { print $2; exit }' "$SL_DBG/status")"
+sl_unload
+
+# ---- 1. early filters ---------------------------------------------------
+trap veth_down EXIT
+veth_up
+sl_load
+ctl filter net_rx clear lport=7001
+ctl enable net_rx
+sleep 1
+i0=$(inserts)
+run_pair slb sla tcp 10.9.0.2 7002 $N 100 rr
+i1=$(inserts)
+assert_eq "in-flight inserts by a flow the filter excludes" "$i0" "$i1"
+assert_eq "net_rx samples of the excluded flow" 0 "$(cnt net_rx total)"
+ctl reset
+run_pair slb sla tcp 10.9.0.2 7001 $N 100 rr
+check_rx $N "$CLI_RETRANS" veth1.total
+note "early filter: 0 inserts for the excluded flow, $(cnt net_rx driver-\>ip) in driver->ip for $N requests"
+ctl disable net_rx
+sl_unload
+veth_down
+
+# ---- 2. gate after arming -----------------------------------------------
+sl_load
+for cycle in 1 2 3 4 5; do
+	server - udp 127.0.0.1 7101 2000 64 rr
+	server - tcp 127.0.0.1 7102 2000 64 rr
+	client - udp 127.0.0.1 7101 2000 64 rr "g1-$cycle"
+	client - tcp 127.0.0.1 7102 2000 64 rr "g2-$cycle"
+	sleep 0.3
+	ctl enable net_rx
+	ctl enable net_tx
+	wait_all
+	# the last datagrams are read; closing sockets end the tx entries
+	sleep 1
+	rx=$(pipe_in_flight net_rx)
+	tx=$(pipe_in_flight net_tx)
+	if [ "$rx" != 0 ] || [ "$tx" != 0 ]; then
+		cat "$SL_DBG/inflight"
+		fail "cycle $cycle: $rx net_rx and $tx net_tx entries left in flight after enabling under traffic"
+	fi
+	ctl disable net_rx
+	ctl disable net_tx
+done
+note "gate: 5 enables under loopback traffic, nothing left in flight"
+sl_unload
+
+# ---- 3. recycled breakdown slots -----------------------------------------
+R=10
+sl_modprobe veth
+sl_load
+ctl enable net_rx
+for i in $(seq 1 20); do
+	ip netns add sla
+	ip netns add slb
+	ip link add "va$i" netns sla type veth peer name "vb$i" netns slb
+	ip -n sla addr add 10.9.0.1/24 dev "va$i"
+	ip -n slb addr add 10.9.0.2/24 dev "vb$i"
+	for ns in sla slb; do ip -n $ns link set lo up; done
+	ip -n sla link set "va$i" up
+	ip -n slb link set "vb$i" up
+	run_pair slb sla udp 10.9.0.2 $((7200 + i)) $R 64 rr
+	assert_eq "pair $i: vb$i.total (server side)" $R "$(cnt net_rx "vb$i.total")"
+	assert_eq "pair $i: va$i.total (client side)" $R "$(cnt net_rx "va$i.total")"
+	veth_down
+	# the interfaces go away in the kernel's namespace cleanup, later
+	for _ in $(seq 100); do
+		grep -q "^va$i.total\|^vb$i.total" "$SL_DBG/net_rx" || break
+		sleep 0.1
+	done
+	if grep -q "^va$i.total\|^vb$i.total" "$SL_DBG/net_rx"; then
+		fail "pair $i: its slots still named 10 s after its namespaces went"
+	fi
+done
+assert_eq "net_rx other.total" 0 "$(cnt net_rx other.total)"
+ctl disable net_rx
+sl_unload
+pass "early filters: 0 in-flight inserts for an excluded flow, $N of $N for the selected; gate: 5 enables under traffic leave nothing in flight; 20 veth pairs in turn each with their own totals ($R and $R), none in other"
