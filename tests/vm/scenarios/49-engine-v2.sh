@@ -54,15 +54,25 @@ sl_unload
 veth_down
 
 # ---- 2. gate after arming -----------------------------------------------
+# The traffic must span the arming, or this checks nothing: rounds for
+# about 8 s at the rate a short calibration run measures, and both clients
+# must still be running once both pipelines are enabled.
 sl_load
+t0=$(date +%s%N)
+run_pair - - udp 127.0.0.1 7100 300 64 rr
+rounds=$((300 * 8000000000 / ($(date +%s%N) - t0)))
+note "gate: $rounds rounds a client (about 8 s)"
 for cycle in 1 2 3 4 5; do
-	server - udp 127.0.0.1 7101 2000 64 rr
-	server - tcp 127.0.0.1 7102 2000 64 rr
-	client - udp 127.0.0.1 7101 2000 64 rr "g1-$cycle"
-	client - tcp 127.0.0.1 7102 2000 64 rr "g2-$cycle"
-	sleep 0.3
+	server - udp 127.0.0.1 7101 $rounds 64 rr
+	server - tcp 127.0.0.1 7102 $rounds 64 rr
+	client - udp 127.0.0.1 7101 $rounds 64 rr "g1-$cycle"
+	client - tcp 127.0.0.1 7102 $rounds 64 rr "g2-$cycle"
+	sleep 0.5
 	ctl enable net_rx
 	ctl enable net_tx
+	for p in "${PIDS[@]}"; do
+		kill -0 "$p" 2>/dev/null || fail "cycle $cycle: the traffic ended before both pipelines were armed"
+	done
 	wait_all
 	# the last datagrams are read; closing sockets end the tx entries
 	sleep 1
