@@ -48,6 +48,9 @@ bench_compare() {
 	m3=$(median "${base[@]}")
 	echo "rounds: baseline armed ${base[*]}"
 	awk -v a="$m2" -v d="$m3" -v b="$m1" -v k="$KERNEL" -v n="$name" 'BEGIN {
-		printf "STACKLAT-BENCH %s kernel=%s baseline_armed_ns=%s baseline_cost_per_op_ns=%.1f ratio_cost_vs_baseline=%.2f\n", n, k, d, d - b, (d - b) > 0 ? (a - b) / (d - b) : 0
+		r = 0
+		if (d - b > 0)
+			r = (a - b) / (d - b)
+		printf "STACKLAT-BENCH %s kernel=%s baseline_armed_ns=%s baseline_cost_per_op_ns=%.1f ratio_cost_vs_baseline=%.2f\n", n, k, d, d - b, r
 	}'
 }
