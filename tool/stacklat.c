@@ -19,6 +19,7 @@
 #include "nl.h"
 #include "parse.h"
 #include "render.h"
+#include "stacklat_filter.h"
 
 #ifndef STACKLAT_TOOL_VERSION
 #define STACKLAT_TOOL_VERSION "unknown"
@@ -362,7 +363,6 @@ static int cmd_filter(int argc, char **argv)
 static int cmd_func(int argc, char **argv)
 {
 	bool add;
-	const char *s;
 
 	if (argc != 3)
 		usage_error("%s", argc < 3 ? "add or del, and a SYMBOL" : "one SYMBOL at a time");
@@ -374,9 +374,9 @@ static int cmd_func(int argc, char **argv)
 		usage_error("'%s' is neither add nor del", argv[1]);
 	if (!argv[2][0] || strlen(argv[2]) >= STACKLAT_SYM_MAX)
 		usage_error("a kernel symbol has 1 to %d characters", STACKLAT_SYM_MAX - 1);
-	for (s = argv[2]; *s; s++)
-		if (*s <= ' ' || *s >= 0x7f)
-			usage_error("'%s' is not a kernel symbol", argv[2]);
+	if (!stacklat_valid_symbol(argv[2]))
+		usage_error("'%s' is not a kernel symbol ([A-Za-z_][A-Za-z0-9_.]*, optionally MODULE:)",
+			    argv[2]);
 	sl_nl_open();
 	sl_nl_func(add, argv[2]);
 	sl_nl_close();
