@@ -448,10 +448,13 @@ static inline void stacklat_filter_strerror(const struct stacklat_filter_error *
 					    const char *const *words,
 					    char *buf, __u64 len)
 {
-	const char *word = words ? words[err->word] : "";
-	const char *eq = word;
+	const char *word = "", *eq;
 	int klen;
 
+	/* no word to quote when there was none (argv may hold NULL then) */
+	if (words && err->code != STACKLAT_FE_EMPTY && words[err->word])
+		word = words[err->word];
+	eq = word;
 	while (*eq && *eq != '=')
 		eq++;
 	klen = (int)(eq - word);

@@ -132,6 +132,17 @@ static void test_quote_limit(void **state)
 	assert_true(strlen(msg) < 100);
 }
 
+/* found by tests/fuzz/tool_fuzz: no word, and argv[0] NULL */
+static void test_no_words(void **state)
+{
+	const char *argv[1] = { NULL };
+
+	(void)state;
+	assert_int_equal(stacklat_filter_parse(0, argv, &f, &e), -1);
+	stacklat_filter_strerror(&e, argv, msg, sizeof(msg));
+	assert_string_equal(msg, "no filter given: 'clear' or KEY=VALUE...");
+}
+
 static void test_symbol(void **state)
 {
 	char longsym[STACKLAT_SYM_MAX + 1];
@@ -167,6 +178,7 @@ int main(void)
 		cmocka_unit_test(test_decimal),
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_quote_limit),
+		cmocka_unit_test(test_no_words),
 		cmocka_unit_test(test_symbol),
 	};
 
