@@ -15,6 +15,11 @@
 
 #include "sl.h"
 
+#ifdef SL_PLANT_LEAK
+#include <linux/slab.h>
+#define SL_PLANT_LEAK_SIZE	4096
+#endif
+
 /*
  * Numeric parameters: decimal only (kstrtouint base 10: no octal, no hex,
  * no sign), checked against their range when parsed, so a bad value fails
@@ -138,6 +143,11 @@ static int __init sl_init(void)
 		sl_err("cannot register the generic netlink family (%d)\n", ret);
 		goto err_debugfs;
 	}
+#ifdef SL_PLANT_LEAK
+	/* a test of the kmemleak verdict only (make check-kmemleak) */
+	sl_info("planting a leak for the kmemleak check: %d\n",
+		kmalloc(SL_PLANT_LEAK_SIZE, GFP_KERNEL) != NULL);
+#endif
 	ret = register_module_notifier(&sl_module_nb);
 	if (ret)
 		goto err_netlink;
