@@ -411,13 +411,13 @@ static const struct subcommand subcommands[] = {
 	  "The histogram of a stage (or of every stage of the pipeline) as text bars.",
 	  "One row per power of two; --fine: one row per bucket (16 per power of\n"
 	  "two, at most 1/16 wide), skipped empty ones shown as '...'.\n" },
-	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_NET_ADMIN).", NULL },
-	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_NET_ADMIN).", NULL },
+	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
+	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",
 	  "Zero the histograms and loss counters of one or all pipelines and bump\n"
-	  "their generation (CAP_NET_ADMIN).", NULL },
+	  "their generation (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "filter", cmd_filter, "PIPELINE clear | KEY=VALUE...",
-	  "Replace the pipeline's filter (CAP_NET_ADMIN); 'clear' removes it.",
+	  "Replace the pipeline's filter (CAP_SYS_ADMIN or CAP_PERFMON); 'clear' removes it.",
 	  "Keys (each at most once; a pipeline refuses keys it cannot honour):\n"
 	  "  tgid=N tid=N          process / thread id\n"
 	  "  lport=N rport=N       local / remote port\n"
@@ -428,7 +428,7 @@ static const struct subcommand subcommands[] = {
 	  "  fs=ext4|xfs|btrfs|bdev|0xMAGIC\n" },
 	{ "func", cmd_func, "add|del SYMBOL",
 	  "Time a kernel function from entry to return in the \"func\" pipeline\n"
-	  "(CAP_NET_ADMIN).", NULL },
+	  "(CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "help", cmd_help, "[COMMAND]", "This text, or one command's.", NULL },
 };
 
