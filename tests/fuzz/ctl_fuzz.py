@@ -77,7 +77,9 @@ def main():
     r = random.Random(a.seed)
     acc = rej = unexp = 0
     shown = 0
-    for i in range(a.n):
+    i = -1
+    while acc + rej < a.n:	# N sent; skipped ones do not count
+        i += 1
         k = r.randrange(10)
         if k == 0:
             s = "".join(chr(r.randrange(256))
