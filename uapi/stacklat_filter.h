@@ -5,8 +5,10 @@
  * (command line) and the unit tests, as stacklat_hist.h shares the bucket
  * math.
  *
- * A filter is "clear" alone, or one or more words KEY=VALUE, each key at
- * most once:
+ * A filter is "clear", one or more words KEY=VALUE (each key at most
+ * once), or "clear" first and then KEY=VALUE words (clear, then set those:
+ * the control file adds to the current filter, a netlink request replaces
+ * it, so for the tool "clear" in front changes nothing):
  *
  *   tgid=N tid=N     1..4194304
  *   lport=N rport=N  1..65535
@@ -251,7 +253,7 @@ static inline int stacklat_valid_ifname(const char *s)
 enum stacklat_filter_err {
 	STACKLAT_FE_OK,
 	STACKLAT_FE_EMPTY,		/* no word at all */
-	STACKLAT_FE_CLEAR,		/* "clear" with other words */
+	STACKLAT_FE_CLEAR,		/* "clear" after the first word */
 	STACKLAT_FE_NOT_KV,		/* no '=' */
 	STACKLAT_FE_UNKNOWN_KEY,
 	STACKLAT_FE_TWICE,		/* a key given twice */
@@ -397,12 +399,12 @@ static inline int stacklat_filter_parse(int n, const char *const *words,
 
 		err->word = w;
 		if (stacklat_streq(word, "clear")) {
-			if (n > 1) {
+			if (w) {
 				err->code = STACKLAT_FE_CLEAR;
 				return -1;
 			}
 			out->clear = 1;
-			return 0;
+			continue;
 		}
 		while (*eq && *eq != '=')
 			eq++;
@@ -465,7 +467,7 @@ static inline void stacklat_filter_strerror(const struct stacklat_filter_error *
 		snprintf(buf, len, "no filter given: 'clear' or KEY=VALUE...");
 		break;
 	case STACKLAT_FE_CLEAR:
-		snprintf(buf, len, "'clear' takes no KEY=VALUE (it removes the whole filter)");
+		snprintf(buf, len, "'clear' comes first (clear, then KEY=VALUE...)");
 		break;
 	case STACKLAT_FE_NOT_KV:
 		snprintf(buf, len, "'%.*s' is not KEY=VALUE", STACKLAT_QUOTE_MAX,

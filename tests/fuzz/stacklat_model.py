@@ -79,8 +79,10 @@ def filter_words_ok(pipe, words):
     """True/False for the grammar and the pipeline's keys."""
     if not words or len(words) > 16:
         return False
+    if words[0] == "clear":
+        words = words[1:]
     if "clear" in words:
-        return len(words) == 1
+        return False
     seen = set()
     for w in words:
         if "=" not in w:

@@ -89,8 +89,13 @@ static void test_words(void **state)
 	assert_int_equal(parse("clear"), 0);
 	assert_true(f.clear);
 	assert_int_equal(f.mask, 0);
-	assert_int_equal(parse("clear tgid=1"), -1);
+	/* clear, then set (the control file's "filter P clear lport=N") */
+	assert_int_equal(parse("clear tgid=1"), 0);
+	assert_true(f.clear);
+	assert_int_equal(f.mask, BIT(TGID));
+	assert_int_equal(parse("tgid=1 clear"), -1);
 	assert_int_equal(e.code, STACKLAT_FE_CLEAR);
+	assert_int_equal(parse("clear clear"), -1);
 	assert_int_equal(parse(""), -1);
 	assert_int_equal(e.code, STACKLAT_FE_EMPTY);
 	assert_int_equal(parse("tgid"), -1);
