@@ -15,18 +15,58 @@
 
 #include "sl.h"
 
-static unsigned int flight_entries = 16384;
-module_param(flight_entries, uint, 0444);
+#ifdef SL_PLANT_LEAK
+#include <linux/slab.h>
+#define SL_PLANT_LEAK_SIZE	4096
+#endif
+
+/*
+ * Numeric parameters: decimal only (kstrtouint base 10: no octal, no hex,
+ * no sign), checked against their range when parsed, so a bad value fails
+ * the load with a message naming the parameter and its range.
+ */
+struct sl_uint_param {
+	unsigned int val, min, max;
+};
+
+static int sl_param_set_uint(const char *val, const struct kernel_param *kp)
+{
+	struct sl_uint_param *p = kp->arg;
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || v < p->min || v > p->max) {
+		sl_err("%s=%*pE is outside %u..%u (decimal)\n", kp->name,
+		       (int)min_t(size_t, strlen(val), 32), val, p->min, p->max);
+		return -EINVAL;
+	}
+	p->val = v;
+	return 0;
+}
+
+static int sl_param_get_uint(char *buf, const struct kernel_param *kp)
+{
+	const struct sl_uint_param *p = kp->arg;
+
+	return scnprintf(buf, PAGE_SIZE, "%u\n", p->val);
+}
+
+static const struct kernel_param_ops sl_uint_ops = {
+	.set = sl_param_set_uint,
+	.get = sl_param_get_uint,
+};
+
+static struct sl_uint_param flight_entries = { 16384, 256, 1U << 22 };
+module_param_cb(flight_entries, &sl_uint_ops, &flight_entries, 0444);
 MODULE_PARM_DESC(flight_entries,
 		 "in-flight table slots, 256..4194304, rounded up to a power of two (default 16384)");
 
-static unsigned int stale_ms = 10000;
-module_param(stale_ms, uint, 0444);
+static struct sl_uint_param stale_ms = { 10000, 1, 3600000 };
+module_param_cb(stale_ms, &sl_uint_ops, &stale_ms, 0444);
 MODULE_PARM_DESC(stale_ms,
 		 "age after which an unfinished in-flight entry may be reclaimed, 1..3600000 ms (default 10000)");
 
-static unsigned int max_delta_ms = 60000;
-module_param(max_delta_ms, uint, 0444);
+static struct sl_uint_param max_delta_ms = { 60000, 1, 3600000 };
+module_param_cb(max_delta_ms, &sl_uint_ops, &max_delta_ms, 0444);
 MODULE_PARM_DESC(max_delta_ms,
 		 "deltas above this are discarded as absurd, 1..3600000 ms (default 60000)");
 
@@ -37,39 +77,66 @@ MODULE_PARM_DESC(enable, "comma-separated pipelines to enable at load");
 u64 sl_max_delta_ns;
 struct sl_flight *sl_ft;
 
-static int __init sl_params_check(void)
+/*
+ * A module whose functions are hooked is going away: the kprobes core
+ * marks its probes gone, and so do we, so no hook shows "armed" on code
+ * that no longer exists.  (Tracepoints are only looked up in the core
+ * kernel, so only kprobes and kretprobes can sit in a module.)
+ */
+static int sl_module_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
 {
-	if (flight_entries < 256 || flight_entries > (1U << 22)) {
-		sl_err("flight_entries=%u is outside 256..4194304\n",
-		       flight_entries);
-		return -EINVAL;
+	struct module *mod = data;
+	unsigned int i, j;
+
+	if (action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&sl_lock);
+	for (i = 0; i < sl_nr_pipelines; i++) {
+		struct sl_pipeline *p = sl_pipelines[i];
+
+		for (j = 0; j < p->nhooks; j++) {
+			struct sl_hook *hk = &p->hooks[j];
+			unsigned long addr;
+
+			if (hk->state != STACKLAT_HOOK_ARMED)
+				continue;
+			if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_KPROBE)
+				addr = (unsigned long)hk->kp.addr;
+			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_KRETPROBE)
+				addr = (unsigned long)hk->krp.kp.addr;
+			else
+				continue;
+			if (!within_module(addr, mod))
+				continue;
+			sl_hook_disarm(hk);
+			hk->state = STACKLAT_HOOK_UNAVAILABLE;
+			sl_info("%s: hook %s: module %s unloaded\n", p->name,
+				hk->name, mod->name);
+		}
 	}
-	if (!stale_ms || stale_ms > 3600000) {
-		sl_err("stale_ms=%u is outside 1..3600000\n", stale_ms);
-		return -EINVAL;
-	}
-	if (!max_delta_ms || max_delta_ms > 3600000) {
-		sl_err("max_delta_ms=%u is outside 1..3600000\n", max_delta_ms);
-		return -EINVAL;
-	}
-	sl_max_delta_ns = (u64)max_delta_ms * NSEC_PER_MSEC;
-	return 0;
+	sl_dump_seq++;
+	mutex_unlock(&sl_lock);
+	return NOTIFY_OK;
 }
+
+static struct notifier_block sl_module_nb = {
+	.notifier_call = sl_module_notify,
+};
 
 static int __init sl_init(void)
 {
 	int ret;
 
-	ret = sl_params_check();
-	if (ret)
-		return ret;
-	sl_ft = sl_flight_create(flight_entries, (u64)stale_ms * NSEC_PER_MSEC);
+	sl_max_delta_ns = (u64)max_delta_ms.val * NSEC_PER_MSEC;
+	sl_ft = sl_flight_create(flight_entries.val,
+				 (u64)stale_ms.val * NSEC_PER_MSEC);
 	if (!sl_ft)
 		return -ENOMEM;
 	ret = sl_pipelines_init();
 	if (ret)
 		goto err_flight;
-	sl_sweep_start((u64)stale_ms * NSEC_PER_MSEC);
+	sl_sweep_start((u64)stale_ms.val * NSEC_PER_MSEC);
 	ret = sl_debugfs_init();
 	if (ret)
 		goto err_pipelines;
@@ -78,13 +145,23 @@ static int __init sl_init(void)
 		sl_err("cannot register the generic netlink family (%d)\n", ret);
 		goto err_debugfs;
 	}
+#ifdef SL_PLANT_LEAK
+	/* a test of the kmemleak verdict only (make check-kmemleak) */
+	sl_info("planting a leak for the kmemleak check: %d\n",
+		kmalloc(SL_PLANT_LEAK_SIZE, GFP_KERNEL) != NULL);
+#endif
+	ret = register_module_notifier(&sl_module_nb);
+	if (ret)
+		goto err_netlink;
 	if (enable && *enable) {
 		ret = sl_pipelines_enable_list(enable);
 		if (ret)
-			goto err_netlink;
+			goto err_notifier;
 	}
 	return 0;
 
+err_notifier:
+	unregister_module_notifier(&sl_module_nb);
 err_netlink:
 	sl_netlink_exit();
 err_debugfs:
@@ -100,6 +177,7 @@ err_flight:
 
 static void __exit sl_exit(void)
 {
+	unregister_module_notifier(&sl_module_nb);
 	sl_netlink_exit();
 	sl_debugfs_exit();
 	sl_sweep_stop();

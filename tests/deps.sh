@@ -15,11 +15,14 @@ pkgs=(
 	gcc make bc flex bison libelf-dev libssl-dev pkg-config
 	libnl-3-dev libnl-genl-3-dev libcmocka-dev sparse dwarves
 	linux-source-6.1 shellcheck
+	# the libFuzzer harness of the tool (tests/fuzz)
+	clang libclang-rt-14-dev
 	# the QEMU harness
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd e2fsprogs
 	ca-certificates debian-archive-keyring
 	# programs the scenarios run in the guest (host userland over 9p)
-	bash coreutils util-linux procps iproute2 python3 memcached fio dmsetup
+	# (libcap2-bin: capsh for 17-privileges)
+	bash coreutils util-linux libcap2-bin procps iproute2 python3 memcached fio dmsetup
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -173,7 +173,8 @@ static void kernel_fail(const char *what, const struct xfer *x, const char *enoe
 	int err = -x->kerr;
 
 	if (err == EPERM || err == EACCES)
-		fatal("%s: permission denied: this needs CAP_NET_ADMIN", what);
+		fatal("%s: permission denied: %s", what, x->kmsg[0] ? x->kmsg :
+		      "changes need CAP_SYS_ADMIN or CAP_PERFMON, reads CAP_NET_ADMIN or CAP_PERFMON");
 	if (x->kmsg[0])
 		fatal("%s: %s (%s)", what, x->kmsg, errno_text(err, e, sizeof(e)));
 	/* the family itself may be gone: the module unloaded meanwhile */

@@ -19,6 +19,7 @@
 #include "nl.h"
 #include "parse.h"
 #include "render.h"
+#include "stacklat_filter.h"
 
 #ifndef STACKLAT_TOOL_VERSION
 #define STACKLAT_TOOL_VERSION "unknown"
@@ -362,7 +363,6 @@ static int cmd_filter(int argc, char **argv)
 static int cmd_func(int argc, char **argv)
 {
 	bool add;
-	const char *s;
 
 	if (argc != 3)
 		usage_error("%s", argc < 3 ? "add or del, and a SYMBOL" : "one SYMBOL at a time");
@@ -374,9 +374,9 @@ static int cmd_func(int argc, char **argv)
 		usage_error("'%s' is neither add nor del", argv[1]);
 	if (!argv[2][0] || strlen(argv[2]) >= STACKLAT_SYM_MAX)
 		usage_error("a kernel symbol has 1 to %d characters", STACKLAT_SYM_MAX - 1);
-	for (s = argv[2]; *s; s++)
-		if (*s <= ' ' || *s >= 0x7f)
-			usage_error("'%s' is not a kernel symbol", argv[2]);
+	if (!stacklat_valid_symbol(argv[2]))
+		usage_error("'%s' is not a kernel symbol ([A-Za-z_][A-Za-z0-9_.]*, optionally MODULE:)",
+			    argv[2]);
 	sl_nl_open();
 	sl_nl_func(add, argv[2]);
 	sl_nl_close();
@@ -411,13 +411,13 @@ static const struct subcommand subcommands[] = {
 	  "The histogram of a stage (or of every stage of the pipeline) as text bars.",
 	  "One row per power of two; --fine: one row per bucket (16 per power of\n"
 	  "two, at most 1/16 wide), skipped empty ones shown as '...'.\n" },
-	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_NET_ADMIN).", NULL },
-	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_NET_ADMIN).", NULL },
+	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
+	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",
 	  "Zero the histograms and loss counters of one or all pipelines and bump\n"
-	  "their generation (CAP_NET_ADMIN).", NULL },
+	  "their generation (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "filter", cmd_filter, "PIPELINE clear | KEY=VALUE...",
-	  "Replace the pipeline's filter (CAP_NET_ADMIN); 'clear' removes it.",
+	  "Replace the pipeline's filter (CAP_SYS_ADMIN or CAP_PERFMON); 'clear' removes it.",
 	  "Keys (each at most once; a pipeline refuses keys it cannot honour):\n"
 	  "  tgid=N tid=N          process / thread id\n"
 	  "  lport=N rport=N       local / remote port\n"
@@ -428,7 +428,7 @@ static const struct subcommand subcommands[] = {
 	  "  fs=ext4|xfs|btrfs|bdev|0xMAGIC\n" },
 	{ "func", cmd_func, "add|del SYMBOL",
 	  "Time a kernel function from entry to return in the \"func\" pipeline\n"
-	  "(CAP_NET_ADMIN).", NULL },
+	  "(CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "help", cmd_help, "[COMMAND]", "This text, or one command's.", NULL },
 };
 

@@ -12,7 +12,7 @@
  * Commands and the attribute tree of each
  * ---------------------------------------
  *
- * STACKLAT_CMD_GET_STATUS (doit, unprivileged)
+ * STACKLAT_CMD_GET_STATUS (doit, CAP_NET_ADMIN or CAP_PERFMON)
  *   request:  (nothing)
  *   reply:
  *     STACKLAT_A_MODULE_VERSION    NUL string
@@ -27,7 +27,7 @@
  *       STACKLAT_FLIGHT_A_FULL       u64, inserts lost to a full table
  *       STACKLAT_FLIGHT_A_STALE      u64, entries expired unfinished
  *
- * STACKLAT_CMD_GET_PIPELINES (dump, unprivileged)
+ * STACKLAT_CMD_GET_PIPELINES (dump, CAP_NET_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_PIPELINE_NAME (optional: only that pipeline)
  *   reply, one message per pipeline:
  *     STACKLAT_A_PIPELINE          nest, enum stacklat_pipe_attr
@@ -54,7 +54,7 @@
  *       STACKLAT_PIPE_A_LOSS         nest, enum stacklat_loss_attr
  *       STACKLAT_PIPE_A_FILTER       nest, enum stacklat_filter_attr
  *
- * STACKLAT_CMD_GET_HIST (dump, unprivileged)
+ * STACKLAT_CMD_GET_HIST (dump, CAP_NET_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_PIPELINE_NAME (optional: only that pipeline)
  *   reply, one message per stage of each pipeline:
  *     STACKLAT_A_PIPELINE_NAME     NUL string
@@ -76,7 +76,7 @@
  *   The dump is stamped with a sequence that changes on any reset, enable
  *   or disable: a reply with NLM_F_DUMP_INTR set should be retried.
  *
- * STACKLAT_CMD_SET_PIPELINE (doit, CAP_NET_ADMIN)
+ * STACKLAT_CMD_SET_PIPELINE (doit, CAP_SYS_ADMIN or CAP_PERFMON)
  *   request:
  *     STACKLAT_A_PIPELINE_NAME     NUL string, required
  *     STACKLAT_A_ENABLE            u8 (optional): 1 enable, 0 disable
@@ -84,22 +84,25 @@
  *                                  replaces the pipeline's filter; an empty
  *                                  nest clears it
  *
- * STACKLAT_CMD_RESET (doit, CAP_NET_ADMIN)
+ * STACKLAT_CMD_RESET (doit, CAP_SYS_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_PIPELINE_NAME (optional: all pipelines if absent)
  *
- * STACKLAT_CMD_FUNC_ADD (doit, CAP_NET_ADMIN)
+ * STACKLAT_CMD_FUNC_ADD (doit, CAP_SYS_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_FUNC_SYMBOL   NUL string, a kernel function
  *   Adds the function to the "func" pipeline (entry to return latency).
  *
- * STACKLAT_CMD_FUNC_DEL (doit, CAP_NET_ADMIN)
+ * STACKLAT_CMD_FUNC_DEL (doit, CAP_SYS_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_FUNC_SYMBOL   NUL string
  *
  * Control file (/sys/kernel/debug/stacklat/control), one command a line:
  *   enable PIPELINE | disable PIPELINE | reset [PIPELINE]
- *   filter PIPELINE [clear] [tgid=N] [tid=N] [lport=N] [rport=N]
- *                   [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN|DISK] [op=NAME]
- *                   [fs=ext4|xfs|btrfs|bdev|0xMAGIC]
- *   func add SYMBOL | func del SYMBOL
+ *   filter PIPELINE clear | filter PIPELINE KEY=VALUE...  (added to the
+ *                   current filter; the grammar is stacklat_filter.h)
+ *   func add SYMBOL | func del SYMBOL  (symbol syntax: stacklat_filter.h)
+ *   # a comment: a line whose first non-blank character is '#'
+ * A write holding a NUL byte is refused; so is a whole write if any of its
+ * lines does not parse, and then none is applied.  Writes need
+ * CAP_SYS_ADMIN or CAP_PERFMON (checked on the file's opener).
  */
 #ifndef _UAPI_STACKLAT_H
 #define _UAPI_STACKLAT_H

@@ -12,32 +12,16 @@
 #include <linux/blkdev.h>
 #include <linux/magic.h>
 #include <net/netlink.h>
+#include <linux/netdevice.h>
+#include <net/net_namespace.h>
 
 #include "sl.h"
-
-static const char * const sl_op_names[__STACKLAT_OP_MAX] = {
-	[STACKLAT_OP_ANY] = "any",
-	[STACKLAT_OP_READ] = "read",
-	[STACKLAT_OP_WRITE] = "write",
-	[STACKLAT_OP_OPEN] = "open",
-	[STACKLAT_OP_FSYNC] = "fsync",
-};
-
-/* Filesystems the storage pipeline has hooks for, by name (fs=). */
-static const struct {
-	const char *name;
-	u32 magic;
-} sl_fs_names[] = {
-	{ "ext4", EXT4_SUPER_MAGIC },	/* also ext2 and ext3 */
-	{ "xfs", XFS_SUPER_MAGIC },
-	{ "btrfs", BTRFS_SUPER_MAGIC },
-	{ "bdev", BDEVFS_MAGIC },	/* a block device read directly */
-};
+#include "stacklat_filter.h"
 
 /* dev=NAME: the block device /dev/NAME (or the path NAME). */
 static int sl_filter_dev_name(const char *val, u32 *dev)
 {
-	char path[64];
+	char path[STACKLAT_DEV_NAME_MAX + 8];
 	dev_t d;
 	int ret;
 
@@ -51,126 +35,106 @@ static int sl_filter_dev_name(const char *val, u32 *dev)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	u32 cap;
-} sl_filter_keys[] = {
-	{ "tgid", SL_F_TGID },
-	{ "tid", SL_F_TID },
-	{ "lport", SL_F_LPORT },
-	{ "rport", SL_F_RPORT },
-	{ "proto", SL_F_PROTO },
-	{ "ifindex", SL_F_IFINDEX },
-	{ "dev", SL_F_DEV },
-	{ "op", SL_F_OP },
-	{ "fs", SL_F_FS },
-};
-
-static int sl_filter_set(struct sl_pipeline *p, struct sl_filter *f,
-			 const char *key, const char *val)
+/* iface=NAME: an interface of the initial network namespace. */
+static int sl_filter_iface(const char *name, u32 *ifindex)
 {
-	unsigned int i, ma, mi;
-	u32 cap = 0, v32;
-	u16 v16;
-	char extra;
+	struct net_device *dev = dev_get_by_name(&init_net, name);
 
-	for (i = 0; i < ARRAY_SIZE(sl_filter_keys); i++)
-		if (!strcmp(key, sl_filter_keys[i].name))
-			cap = sl_filter_keys[i].cap;
-	if (!cap) {
-		sl_err("filter: unknown key '%s'\n", key);
-		return -EINVAL;
-	}
-	if (!(p->filter_caps & cap)) {
-		sl_err("filter: pipeline %s has no '%s' filter\n", p->name, key);
-		return -EINVAL;
-	}
-	switch (cap) {
-	case SL_F_TGID:
-	case SL_F_TID:
-	case SL_F_IFINDEX:
-		if (kstrtou32(val, 0, &v32) || !v32)
-			goto bad;
-		if (cap == SL_F_TGID)
-			f->tgid = v32;
-		else if (cap == SL_F_TID)
-			f->tid = v32;
-		else
-			f->ifindex = v32;
-		return 0;
-	case SL_F_LPORT:
-	case SL_F_RPORT:
-		if (kstrtou16(val, 0, &v16) || !v16)
-			goto bad;
-		if (cap == SL_F_LPORT)
-			f->lport = v16;
-		else
-			f->rport = v16;
-		return 0;
-	case SL_F_PROTO:
-		if (!strcmp(val, "tcp"))
-			f->proto = IPPROTO_TCP;
-		else if (!strcmp(val, "udp"))
-			f->proto = IPPROTO_UDP;
-		else
-			goto bad;
-		return 0;
-	case SL_F_DEV:
-		if (sscanf(val, "%u:%u%c", &ma, &mi, &extra) == 2) {
-			if (ma > 0xfff || mi > 0xfffff || (!ma && !mi))
-				goto bad;
-			f->dev = MKDEV(ma, mi);
-			return 0;
-		}
-		if (!sl_filter_dev_name(val, &f->dev))
-			return 0;
-		goto bad;
-	case SL_F_OP:
-		for (i = STACKLAT_OP_READ; i < __STACKLAT_OP_MAX; i++)
-			if (!strcmp(val, sl_op_names[i]))
-				f->op = i;
-		if (!f->op)
-			goto bad;
-		return 0;
-	case SL_F_FS:
-		v32 = 0;
-		for (i = 0; i < ARRAY_SIZE(sl_fs_names); i++)
-			if (!strcmp(val, sl_fs_names[i].name))
-				v32 = sl_fs_names[i].magic;
-		if (!v32 && (kstrtou32(val, 0, &v32) || !v32))
-			goto bad;
-		f->fs = v32;
-		return 0;
-	}
-bad:
-	sl_err("filter: bad value '%s' for '%s'\n", val, key);
-	return -EINVAL;
+	if (!dev)
+		return -ENODEV;
+	*ifindex = dev->ifindex;
+	dev_put(dev);
+	return 0;
 }
 
-/* "clear" or a list of key=value words; @args is modified. */
+static const u32 sl_filter_attr_cap[STACKLAT_FILTER_A_MAX + 1] = {
+	[STACKLAT_FILTER_A_TGID] = SL_F_TGID,
+	[STACKLAT_FILTER_A_TID] = SL_F_TID,
+	[STACKLAT_FILTER_A_LPORT] = SL_F_LPORT,
+	[STACKLAT_FILTER_A_RPORT] = SL_F_RPORT,
+	[STACKLAT_FILTER_A_PROTO] = SL_F_PROTO,
+	[STACKLAT_FILTER_A_IFINDEX] = SL_F_IFINDEX,
+	[STACKLAT_FILTER_A_DEV] = SL_F_DEV,
+	[STACKLAT_FILTER_A_OP] = SL_F_OP,
+	[STACKLAT_FILTER_A_FS] = SL_F_FS,
+};
+
+#define SL_FILTER_WORDS	16
+
+/*
+ * "clear" or a list of key=value words, merged into a copy of the current
+ * filter; @args is modified.  The grammar is uapi/stacklat_filter.h, the
+ * code the tool runs on its command line.  Nothing is applied here: the
+ * caller sets the result.
+ */
 int sl_filter_parse(struct sl_pipeline *p, char *args, struct sl_filter *f)
 {
-	char *word, *val;
-	int ret;
+	const char *words[SL_FILTER_WORDS];
+	struct stacklat_filter_spec s;
+	struct stacklat_filter_error e;
+	char *word, msg[160];
+	unsigned int a, k;
+	int n = 0, ret;
 
-	*f = p->filter;
 	while ((word = strsep(&args, " \t")) != NULL) {
 		if (!*word)
 			continue;
-		if (!strcmp(word, "clear")) {
-			memset(f, 0, sizeof(*f));
-			continue;
-		}
-		val = strchr(word, '=');
-		if (!val || !val[1]) {
-			sl_err("filter: '%s' is not key=value\n", word);
+		if (n == SL_FILTER_WORDS) {
+			sl_err("filter: more than %d words\n", SL_FILTER_WORDS);
 			return -EINVAL;
 		}
-		*val++ = '\0';
-		ret = sl_filter_set(p, f, word, val);
-		if (ret)
-			return ret;
+		words[n++] = word;
 	}
+	if (stacklat_filter_parse(n, words, &s, &e)) {
+		stacklat_filter_strerror(&e, n ? words : NULL, msg, sizeof(msg));
+		sl_err("filter: %*pE\n", (int)strlen(msg), msg);
+		return -EINVAL;
+	}
+	for (k = 0; k < __STACKLAT_FK_MAX; k++) {
+		a = stacklat_filter_key_attr(k);
+		if ((s.mask & BIT(a)) && !(p->filter_caps & sl_filter_attr_cap[a])) {
+			if (a == STACKLAT_FILTER_A_IFINDEX &&
+			    (k == STACKLAT_FK_IFACE) != !!s.iface_name)
+				continue;
+			sl_err("filter: pipeline %s has no '%s' filter\n", p->name,
+			       stacklat_filter_key_name(k));
+			return -EINVAL;
+		}
+	}
+	if (s.iface_name && sl_filter_iface(s.iface_name, &s.ifindex)) {
+		sl_err("filter: iface=%*pE: no such network interface\n",
+		       (int)strlen(s.iface_name), s.iface_name);
+		return -ENODEV;
+	}
+	if (s.dev_name) {
+		ret = sl_filter_dev_name(s.dev_name, &s.dev);
+		if (ret) {
+			sl_err("filter: dev=%*pE: not a block device (%d)\n",
+			       (int)strlen(s.dev_name), s.dev_name, ret);
+			return ret == -ENOMEM ? ret : -ENODEV;
+		}
+	}
+	*f = p->filter;
+	if (s.clear)
+		memset(f, 0, sizeof(*f));
+	if (s.mask & BIT(STACKLAT_FILTER_A_TGID))
+		f->tgid = s.tgid;
+	if (s.mask & BIT(STACKLAT_FILTER_A_TID))
+		f->tid = s.tid;
+	if (s.mask & BIT(STACKLAT_FILTER_A_LPORT))
+		f->lport = s.lport;
+	if (s.mask & BIT(STACKLAT_FILTER_A_RPORT))
+		f->rport = s.rport;
+	if (s.mask & BIT(STACKLAT_FILTER_A_PROTO))
+		f->proto = s.proto;
+	if (s.mask & BIT(STACKLAT_FILTER_A_IFINDEX))
+		f->ifindex = s.ifindex;
+	if (s.mask & BIT(STACKLAT_FILTER_A_DEV))
+		f->dev = s.dev;
+	if (s.mask & BIT(STACKLAT_FILTER_A_OP))
+		f->op = s.op;
+	if (s.mask & BIT(STACKLAT_FILTER_A_FS))
+		f->fs = s.fs;
 	return 0;
 }
 
@@ -186,17 +150,31 @@ static const struct nla_policy sl_filter_policy[STACKLAT_FILTER_A_MAX + 1] = {
 	[STACKLAT_FILTER_A_FS] = { .type = NLA_U32 },
 };
 
-static const u32 sl_filter_attr_cap[STACKLAT_FILTER_A_MAX + 1] = {
-	[STACKLAT_FILTER_A_TGID] = SL_F_TGID,
-	[STACKLAT_FILTER_A_TID] = SL_F_TID,
-	[STACKLAT_FILTER_A_LPORT] = SL_F_LPORT,
-	[STACKLAT_FILTER_A_RPORT] = SL_F_RPORT,
-	[STACKLAT_FILTER_A_PROTO] = SL_F_PROTO,
-	[STACKLAT_FILTER_A_IFINDEX] = SL_F_IFINDEX,
-	[STACKLAT_FILTER_A_DEV] = SL_F_DEV,
-	[STACKLAT_FILTER_A_OP] = SL_F_OP,
-	[STACKLAT_FILTER_A_FS] = SL_F_FS,
-};
+/*
+ * The ranges of the text grammar (uapi/stacklat_filter.h) for a netlink
+ * attribute: 0 never means "any" here, leaving the attribute out does.
+ */
+static bool sl_filter_nla_ok(int type, const struct nlattr *a)
+{
+	u32 v = type == STACKLAT_FILTER_A_PROTO ? nla_get_u8(a) :
+		type == STACKLAT_FILTER_A_LPORT ||
+		type == STACKLAT_FILTER_A_RPORT ? nla_get_u16(a) :
+		nla_get_u32(a);
+
+	switch (type) {
+	case STACKLAT_FILTER_A_TGID:
+	case STACKLAT_FILTER_A_TID:
+		return v && v <= STACKLAT_PID_LIMIT;
+	case STACKLAT_FILTER_A_IFINDEX:
+		return v && v <= INT_MAX;
+	case STACKLAT_FILTER_A_DEV:
+		return v && (v >> STACKLAT_DEV_MINORBITS) <= STACKLAT_DEV_MAJOR_MAX;
+	case STACKLAT_FILTER_A_OP:
+		return stacklat_op_name(v);
+	default:
+		return v;	/* ports, fs magic; proto is checked below */
+	}
+}
 
 /* A netlink filter nest replaces the whole filter; an empty one clears it. */
 int sl_filter_from_nla(struct sl_pipeline *p, const struct nlattr *nla,
@@ -216,6 +194,13 @@ int sl_filter_from_nla(struct sl_pipeline *p, const struct nlattr *nla,
 		if (!(p->filter_caps & sl_filter_attr_cap[i])) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[i],
 					    "this pipeline has no such filter");
+			return -EINVAL;
+		}
+	}
+	for (i = 1; i <= STACKLAT_FILTER_A_MAX; i++) {
+		if (tb[i] && !sl_filter_nla_ok(i, tb[i])) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[i],
+					    "filter value out of range");
 			return -EINVAL;
 		}
 	}
@@ -274,14 +259,11 @@ int sl_filter_fmt(const struct sl_filter *f, char *buf, size_t len)
 		n += scnprintf(buf + n, len - n, " dev=%u:%u", MAJOR(f->dev),
 			       MINOR(f->dev));
 	if (f->op)
-		n += scnprintf(buf + n, len - n, " op=%s", sl_op_names[f->op]);
+		n += scnprintf(buf + n, len - n, " op=%s",
+			       stacklat_op_name(f->op) ?: "?");
 	if (f->fs) {
-		const char *name = NULL;
-		unsigned int i;
+		const char *name = stacklat_fs_name(f->fs);
 
-		for (i = 0; i < ARRAY_SIZE(sl_fs_names); i++)
-			if (f->fs == sl_fs_names[i].magic)
-				name = sl_fs_names[i].name;
 		if (name)
 			n += scnprintf(buf + n, len - n, " fs=%s", name);
 		else

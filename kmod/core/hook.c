@@ -22,10 +22,36 @@ module_param(skip_hooks, charp, 0444);
 MODULE_PARM_DESC(skip_hooks,
 		 "comma-separated hook candidates to treat as missing: a symbol or tracepoint name, a hook point name, or pipeline:hook");
 
+#define SL_MAXACTIVE_MAX	1024
+
+/*
+ * Checked when parsed, decimal only: an unchecked value made the load-time
+ * trial registrations allocate millions of kretprobe instances per hook
+ * (out of memory and a WARN), and 4294967295 silently became the default.
+ */
+static int sl_maxactive_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || v > SL_MAXACTIVE_MAX) {
+		sl_err("maxactive=%*pE is outside 0..%u (decimal)\n",
+		       (int)min_t(size_t, strlen(val), 32), val,
+		       SL_MAXACTIVE_MAX);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static const struct kernel_param_ops sl_maxactive_ops = {
+	.set = sl_maxactive_set,
+	.get = param_get_uint,
+};
+
 static unsigned int maxactive;
-module_param(maxactive, uint, 0444);
+module_param_cb(maxactive, &sl_maxactive_ops, &maxactive, 0444);
 MODULE_PARM_DESC(maxactive,
-		 "kretprobe instances per hook (0: max(16, 6 x possible CPUs))");
+		 "kretprobe instances per hook, 0..1024 (default 0: max(16, 6 x possible CPUs))");
 
 struct sl_tp_find {
 	const char *name;

@@ -10,8 +10,11 @@
 #include <linux/uaccess.h>
 #include <linux/utsname.h>
 #include <linux/kernel.h>
+#include <linux/capability.h>
+#include <linux/fs.h>
 
 #include "sl.h"
+#include "stacklat_filter.h"
 
 static struct dentry *sl_dir;
 
@@ -350,6 +353,15 @@ DEFINE_SHOW_ATTRIBUTE(sl_inflight);
 
 /* ---- control ---------------------------------------------------------- */
 
+/*
+ * What a user wrote, for dmesg: cut to STACKLAT_QUOTE_MAX characters and
+ * with anything not printable escaped (%pE), never the raw bytes.
+ */
+static int sl_uq(const char *s)
+{
+	return (int)min_t(size_t, strlen(s), STACKLAT_QUOTE_MAX);
+}
+
 static struct sl_pipeline *sl_ctl_pipe(const char *name,
 				       struct netlink_ext_ack *extack)
 {
@@ -357,13 +369,18 @@ static struct sl_pipeline *sl_ctl_pipe(const char *name,
 
 	if (!p) {
 		NL_SET_ERR_MSG(extack, "no such pipeline");
-		sl_err("control: '%s' is not a pipeline\n", name ? name : "");
+		sl_err("control: '%*pE' is not a pipeline\n", sl_uq(name ?: ""), name ?: "");
 	}
 	return p;
 }
 
-/* Run one control command.  Caller holds sl_lock. */
-int sl_control_exec(char *line, struct netlink_ext_ack *extack)
+/*
+ * Parse one control line and, with @apply, run it.  Without @apply nothing
+ * changes: every syntax and name is checked, so that a write is validated
+ * whole before any of its lines is applied.  Caller holds sl_lock.
+ */
+static int sl_control_line(char *line, struct netlink_ext_ack *extack,
+			   bool apply)
 {
 	char *cmd, *arg, *rest = line;
 	struct sl_pipeline *p;
@@ -373,7 +390,7 @@ int sl_control_exec(char *line, struct netlink_ext_ack *extack)
 
 	lockdep_assert_held(&sl_lock);
 	rest = skip_spaces(strim(rest));
-	if (!*rest || *rest == '#')
+	if (!*rest || *rest == '#')	/* empty lines and comments */
 		return 0;
 	cmd = strsep(&rest, " \t");
 	rest = rest ? skip_spaces(rest) : NULL;
@@ -381,18 +398,19 @@ int sl_control_exec(char *line, struct netlink_ext_ack *extack)
 		p = sl_ctl_pipe(rest, extack);
 		if (!p)
 			return -EINVAL;
-		return sl_pipeline_enable(p, cmd[0] == 'e');
+		return apply ? sl_pipeline_enable(p, cmd[0] == 'e') : 0;
 	}
 	if (!strcmp(cmd, "reset")) {
 		if (!rest || !*rest) {
-			for (i = 0; i < sl_nr_pipelines; i++)
+			for (i = 0; apply && i < sl_nr_pipelines; i++)
 				sl_pipeline_reset(sl_pipelines[i]);
 			return 0;
 		}
 		p = sl_ctl_pipe(rest, extack);
 		if (!p)
 			return -EINVAL;
-		sl_pipeline_reset(p);
+		if (apply)
+			sl_pipeline_reset(p);
 		return 0;
 	}
 	if (!strcmp(cmd, "filter")) {
@@ -407,31 +425,68 @@ int sl_control_exec(char *line, struct netlink_ext_ack *extack)
 		ret = sl_filter_parse(p, rest, &f);
 		if (ret)
 			return ret;
-		sl_pipeline_set_filter(p, &f);
+		if (apply)
+			sl_pipeline_set_filter(p, &f);
 		return 0;
 	}
 	if (!strcmp(cmd, "func")) {
 		arg = rest ? strsep(&rest, " \t") : NULL;
 		rest = rest ? strim(rest) : NULL;
-		if (arg && rest && *rest && !strchr(rest, ' ')) {
-			if (!strcmp(arg, "add"))
+		if (arg && rest && *rest &&
+		    (!strcmp(arg, "add") || !strcmp(arg, "del"))) {
+			if (!stacklat_valid_symbol(rest)) {
+				sl_err("control: func %s: '%*pE' is not a kernel symbol\n",
+				       arg, sl_uq(rest), rest);
+				return -EINVAL;
+			}
+			if (!apply)
+				return 0;
+			if (arg[0] == 'a')
 				return sl_func_add(rest, extack);
-			if (!strcmp(arg, "del"))
-				return sl_func_del(rest, extack);
+			return sl_func_del(rest, extack);
 		}
 		sl_err("control: usage: func add|del SYMBOL\n");
 		return -EINVAL;
 	}
-	sl_err("control: unknown command '%s'\n", cmd);
+	sl_err("control: unknown command '%*pE'\n", sl_uq(cmd), cmd);
 	return -EINVAL;
 }
 
+/* Run one control command.  Caller holds sl_lock. */
+int sl_control_exec(char *line, struct netlink_ext_ack *extack)
+{
+	return sl_control_line(line, extack, true);
+}
+
+/*
+ * Mutations need CAP_SYS_ADMIN or CAP_PERFMON in the initial user
+ * namespace, checked against whoever opened the file (as netlink checks
+ * the opener of its socket): root without those capabilities is refused.
+ */
+static bool sl_control_may_write(struct file *file)
+{
+	return file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN) ||
+	       file_ns_capable(file, &init_user_ns, CAP_PERFMON);
+}
+
+/*
+ * A write is one or more lines.  It is refused whole, with nothing
+ * applied, if any line does not parse (unknown command or pipeline, bad
+ * filter, bad symbol) or the write holds a NUL byte; then the lines are
+ * applied in order, and one failing as it is applied (a function that
+ * cannot be probed, a pipeline none of whose hooks arms) ends the write
+ * with its error, the lines before it staying applied.
+ */
 static ssize_t sl_control_write(struct file *file, const char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
-	char *buf, *line, *rest;
+	char *buf, *copy, *line, *rest;
 	int ret = 0;
 
+	if (!sl_control_may_write(file)) {
+		sl_err("control: writes need CAP_SYS_ADMIN or CAP_PERFMON\n");
+		return -EPERM;
+	}
 	if (len >= PAGE_SIZE) {
 		sl_err("control: command too long\n");
 		return -EINVAL;
@@ -439,11 +494,25 @@ static ssize_t sl_control_write(struct file *file, const char __user *ubuf,
 	buf = memdup_user_nul(ubuf, len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	rest = buf;
+	if (strlen(buf) != len) {
+		sl_err("control: NUL byte in a command\n");
+		kfree(buf);
+		return -EINVAL;
+	}
+	copy = kmemdup(buf, len + 1, GFP_KERNEL);
+	if (!copy) {
+		kfree(buf);
+		return -ENOMEM;
+	}
 	mutex_lock(&sl_lock);
+	rest = copy;
 	while (!ret && (line = strsep(&rest, "\n")) != NULL)
-		ret = sl_control_exec(line, NULL);
+		ret = sl_control_line(line, NULL, false);
+	rest = buf;
+	while (!ret && (line = strsep(&rest, "\n")) != NULL)
+		ret = sl_control_line(line, NULL, true);
 	mutex_unlock(&sl_lock);
+	kfree(copy);
 	kfree(buf);
 	return ret ? ret : len;
 }
@@ -452,7 +521,7 @@ static int sl_control_show(struct seq_file *m, void *v)
 {
 	seq_puts(m, "enable PIPELINE\ndisable PIPELINE\nreset [PIPELINE]\n"
 		 "filter PIPELINE [clear] [tgid=N] [tid=N] [lport=N] [rport=N] [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN|DISK] [op=read|write|open|fsync] [fs=ext4|xfs|btrfs|bdev|0xMAGIC]\n"
-		 "func add SYMBOL\nfunc del SYMBOL\n");
+		 "func add SYMBOL\nfunc del SYMBOL\n# a comment\n");
 	return 0;
 }
 

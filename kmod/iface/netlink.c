@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "stacklat" generic netlink family.  Reads are open to everyone (the
- * same data as the root-only debugfs files is not secret, but a
- * distribution may want to restrict it: see the module parameter
- * nl_read_admin); anything that changes state needs CAP_NET_ADMIN.
+ * The "stacklat" generic netlink family.  Who may do what (README,
+ * "Privileges"), all in the initial user namespace and checked on both the
+ * socket's opener and the sender (netlink_capable()):
+ *
+ *   - anything that changes state or places a probe (set, reset, func
+ *     add/del): CAP_SYS_ADMIN or CAP_PERFMON, as perf asks for probes;
+ *   - reads (status, pipelines, histograms): CAP_NET_ADMIN or CAP_PERFMON,
+ *     or anyone when the module parameter open_reads=1.
+ *
+ * The family exists only in the initial network namespace (netnsok is
+ * false): what it shows is host-wide (every namespace's packets, interface
+ * names), so a process in another network namespace does not see it.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -12,9 +20,30 @@
 
 #include "sl.h"
 
-static bool nl_read_admin;
-module_param(nl_read_admin, bool, 0444);
-MODULE_PARM_DESC(nl_read_admin, "netlink reads need CAP_NET_ADMIN too");
+static bool open_reads;
+module_param(open_reads, bool, 0444);
+MODULE_PARM_DESC(open_reads,
+		 "0 or 1: netlink reads open to any user of the initial network namespace (default 0: CAP_NET_ADMIN or CAP_PERFMON)");
+
+static bool sl_nl_may_read(const struct sk_buff *skb,
+			   struct netlink_ext_ack *extack)
+{
+	if (open_reads || netlink_capable(skb, CAP_NET_ADMIN) ||
+	    netlink_capable(skb, CAP_PERFMON))
+		return true;
+	NL_SET_ERR_MSG(extack, "reading needs CAP_NET_ADMIN or CAP_PERFMON");
+	return false;
+}
+
+static bool sl_nl_may_write(const struct sk_buff *skb,
+			    struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN) ||
+	    netlink_capable(skb, CAP_PERFMON))
+		return true;
+	NL_SET_ERR_MSG(extack, "needs CAP_SYS_ADMIN or CAP_PERFMON");
+	return false;
+}
 
 static const struct nla_policy sl_nl_policy[STACKLAT_A_MAX + 1] = {
 	[STACKLAT_A_PIPELINE_NAME] = { .type = NLA_NUL_STRING,
@@ -53,6 +82,8 @@ static int sl_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *nest;
 	void *hdr;
 
+	if (!sl_nl_may_read(skb, info->extack))
+		return -EPERM;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -98,6 +129,8 @@ static int sl_nl_dump_start(struct netlink_callback *cb)
 	struct sl_pipeline *p;
 	int ret;
 
+	if (!sl_nl_may_read(cb->skb, cb->extack))
+		return -EPERM;
 	ret = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, STACKLAT_A_MAX,
 			  sl_nl_policy, cb->extack);
 	if (ret)
@@ -373,6 +406,8 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 	struct sl_filter f;
 	int ret = 0;
 
+	if (!sl_nl_may_write(skb, info->extack))
+		return -EPERM;
 	mutex_lock(&sl_lock);
 	p = sl_nl_pipe(info->attrs, info->extack, true);
 	if (!p) {
@@ -408,6 +443,8 @@ static int sl_nl_reset(struct sk_buff *skb, struct genl_info *info)
 	unsigned int i;
 	int ret = 0;
 
+	if (!sl_nl_may_write(skb, info->extack))
+		return -EPERM;
 	mutex_lock(&sl_lock);
 	if (info->attrs[STACKLAT_A_PIPELINE_NAME]) {
 		p = sl_nl_pipe(info->attrs, info->extack, true);
@@ -428,6 +465,8 @@ static int sl_nl_func(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *a = info->attrs[STACKLAT_A_FUNC_SYMBOL];
 	int ret;
 
+	if (!sl_nl_may_write(skb, info->extack))
+		return -EPERM;
 	if (!a) {
 		NL_SET_ERR_MSG(info->extack, "function symbol missing");
 		return -EINVAL;
@@ -441,7 +480,7 @@ static int sl_nl_func(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
-static struct genl_ops sl_genl_ops[] = {
+static const struct genl_ops sl_genl_ops[] = {
 	{
 		.cmd = STACKLAT_CMD_GET_STATUS,
 		.doit = sl_nl_get_status,
@@ -456,19 +495,15 @@ static struct genl_ops sl_genl_ops[] = {
 	}, {
 		.cmd = STACKLAT_CMD_SET_PIPELINE,
 		.doit = sl_nl_set_pipeline,
-		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = STACKLAT_CMD_RESET,
 		.doit = sl_nl_reset,
-		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = STACKLAT_CMD_FUNC_ADD,
 		.doit = sl_nl_func,
-		.flags = GENL_ADMIN_PERM,
 	}, {
 		.cmd = STACKLAT_CMD_FUNC_DEL,
 		.doit = sl_nl_func,
-		.flags = GENL_ADMIN_PERM,
 	},
 };
 
@@ -478,18 +513,13 @@ static struct genl_family sl_genl_family __ro_after_init = {
 	.maxattr = STACKLAT_A_MAX,
 	.policy = sl_nl_policy,
 	.module = THIS_MODULE,
-	.netnsok = true,
+	.netnsok = false,	/* the initial network namespace only */
 	.ops = sl_genl_ops,
 	.n_ops = ARRAY_SIZE(sl_genl_ops),
 };
 
 int sl_netlink_init(void)
 {
-	unsigned int i;
-
-	if (nl_read_admin)
-		for (i = 0; i < ARRAY_SIZE(sl_genl_ops); i++)
-			sl_genl_ops[i].flags |= GENL_ADMIN_PERM;
 	return genl_register_family(&sl_genl_family);
 }
 

@@ -14,6 +14,7 @@
 #include <linux/kprobes.h>
 
 #include "sl.h"
+#include "stacklat_filter.h"
 
 #define SL_FUNC_MAX	16
 
@@ -55,6 +56,47 @@ static int sl_func_find(const char *sym)
 	return -1;
 }
 
+static void sl_func_clear_hits(struct sl_hook *hk)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		*per_cpu_ptr(hk->hits, cpu) = 0;
+}
+
+/*
+ * Why @sym cannot be probed (@err from the kretprobe): a disabled trial
+ * kprobe (no code is patched) tells a missing symbol (ENOENT) from one
+ * kprobes refuse (EINVAL: the kprobe blacklist, noinstr or entry code).
+ */
+static int sl_func_why(const char *sym, int err,
+		       struct netlink_ext_ack *extack)
+{
+	static struct kprobe kp;	/* under sl_lock */
+	int ret;
+
+	memset(&kp, 0, sizeof(kp));
+	kp.symbol_name = sym;
+	kp.flags = KPROBE_FLAG_DISABLED;
+	ret = register_kprobe(&kp);
+	if (!ret)
+		unregister_kprobe(&kp);
+	if (ret == -ENOENT) {
+		NL_SET_ERR_MSG(extack, "no such function");
+		sl_err("func add: %s: no such function\n", sym);
+		return -ENOENT;
+	}
+	if (ret == -EINVAL) {
+		NL_SET_ERR_MSG(extack, "cannot probe that function: blacklisted");
+		sl_err("func add: cannot probe %s: blacklisted (kprobes refuse it)\n",
+		       sym);
+		return -EINVAL;
+	}
+	NL_SET_ERR_MSG(extack, "cannot probe that function");
+	sl_err("func add: cannot probe %s (%d)\n", sym, ret ? ret : err);
+	return ret ? ret : err;
+}
+
 int sl_func_add(const char *sym, struct netlink_ext_ack *extack)
 {
 	struct sl_pipeline *p = &sl_pipe_func;
@@ -63,9 +105,9 @@ int sl_func_add(const char *sym, struct netlink_ext_ack *extack)
 	int i, ret;
 
 	lockdep_assert_held(&sl_lock);
-	if (!*sym || strlen(sym) >= STACKLAT_SYM_MAX) {
-		NL_SET_ERR_MSG(extack, "bad symbol name");
-		sl_err("func add: bad symbol name\n");
+	if (!stacklat_valid_symbol(sym)) {
+		NL_SET_ERR_MSG(extack, "not a kernel symbol name");
+		sl_err("func add: not a kernel symbol name\n");
 		return -EINVAL;
 	}
 	if (sl_func_find(sym) >= 0) {
@@ -89,16 +131,16 @@ int sl_func_add(const char *sym, struct netlink_ext_ack *extack)
 	hk->cands = &s->cand;
 	hk->ncands = 1;
 	hk->nmissed_acc = 0;
+	sl_func_clear_hits(hk);	/* the slot's previous function's */
 	ret = sl_hook_resolve(hk);
 	if (!ret && p->enabled)
 		ret = sl_hook_arm(hk);
 	if (ret) {
-		NL_SET_ERR_MSG(extack, "cannot probe that function");
-		sl_err("func add: cannot probe %s (%d)\n", sym,
-		       hk->err ? -hk->err : ret);
+		ret = sl_func_why(sym, ret == -ENOENT && hk->err ? -hk->err : ret,
+				  extack);
 		hk->ncands = 0;
 		hk->state = STACKLAT_HOOK_UNAVAILABLE;
-		return ret == -ENOENT && hk->err ? -hk->err : ret;
+		return ret;
 	}
 	sl_hist_reset(&p->hists[i]);
 	strscpy(sl_func_stages[i].name, sym, sizeof(sl_func_stages[i].name));
@@ -110,10 +152,16 @@ int sl_func_add(const char *sym, struct netlink_ext_ack *extack)
 
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack)
 {
-	int i = sl_func_find(sym);
 	struct sl_hook *hk;
+	int i;
 
 	lockdep_assert_held(&sl_lock);
+	if (!stacklat_valid_symbol(sym)) {
+		NL_SET_ERR_MSG(extack, "not a kernel symbol name");
+		sl_err("func del: not a kernel symbol name\n");
+		return -EINVAL;
+	}
+	i = sl_func_find(sym);
 	if (i < 0) {
 		NL_SET_ERR_MSG(extack, "function is not traced");
 		sl_err("func del: %s is not traced\n", sym);

@@ -23,6 +23,8 @@ main() {
 	SL_GUESTPORT=$(arg sl.gport)
 	timeout=$(arg sl.stimeout)
 	sel=$(arg sl.scenarios | tr ',' ' ')
+	IFS=, read -r SL_FUZZ_NL SL_FUZZ_CTL SL_FUZZ_SEED <<<"$(arg sl.fuzz)"
+	export SL_FUZZ_NL SL_FUZZ_CTL SL_FUZZ_SEED
 	export SL_REPO KERNEL KVER SL_MODE SL_HOSTPORT SL_GUESTPORT
 	export SL_KO=$SL_REPO/tests/vm/.cache/build/$KERNEL/stacklat.ko
 	# make bench BENCH_BASE=REV: the module of another revision, to compare

@@ -24,6 +24,9 @@
 #                           patching code other vCPUs run: kprobe arming
 #                           under load then livelocks or jumps to 0)
 #   VM_JOBS=2               kernels booted side by side
+#   SL_FUZZ=NL,CTL,SEED     messages of 18-fuzz (default 2000,1000,1)
+#   SL_KCFLAGS=...          extra compiler flags of the module (tests of
+#                           the harness only: -DSL_PLANT_LEAK)
 #   SL_QEMU=qemu-system-x86_64
 # Logs: tests/vm/out/KERNEL/{fetch,build,console,results,dmesg,bad}.log
 # Ends with one line "N passed, N failed"; exits non-zero on any failure.
@@ -162,6 +165,8 @@ build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
 		[ "$k" = 5.10 ]; then
 		command -v gcc-10 >/dev/null || cc=(CC=gcc-12)
 	fi
+	# SL_KCFLAGS: test builds only (make check-kmemleak plants a leak)
+	[ -z "${SL_KCFLAGS:-}" ] || cc+=("KCFLAGS=$SL_KCFLAGS")
 	echo "make -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
 	make -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
 	[ -s "$b/stacklat.ko" ] || return 1
@@ -249,7 +254,7 @@ run_kernel() {
 	timeout -k 5 "$vm_timeout" "$qemu" -accel "tcg,thread=${VM_TCG:-single}" -cpu max \
 		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
-		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel" \
+		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:$gport" -device virtio-net-pci,netdev=n0 \
 		-drive "file=$out/disk.img,if=virtio,format=raw" \
