@@ -32,10 +32,17 @@ enum {
 
 static struct sl_hook sl_rx_hooks[HRX_NR];
 
+/* IPv6 extension headers walked to find the transport protocol */
+#define SL_RX_V6_EXT_MAX	4
+
 /*
- * The IP protocol of the packet at @nh (the network header, IPv4 or IPv6
- * by @v6) and, for TCP and UDP, its ports; false when the header is not in
- * the linear part (nothing is decided then).
+ * The transport protocol of the packet at @nh (the network header, IPv4 or
+ * IPv6 by @v6), looking through IPv6 extension headers (Hop-by-Hop, as
+ * MLD reports carry, routing, destination options, fragment), and for TCP
+ * and UDP its ports (*@ports says whether they were readable: not in a
+ * later fragment, nor outside the linear part).  False when the IP header
+ * itself is not in the linear part: nothing is decided then.  An extension
+ * header that cannot be read leaves *@proto at its type.
  */
 static __always_inline bool sl_rx_l3(const struct sk_buff *skb,
 				     const unsigned char *nh, bool v6,
@@ -43,6 +50,7 @@ static __always_inline bool sl_rx_l3(const struct sk_buff *skb,
 				     bool *ports)
 {
 	const unsigned char *th;
+	unsigned int i;
 
 	if (v6) {
 		const struct ipv6hdr *h = (const struct ipv6hdr *)nh;
@@ -51,6 +59,31 @@ static __always_inline bool sl_rx_l3(const struct sk_buff *skb,
 			return false;
 		*proto = h->nexthdr;
 		th = nh + sizeof(*h);
+		for (i = 0; i < SL_RX_V6_EXT_MAX; i++) {
+			const struct ipv6_opt_hdr *eh =
+				(const struct ipv6_opt_hdr *)th;
+
+			if (*proto != NEXTHDR_HOP && *proto != NEXTHDR_ROUTING &&
+			    *proto != NEXTHDR_DEST && *proto != NEXTHDR_FRAGMENT)
+				break;
+			if (!sl_net_linear(skb, eh, 8))
+				break;
+			if (*proto == NEXTHDR_FRAGMENT) {
+				const struct frag_hdr *fh =
+					(const struct frag_hdr *)th;
+
+				*proto = fh->nexthdr;
+				/* a later fragment has no transport header */
+				if (fh->frag_off & htons(IP6_OFFSET)) {
+					th = NULL;
+					break;
+				}
+				th += sizeof(*fh);
+			} else {
+				*proto = eh->nexthdr;
+				th += ipv6_optlen(eh);
+			}
+		}
 	} else {
 		const struct iphdr *h = (const struct iphdr *)nh;
 
@@ -75,8 +108,8 @@ static __always_inline bool sl_rx_l3(const struct sk_buff *skb,
 /*
  * Can an IP packet with next protocol @proto reach a transport point?  TCP
  * and UDP can, and so can what may still carry them: IPsec in transport
- * mode (the same skb goes on to TCP/UDP once decrypted) and, for IPv6,
- * extension headers.  Anything else (ICMP, IGMP, a tunnel whose inner
+ * mode (the same skb goes on to TCP/UDP once decrypted) and, for IPv6, an
+ * extension header sl_rx_l3() could not look through.  Anything else (ICMP, IGMP, a tunnel whose inner
  * packet is received again as a new chain) can never be a sample.
  */
 static __always_inline bool sl_rx_carries_l4(u8 proto, bool v6)
