@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fetch-kernel.sh [--headers] KERNEL
-#   KERNEL: 5.10 | 6.1 | 6.1-rt | 6.12 | 7.3 | 7.3-rt | 7.2
+#   KERNEL: 5.10 | 6.1 | 6.12 | 7.3 | 7.2, each also with -rt or -cloud
 #
 # Downloads a Debian kernel image and its headers with a private apt state
 # (the machine's own sources are never touched), unpacks them into
@@ -37,15 +37,19 @@ if [ -s "$kc/env" ]; then
 	rm -f "$kc/env"
 fi
 
+# KERNEL is a series, with -rt or -cloud for Debian's other flavours
 case $kernel in
-5.10)	suites="bullseye bullseye-security"; flavour=amd64 ;;
-6.1)	suites="bookworm bookworm-security"; flavour=amd64 ;;
-6.1-rt)	suites="bookworm bookworm-security"; flavour=rt-amd64 ;;
-6.12)	suites="bookworm-backports"; flavour=amd64 ;;
-7.3)	suites="trixie-backports"; flavour=amd64 ;;
-7.3-rt)	suites="trixie-backports"; flavour=rt-amd64 ;;
-7.2)	suites="sid"; flavour=amd64 ;;
-*)	echo "fetch-kernel: unknown kernel '$kernel' (5.10 6.1 6.1-rt 6.12 7.3 7.3-rt 7.2)" >&2; exit 2 ;;
+*-rt)	flavour=rt-amd64 ;;
+*-cloud) flavour=cloud-amd64 ;;
+*)	flavour=amd64 ;;
+esac
+case ${kernel%-*} in
+5.10)	suites="bullseye bullseye-security" ;;
+6.1)	suites="bookworm bookworm-security" ;;
+6.12)	suites="bookworm-backports" ;;
+7.3)	suites="trixie-backports" ;;
+7.2)	suites="sid" ;;
+*)	echo "fetch-kernel: unknown kernel '$kernel' (5.10 6.1 6.12 7.3 7.2, each with -rt or -cloud)" >&2; exit 2 ;;
 esac
 
 # The mirror: the first Debian archive URI of this machine's apt sources.

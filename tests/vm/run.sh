@@ -1,7 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [--bench|--demo] KERNEL...     (KERNEL: 5.10 6.1 6.1-rt 6.12 6.1-debug)
+# run.sh [--bench|--demo] KERNEL...  (KERNEL: 5.10 6.1 6.1-rt 6.12 7.3 6.1-debug)
+# run.sh --build KERNEL...            (KERNEL: 7.2 7.3-rt 6.12-rt ...)
+#
+# --build: only fetch each kernel's headers (fetch-kernel.sh --headers) and
+# build the module W=1 against them, for the header sets not booted.
 #
 # For each kernel: fetch it (cached; 6.1-debug is built from source by
 # debug-kernel.sh, with KASAN, lockdep, kmemleak...), build the module against its headers
@@ -37,9 +41,10 @@ mode="test"
 case ${1:-} in
 --bench) mode=bench; shift ;;
 --demo) mode=demo; shift ;;
--h|--help) sed -n '3,20p' "$0"; exit 0 ;;
+--build) mode=build; shift ;;
+-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
 esac
-[ $# -gt 0 ] || set -- 5.10 6.1 6.1-rt 6.12
+[ $# -gt 0 ] || set -- 5.10 6.1 6.1-rt 6.12 7.3
 [ "$mode" != demo ] || set -- "$1"
 
 cache=$here/.cache
@@ -144,7 +149,7 @@ make_initrd() { # make_initrd KERNEL -> path of the cached initramfs
 }
 
 build_module() { # build_module KERNEL LOG
-	local k=$1 log=$2 b=$cache/build/$1 cc=()
+	local k=$1 log=$2 b=$cache/build/$1 cc=() run=() need have
 	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
 	rm -rf "$b"
@@ -152,13 +157,27 @@ build_module() { # build_module KERNEL LOG
 	cp -r "$repo/Kbuild" "$repo/Makefile" "$repo/VERSION" "$repo/kmod" "$repo/uapi" "$b/"
 	# objects of an in-tree build of the working copy must not leak in
 	find "$b" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
-	# Debian's 5.10 headers name gcc-10, which bookworm lacks
-	if grep -qs 'gcc-10' "$KDIR/include/generated/compile.h" "$KDIR/include/generated/autoconf.h" ||
-		[ "$k" = 5.10 ]; then
-		command -v gcc-10 >/dev/null || cc=(CC=gcc-12)
+	# The compiler: the one the headers name (CONFIG_GCC_VERSION) if the
+	# host has it; else the host's gcc when it is newer (5.10 names gcc-10,
+	# which bookworm lacks: gcc-12 builds a module that loads and runs);
+	# else a chroot of the Debian suite that has it (toolchain.sh: 7.x
+	# passes flags gcc-12 rejects, and its kbuild tools need a newer libc).
+	need=$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)[0-9]\{4\}$/\1/p' "$KDIR/include/config/auto.conf" 2>/dev/null)
+	have=$(gcc -dumpversion | cut -d. -f1)
+	if [ -z "$need" ] || command -v "gcc-$need" > /dev/null; then
+		[ -z "$need" ] || cc=(CC="gcc-$need")
+	elif [ "$have" -gt "$need" ]; then
+		cc=(CC="gcc-$have")
+	else
+		cc=(CC="gcc-$need")
+		run=("$here/toolchain.sh" "gcc-$need" --)
+		if ! "$here/toolchain.sh" "gcc-$need" > "$log" 2>&1; then
+			echo "toolchain.sh gcc-$need failed" >> "$log"
+			return 1
+		fi
 	fi
-	echo "make -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
-	make -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
+	echo "${run[*]} make -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
+	"${run[@]}" make -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
 	[ -s "$b/stacklat.ko" ] || return 1
 	# compiler and modpost (WARNING: modpost: ...) warnings alike
 	! grep -qiE "warning:|error:" "$log"
@@ -309,7 +328,35 @@ run_kernel_bg() {
 	echo "$passed $failed $skipped" > "$out/counts"
 }
 
-build_host_tools
+# --build: headers and a W=1 build only, one kernel after the other
+build_only() {
+	local k=$1 out=$repo/tests/vm/out/build-$1 t0 t1
+	mkdir -p "$out" "$cache/locks"
+	exec {lockfd}> "$cache/locks/$k-headers"
+	flock "$lockfd"
+	t0=$SECONDS
+	if ! "$here/fetch-kernel.sh" --headers "$k" > "$out/fetch.log" 2>&1; then
+		record "$k" fetch FAIL "see $out/fetch.log"
+	else
+		t1=$SECONDS
+		if build_module "$k-headers" "$out/build.log"; then
+			record "$k" build-only PASS "W=1 warning-free against $KVER (build $((SECONDS - t1))s, fetch $((t1 - t0))s)"
+		else
+			record "$k" build-only FAIL "module build failed or warned: see $out/build.log"
+			grep -iE "warning:|error:" "$out/build.log" | head -n 5 | sed "s/^/[$k]   /" || true
+		fi
+	fi
+	exec {lockfd}>&-
+}
+
+if [ "$mode" = build ]; then
+	for k in "$@"; do
+		build_only "$k"
+	done
+	set --
+fi
+
+[ "$mode" = build ] || build_host_tools
 # fetch first, one kernel at a time (they share the private apt state)
 for k in "$@"; do
 	get_kernel "$k" > /dev/null 2>&1 || true
