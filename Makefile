@@ -6,6 +6,8 @@
 #   make check           unit tests + VM tests on the whole kernel matrix
 #   make check KERNELS=6.1 BUILD_KERNELS=
 #   make buildcheck      W=1 build against BUILD_KERNELS' headers only
+#   make dkmscheck       DKMS builds the module, DKMS_KERNEL's guest runs it
+#   make firstrun        make demo and a one-kernel make check, fresh clone
 #   make check-debug     VM tests on a 6.1 built here with KASAN, lockdep,
 #                        kmemleak, UBSAN (the first build takes 20-40 min;
 #                        DEBUG_SCENARIOS picks the scenarios)
@@ -26,7 +28,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all module tool helpers unit vmtest buildcheck check check-debug deps demo bench style sparse w1 \
-	clean install install-tool dkms-install help
+	clean install install-tool dkms-src dkms-install dkmscheck firstrun help
 
 all: module tool
 
@@ -58,11 +60,27 @@ vmtest: tool helpers
 buildcheck:
 	$(if $(strip $(BUILD_KERNELS)),tests/vm/run.sh --build $(BUILD_KERNELS))
 
+# the module DKMS builds (make dkms-src, dkms.conf and all), loaded and
+# exercised in this kernel's guest
+DKMS_KERNEL ?= 6.1
+DKMS_SCENARIOS ?= 00 10 16 42 53
+dkmscheck: deps tool helpers
+	SCENARIOS="$(DKMS_SCENARIOS)" tests/vm/run.sh $(DKMS_KERNEL)+dkms
+
+# the README's two commands on a fresh clone of HEAD in a scratch directory
+firstrun: deps
+	tests/firstrun.sh
+
+# make check's tests besides style, unit, buildcheck and the matrix (the
+# fresh clone's own make check, in firstrun, runs none of them)
+CHECK_EXTRAS ?= dkmscheck firstrun
+
 check: deps
 	$(MAKE) style
 	$(MAKE) unit
 	$(MAKE) buildcheck
 	$(MAKE) vmtest
+	$(if $(strip $(CHECK_EXTRAS)),$(MAKE) $(CHECK_EXTRAS))
 
 # on the debug kernel every scenario is some forty times slower: by
 # default those that load, unload and drive each pipeline
@@ -93,15 +111,21 @@ install: install-tool
 install-tool: tool
 	install -D -m 0755 tool/stacklat $(DESTDIR)$(PREFIX)/sbin/stacklat
 
-dkms-install:
-	rm -rf /usr/src/stacklat-$(VERSION)
-	mkdir -p /usr/src/stacklat-$(VERSION)
-	cp -r Kbuild Makefile VERSION kmod uapi /usr/src/stacklat-$(VERSION)/
-	sed 's/@VERSION@/$(VERSION)/' dkms/dkms.conf > /usr/src/stacklat-$(VERSION)/dkms.conf
+# the DKMS source tree: what dkms-install registers, and what the DKMS test
+# (tests/vm/dkms-build.sh) builds with private dkms trees
+DKMS_SRC ?= /usr/src/stacklat-$(VERSION)
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r Kbuild Makefile VERSION kmod uapi $(DKMS_SRC)/
+	find $(DKMS_SRC) \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
+	sed 's/@VERSION@/$(VERSION)/' dkms/dkms.conf > $(DKMS_SRC)/dkms.conf
+
+dkms-install: dkms-src
 	dkms add -m stacklat -v $(VERSION)
 	dkms build -m stacklat -v $(VERSION)
 	dkms install -m stacklat -v $(VERSION)
 	$(MAKE) install-tool
 
 help:
-	@sed -n '3,17p' Makefile
+	@sed -n '3,19p' Makefile

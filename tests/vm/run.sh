@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [--bench|--demo] KERNEL...  (KERNEL: 5.10 6.1 6.1-rt 6.12 7.3 6.1-debug)
+# run.sh [--bench|--demo] KERNEL...  (KERNEL: 5.10 6.1 6.1-rt 6.12 7.3 6.1-debug,
+#                                     or KERNEL+dkms: the module built by DKMS)
 # run.sh --build KERNEL...            (KERNEL: 7.2 7.3-rt 6.12-rt ...)
 #
 # --build: only fetch each kernel's headers (fetch-kernel.sh --headers) and
@@ -48,6 +49,8 @@ esac
 [ "$mode" != demo ] || set -- "$1"
 
 cache=$here/.cache
+# a fresh clone has no cache yet: the host tools' logs go there first
+mkdir -p "$cache"
 boot_timeout=${BOOT_TIMEOUT:-300}
 vm_timeout=${VM_TIMEOUT:-2400}
 qemu=${SL_QEMU:-qemu-system-x86_64}
@@ -93,9 +96,9 @@ complete_lines() { # a line still being written by the guest is not read yet
 }
 
 get_kernel() { # get_kernel KERNEL: fetch a Debian kernel, or build a debug one
-	case $1 in
-	*-debug) "$here/debug-kernel.sh" "$1" ;;
-	*) "$here/fetch-kernel.sh" "$1" ;;
+	case ${1%+dkms} in
+	*-debug) "$here/debug-kernel.sh" "${1%+dkms}" ;;
+	*) "$here/fetch-kernel.sh" "${1%+dkms}" ;;
 	esac
 }
 
@@ -109,7 +112,7 @@ free_port() {
 initrd_modules="virtio_pci virtio_net virtio_blk 9pnet_virtio 9p ext4"
 
 make_initrd() { # make_initrd KERNEL -> path of the cached initramfs
-	local k=$1 ird stamp m f b
+	local k=${1%+dkms} ird stamp m f b
 	ird=$cache/initrd/$k
 	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
@@ -221,18 +224,30 @@ run_kernel() {
 	fi
 	TIMEOUT_SCALE=1
 	# shellcheck disable=SC1090
-	. "$cache/k/$k/env"
+	. "$cache/k/${k%+dkms}/env"
 	# a slow kernel (the debug one) says by how much to scale the timeouts
 	local boot_timeout=$((boot_timeout * TIMEOUT_SCALE)) vm_timeout=$((vm_timeout * TIMEOUT_SCALE))
 	local stimeout=$((${SL_SCENARIO_TIMEOUT:-600} * TIMEOUT_SCALE))
 	t0=$SECONDS
-	if ! build_module "$k" "$out/build.log"; then
+	if [ "$k" != "${k%+dkms}" ]; then
+		# KERNEL+dkms: the module DKMS builds from a dkms-src tree,
+		# as make dkms-install would, is the one the guest loads
+		mkdir -p "$cache/build/$k"
+		if ! "$here/dkms-build.sh" "${k%+dkms}" "$cache/build/$k/stacklat.ko" > "$out/build.log" 2>&1; then
+			record "$k" dkms-build FAIL "see $out/build.log"
+			tail -n 5 "$out/build.log" | sed "s/^/[$k]   /" || true
+			exec {lockfd}>&-
+			return
+		fi
+		record "$k" dkms-build PASS "$(tail -n 1 "$out/build.log") ($((SECONDS - t0))s)"
+	elif ! build_module "$k" "$out/build.log"; then
 		record "$k" build FAIL "module build failed or warned: see $out/build.log"
 		grep -iE "warning:|error:" "$out/build.log" | head -n 5 | sed "s/^/[$k]   /" || true
 		exec {lockfd}>&-
 		return
+	else
+		note "$k" build "W=1 warning-free against $KVER ($((SECONDS - t0))s)"
 	fi
-	note "$k" build "W=1 warning-free against $KVER ($((SECONDS - t0))s)"
 	if ! ird=$(make_initrd "$k"); then
 		record "$k" initramfs FAIL "could not make the initramfs"
 		exec {lockfd}>&-
