@@ -65,7 +65,7 @@ else
 	fail=1
 fi
 # the test scripts: shellcheck, warnings and errors (.shellcheckrc)
-if out=$(shellcheck -x -S warning kmod/*.sh tests/*.sh tests/vm/*.sh \
+if out=$(shellcheck -x -S warning kmod/*.sh tests/*.sh tests/unit/*.sh tests/vm/*.sh \
 	tests/vm/scenarios/*.sh tests/vm/bench/*.sh 2>&1); then
 	echo "style: shellcheck clean (tests/, kmod/*.sh)"
 else
