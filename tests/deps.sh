@@ -15,8 +15,10 @@ pkgs=(
 	gcc make bc flex bison libelf-dev libssl-dev pkg-config
 	libnl-3-dev libnl-genl-3-dev libcmocka-dev sparse dwarves
 	linux-source-6.1 shellcheck
-	# the QEMU harness (debootstrap: the chroot 7.x modules are built in)
+	# the QEMU harness (debootstrap: the chroot 7.x modules are built in;
+	# dkms: make dkmscheck; git: make firstrun clones)
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd e2fsprogs debootstrap
+	dkms git
 	ca-certificates debian-archive-keyring
 	# programs the scenarios run in the guest (host userland over 9p)
 	bash coreutils util-linux procps iproute2 python3 memcached fio dmsetup
