@@ -75,12 +75,16 @@ firstrun: deps
 # fresh clone's own make check, in firstrun, runs none of them)
 CHECK_EXTRAS ?= dkmscheck firstrun
 
+# style and unit tests stop it at once; the build-only pass, the matrix and
+# the extras all run, and any failure among them fails it at the end
 check: deps
 	$(MAKE) style
 	$(MAKE) unit
-	$(MAKE) buildcheck
-	$(MAKE) vmtest
-	$(if $(strip $(CHECK_EXTRAS)),$(MAKE) $(CHECK_EXTRAS))
+	@fail=0; \
+	$(MAKE) buildcheck || fail=1; \
+	$(MAKE) vmtest || fail=1; \
+	for t in $(CHECK_EXTRAS); do $(MAKE) $$t || fail=1; done; \
+	exit $$fail
 
 # on the debug kernel every scenario is some forty times slower: by
 # default those that load, unload and drive each pipeline
