@@ -4,7 +4,10 @@
 #
 #   make                 module (against KDIR) and tool
 #   make check           unit tests + VM tests on the whole kernel matrix
-#   make check KERNELS=6.1
+#   make check KERNELS=6.1 BUILD_KERNELS=
+#   make buildcheck      W=1 build against BUILD_KERNELS' headers only
+#   make dkmscheck       DKMS builds the module, DKMS_KERNEL's guest runs it
+#   make firstrun        make demo and a one-kernel make check, fresh clone
 #   make check-debug     VM tests on a 6.1 built here with KASAN, lockdep,
 #                        kmemleak, UBSAN (the first build takes 20-40 min;
 #                        DEBUG_SCENARIOS picks the scenarios)
@@ -22,14 +25,17 @@
 #   make w1              W=1 build of the module
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
-KERNELS ?= 5.10 6.1 6.1-rt 6.12
+KERNELS ?= 5.10 6.1 6.1-rt 6.12 7.3
+# header sets only built against (W=1), not booted: an API change in them
+# fails make check too
+BUILD_KERNELS ?= 7.2 7.2-rt 7.3-rt 6.12-rt 5.10-rt
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all module tool helpers unit vmtest vmtest-mt check check-debug check-kmemleak \
-	fuzz fuzz-tool deps demo bench style sparse w1 \
-	clean install install-tool dkms-install help
+.PHONY: all module tool helpers unit vmtest vmtest-mt buildcheck check check-debug \
+	check-kmemleak fuzz fuzz-tool deps demo bench style sparse w1 \
+	clean install install-tool dkms-src dkms-install dkmscheck firstrun help
 
 all: module tool
 
@@ -73,12 +79,34 @@ FUZZ_TOOL_RUNS ?= 200000
 fuzz-tool:
 	$(MAKE) -C tests/fuzz run FUZZ_RUNS=$(FUZZ_TOOL_RUNS)
 
+buildcheck:
+	$(if $(strip $(BUILD_KERNELS)),tests/vm/run.sh --build $(BUILD_KERNELS))
+
+# the module DKMS builds (make dkms-src, dkms.conf and all), loaded and
+# exercised in this kernel's guest
+DKMS_KERNEL ?= 6.1
+DKMS_SCENARIOS ?= 00 10 16 42 53
+dkmscheck: deps tool helpers
+	SCENARIOS="$(DKMS_SCENARIOS)" tests/vm/run.sh $(DKMS_KERNEL)+dkms
+
+# the README's two commands on a fresh clone of HEAD in a scratch directory
+firstrun: deps
+	tests/firstrun.sh
+
+# make check's tests besides style, unit, buildcheck and the matrix (the
+# fresh clone's own make check, in firstrun, runs none of them)
+CHECK_EXTRAS ?= fuzz-tool vmtest-mt dkmscheck firstrun
+
+# style and unit tests stop it at once; the build-only pass, the matrix and
+# the extras all run, and any failure among them fails it at the end
 check: deps
 	$(MAKE) style
 	$(MAKE) unit
-	$(MAKE) fuzz-tool
-	$(MAKE) vmtest
-	$(MAKE) vmtest-mt
+	@fail=0; \
+	$(MAKE) buildcheck || fail=1; \
+	$(MAKE) vmtest || fail=1; \
+	for t in $(CHECK_EXTRAS); do $(MAKE) $$t || fail=1; done; \
+	exit $$fail
 
 # The long fuzz run: 18-fuzz with SL_FUZZ=netlink,control,seed
 FUZZ_KERNELS ?= 6.1
@@ -121,15 +149,21 @@ install: install-tool
 install-tool: tool
 	install -D -m 0755 tool/stacklat $(DESTDIR)$(PREFIX)/sbin/stacklat
 
-dkms-install:
-	rm -rf /usr/src/stacklat-$(VERSION)
-	mkdir -p /usr/src/stacklat-$(VERSION)
-	cp -r Kbuild Makefile VERSION kmod uapi /usr/src/stacklat-$(VERSION)/
-	sed 's/@VERSION@/$(VERSION)/' dkms/dkms.conf > /usr/src/stacklat-$(VERSION)/dkms.conf
+# the DKMS source tree: what dkms-install registers, and what the DKMS test
+# (tests/vm/dkms-build.sh) builds with private dkms trees
+DKMS_SRC ?= /usr/src/stacklat-$(VERSION)
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r Kbuild Makefile VERSION kmod uapi $(DKMS_SRC)/
+	find $(DKMS_SRC) \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
+	sed 's/@VERSION@/$(VERSION)/' dkms/dkms.conf > $(DKMS_SRC)/dkms.conf
+
+dkms-install: dkms-src
 	dkms add -m stacklat -v $(VERSION)
 	dkms build -m stacklat -v $(VERSION)
 	dkms install -m stacklat -v $(VERSION)
 	$(MAKE) install-tool
 
 help:
-	@sed -n '3,21p' Makefile
+	@sed -n '3,25p' Makefile

@@ -4,29 +4,54 @@
  * a wrapper named for what it does.  The rest of the module never tests a
  * kernel version.  This header is force-included into every object by Kbuild.
  *
- * Only major.minor are compared: LINUX_VERSION_CODE clamps the sublevel at
- * 255, and no API used here changed inside a stable series.
+ * The differences are detected, not assumed: Kbuild runs compat-probe.sh
+ * over the target kernel's headers and passes one -DCOMPAT_<capability> per
+ * thing it found (a declaration, a struct member, a tracepoint prototype).
+ * Distribution and stable kernels backport API changes, so a version number
+ * says little: the block_rq_* tracepoints lost their queue argument in
+ * 5.10.137, not 5.11.  A version is compared only where nothing can be
+ * probed, with a comment saying why.
+ *
+ * Each flag below names the first upstream release that has the capability;
+ * compat-probe.sh is run on every header set of the test matrix (5.10, 6.1,
+ * 6.1-rt, 6.12, 7.3 booted; 7.2 and 7.3-rt built) and the flags each set
+ * gets are listed in the README.
  */
 #ifndef _STACKLAT_COMPAT_H
 #define _STACKLAT_COMPAT_H
 
 #include <linux/version.h>
 
+#ifdef COMPAT_PROBE_FAILED
+#error "stacklat: compat-probe.sh could not read this kernel's headers (include/linux/kprobes.h, include/trace/events/skb.h)"
+#endif
+
+/*
+ * The supported range: the oldest and newest kernels stacklat is built and
+ * tested on.  Nothing in the headers says "too old" or "too new", so this
+ * is a version check: outside it, the probes above have not been checked
+ * against real headers (a header that moved could silently read as a
+ * missing capability).  The newest bound is the newest major.minor built
+ * (7.3); raise it after a build and a run on the newer kernel.
+ */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
-#error "stacklat supports Linux 5.10 and later"
+#error "stacklat supports Linux 5.10 to 7.3: this kernel is older"
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 4, 0)
+#error "stacklat supports Linux 5.10 to 7.3: this kernel is newer, and untested"
 #endif
 
 #ifndef __ASSEMBLY__
 #include <linux/kprobes.h>
 #include <net/netlink.h>
 
-/* ri->rp became get_kretprobe(ri) in 5.11, when kretprobes moved to rethook. */
+/* ri->rp became get_kretprobe(ri) in 5.11 (COMPAT_HAS_GET_KRETPROBE). */
 static inline struct kretprobe *sl_compat_kretprobe(struct kretprobe_instance *ri)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
-	return ri->rp;
-#else
+#ifdef COMPAT_HAS_GET_KRETPROBE
 	return get_kretprobe(ri);
+#else
+	return ri->rp;
 #endif
 }
 
@@ -34,72 +59,90 @@ static inline struct kretprobe *sl_compat_kretprobe(struct kretprobe_instance *r
 static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 					    size_t size)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#ifdef COMPAT_HAS_NLA_STRSCPY
+	return nla_strscpy(dst, nla, size);
+#else
 	size_t n = nla_strlcpy(dst, nla, size);
 
 	return n >= size ? -E2BIG : (ssize_t)n;
-#else
-	return nla_strscpy(dst, nla, size);
 #endif
 }
 
 /*
  * An extack message naming @name (NUL-terminated), @attr the attribute at
- * fault.  Messages formatted at run time (extack->_msg_buf) came in 6.2;
- * before, only the fixed text @msg is sent, with @attr pointing at the name.
+ * fault.  Messages formatted at run time (NL_SET_ERR_MSG_FMT, 6.2); before,
+ * only the fixed text @msg is sent, with @attr pointing at the name.
  * Also since 6.2 the start callback of a dump sees the request's extack:
  * before, cb->extack is NULL there and only the errno reaches user space.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
-#define sl_compat_err_msg_name(extack, attr, msg, name)		\
-	NL_SET_ERR_MSG_ATTR(extack, attr, msg)
-#else
+#ifdef COMPAT_HAS_NL_SET_ERR_MSG_FMT
 #define sl_compat_err_msg_name(extack, attr, msg, name) do {	\
 	NL_SET_ERR_MSG_FMT(extack, msg " '%s'", name);		\
 	NL_SET_BAD_ATTR(extack, attr);				\
 } while (0)
+#else
+#define sl_compat_err_msg_name(extack, attr, msg, name)		\
+	NL_SET_ERR_MSG_ATTR(extack, attr, msg)
 #endif
 
 /* ---- storage (pipelines/storage.c) --------------------------------------------
  *
- * Checked against the headers of Debian's 5.10, 6.1, 6.1-rt and 6.12.  Each
- * tracepoint probe in pipelines/storage.c is also type-checked at build time against
- * the kernel's own register_trace_*() declaration, so a prototype that
- * drifts is a build error, never a crash.
- *
- * The bio tracepoints (block_bio_queue, block_bio_backmerge/frontmerge,
- * block_split) lost their request_queue argument in 5.11; the request ones
- * (block_rq_insert/issue/requeue/merge) had already lost theirs in 5.10 and
- * take only the request on every kernel supported here.
+ * Each tracepoint probe in pipelines/storage.c is also type-checked at build
+ * time against the kernel's own register_trace_*() declaration, so a
+ * prototype that drifts is a build error, never a crash.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+
+/* The bio tracepoints (block_bio_queue, block_bio_backmerge/frontmerge,
+ * block_split) lost their request_queue argument in 5.11.
+ */
+#ifdef COMPAT_BLOCK_BIO_TP_HAS_QUEUE
 #define SL_COMPAT_BIO_TP_ARGS(bio)	struct request_queue *q, struct bio *bio
+#else
+#define SL_COMPAT_BIO_TP_ARGS(bio)	struct bio *bio
+#endif
+#ifdef COMPAT_BLOCK_MERGE_TP_HAS_QUEUE
 #define SL_COMPAT_MERGE_TP_ARGS(bio)	struct request_queue *q, \
 					struct request *rq, struct bio *bio
+#else
+#define SL_COMPAT_MERGE_TP_ARGS(bio)	struct bio *bio
+#endif
+#ifdef COMPAT_BLOCK_SPLIT_TP_HAS_QUEUE
 #define SL_COMPAT_SPLIT_TP_ARGS(bio)	struct request_queue *q, \
 					struct bio *bio, unsigned int new_sector
 #else
-#define SL_COMPAT_BIO_TP_ARGS(bio)	struct bio *bio
-#define SL_COMPAT_MERGE_TP_ARGS(bio)	struct bio *bio
 #define SL_COMPAT_SPLIT_TP_ARGS(bio)	struct bio *bio, unsigned int new_sector
 #endif
 
+/*
+ * The request tracepoints (block_rq_insert/issue/requeue/merge) lost their
+ * request_queue argument in 5.11, and in the 5.10.137 stable release.
+ * pipelines/storage.c takes the request only: 5.10.0 to 5.10.136 are not
+ * supported (Debian's bullseye kernel has been past 5.10.137 since 2022).
+ */
+#ifdef COMPAT_BLOCK_RQ_TP_HAS_QUEUE
+#error "stacklat: this kernel's block_rq_* tracepoints still pass a request_queue (before 5.10.137): not supported"
+#endif
+
 /* block_rq_complete's error became a blk_status_t in 5.16. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 16, 0)
-#define SL_COMPAT_RQ_COMPLETE_ERR	int
-#else
+#ifdef COMPAT_BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS
 #define SL_COMPAT_RQ_COMPLETE_ERR	blk_status_t
+#else
+#define SL_COMPAT_RQ_COMPLETE_ERR	int
+#endif
+
+#ifdef COMPAT_BLOCK_BIO_COMPLETE_TP_UNKNOWN
+#error "stacklat: block_bio_complete's prototype is not (struct request_queue *q, struct bio *bio)"
 #endif
 
 /* The gendisk of a bio: bio->bi_disk became bio->bi_bdev->bd_disk in 5.12. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 12, 0)
+#ifdef COMPAT_BIO_HAS_BI_DISK
 #define sl_compat_bio_disk(bio)	((bio)->bi_disk)
 #else
 #define sl_compat_bio_disk(bio)	((bio)->bi_bdev->bd_disk)
 #endif
 
-/* The gendisk of a request: rq->rq_disk went away in 6.0 for rq->q->disk. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
+/* The gendisk of a request: rq->rq_disk went away in 5.17 for rq->q->disk. */
+#ifdef COMPAT_REQUEST_HAS_RQ_DISK
 #define sl_compat_rq_disk(rq)	((rq)->rq_disk)
 #else
 #define sl_compat_rq_disk(rq)	((rq)->q->disk)
@@ -107,9 +150,11 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 
 /*
  * The dev_t of the block device at @path (filter "dev=vda"): lookup_bdev()
- * returned a referenced block_device until 5.11, a dev_t since.
+ * returned a referenced block_device until 5.11, fills a dev_t since.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#ifdef COMPAT_LOOKUP_BDEV_HAS_DEV_T
+#define sl_compat_lookup_bdev(path, devp)	lookup_bdev(path, devp)
+#else
 #define sl_compat_lookup_bdev(path, devp) ({				\
 	struct block_device *__b = lookup_bdev(path);			\
 	int __r = PTR_ERR_OR_ZERO(__b);					\
@@ -120,39 +165,48 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 	}								\
 	__r;								\
 })
-#else
-#define sl_compat_lookup_bdev(path, devp)	lookup_bdev(path, devp)
 #endif
 
 /* ---- end of storage ---------------------------------------------------- */
 
 /* ---- network (pipelines/net.c) -------------------------------------------------
  *
- * Checked against include/trace/events/{skb,net,sock}.h of Debian's 5.10,
- * 6.1, 6.1-rt and 6.12.  pipelines/net.c type-checks every tracepoint probe against
- * the kernel's own register_trace_*() declaration at build time, so a
- * prototype that drifts is a build error, never a crash.  The net_dev_*,
- * netif_receive_skb, skb_copy_datagram_iovec and inet_sock_set_state
- * prototypes are the same on every supported kernel.
+ * pipelines/net.c type-checks every tracepoint probe against the kernel's
+ * own register_trace_*() declaration at build time, so a prototype that
+ * drifts is a build error, never a crash.  The prototypes it writes out
+ * (net_dev_*, netif_receive_skb) are checked by compat-probe.sh too, so
+ * that a new one is named here.
  */
+#if defined(COMPAT_NET_DEV_QUEUE_TP_UNKNOWN) || \
+	defined(COMPAT_NET_DEV_START_XMIT_TP_UNKNOWN) || \
+	defined(COMPAT_NET_DEV_XMIT_TP_UNKNOWN) || \
+	defined(COMPAT_NETIF_RECEIVE_SKB_TP_UNKNOWN)
+#error "stacklat: a net_dev_* or netif_receive_skb tracepoint has a prototype pipelines/net.c does not know"
+#endif
 
-/* kfree_skb's tracepoint grew a drop reason in 5.17 and an sk in 6.11. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 17, 0)
-#define SL_COMPAT_KFREE_SKB_ARGS	struct sk_buff *skb, void *location
-#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 11, 0)
+/* kfree_skb's tracepoint grew a drop reason in 5.17 and an sk in 6.11,
+ * made const in 7.x.
+ */
+#if defined(COMPAT_KFREE_SKB_TP_HAS_CONST_RX_SK)
 #define SL_COMPAT_KFREE_SKB_ARGS	struct sk_buff *skb, void *location, \
-					enum skb_drop_reason reason
-#else
+					enum skb_drop_reason reason, \
+					const struct sock *rx_sk
+#elif defined(COMPAT_KFREE_SKB_TP_HAS_RX_SK)
 #define SL_COMPAT_KFREE_SKB_ARGS	struct sk_buff *skb, void *location, \
 					enum skb_drop_reason reason, \
 					struct sock *rx_sk
+#elif defined(COMPAT_KFREE_SKB_TP_HAS_REASON)
+#define SL_COMPAT_KFREE_SKB_ARGS	struct sk_buff *skb, void *location, \
+					enum skb_drop_reason reason
+#else
+#define SL_COMPAT_KFREE_SKB_ARGS	struct sk_buff *skb, void *location
 #endif
 
 /* consume_skb's tracepoint grew a location argument in 6.3. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
-#define SL_COMPAT_CONSUME_SKB_ARGS	struct sk_buff *skb
-#else
+#ifdef COMPAT_CONSUME_SKB_TP_HAS_LOCATION
 #define SL_COMPAT_CONSUME_SKB_ARGS	struct sk_buff *skb, void *location
+#else
+#define SL_COMPAT_CONSUME_SKB_ARGS	struct sk_buff *skb
 #endif
 
 /* ---- end of network ---------------------------------------------------- */

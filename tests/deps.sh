@@ -17,8 +17,10 @@ pkgs=(
 	linux-source-6.1 shellcheck
 	# the libFuzzer harness of the tool (tests/fuzz)
 	clang libclang-rt-14-dev
-	# the QEMU harness
-	qemu-system-x86 busybox-static cpio kmod xz-utils zstd e2fsprogs
+	# the QEMU harness (debootstrap: the chroot 7.x modules are built in;
+	# dkms: make dkmscheck; git: make firstrun clones)
+	qemu-system-x86 busybox-static cpio kmod xz-utils zstd e2fsprogs debootstrap
+	dkms git
 	ca-certificates debian-archive-keyring
 	# programs the scenarios run in the guest (host userland over 9p)
 	# (libcap2-bin: capsh for 17-privileges)

@@ -4,7 +4,7 @@
 # Style and static checks of the module: checkpatch.pl --no-tree from
 # Debian's linux-source-6.1 (extracted once into a cache) over kmod/ and
 # uapi/, sparse (C=2) against the 6.1 headers, and shellcheck (warnings)
-# over the test scripts.
+# over the test scripts and the compat probe.
 #
 # compat.h is the one place allowed to compare kernel versions, so only
 # there are checkpatch's LINUX_VERSION_CODE and CONSTANT_COMPARISON
@@ -65,9 +65,9 @@ else
 	fail=1
 fi
 # the test scripts: shellcheck, warnings and errors (.shellcheckrc)
-if out=$(shellcheck -x -S warning tests/*.sh tests/vm/*.sh \
+if out=$(shellcheck -x -S warning kmod/*.sh tests/*.sh tests/unit/*.sh tests/vm/*.sh \
 	tests/vm/scenarios/*.sh tests/vm/bench/*.sh 2>&1); then
-	echo "style: shellcheck clean (tests/)"
+	echo "style: shellcheck clean (tests/, kmod/*.sh)"
 else
 	echo "$out"
 	fail=1

@@ -170,6 +170,62 @@ static int sl_maxactive(void)
 	return max_t(int, 16, 6 * num_possible_cpus());
 }
 
+/*
+ * Every kretprobe runs its candidate's handlers through these two
+ * trampolines, which find the hook once, with a NULL check, and pass it to
+ * the handler in sl_ri_hook (sl_hook_of_ri()).
+ *
+ * On 5.11 to 5.18 get_kretprobe(ri) reads ri->rph->rp, which
+ * unregister_kretprobe() sets to NULL before its grace period ends: an
+ * entry handler that started just before, or a return handler the kernel
+ * called after checking the pointer itself, can read NULL (the kernel's own
+ * kretprobe_dispatcher checks for exactly this).  Disabling a pipeline
+ * under load would then oops in container_of(NULL).  5.10 (ri->rp) and
+ * 5.19 and later (rethook: rethook->data never changes) always give the
+ * kretprobe; the check costs nothing there.
+ *
+ * Handlers run with preemption disabled and a kprobe hit inside a kprobe
+ * handler is counted as missed, not run, so one slot per CPU is enough;
+ * the previous value is still put back, should that ever change.
+ */
+DEFINE_PER_CPU(struct sl_hook *, sl_ri_hook);
+
+static struct sl_hook *sl_krp_hook(struct kretprobe_instance *ri)
+{
+	struct kretprobe *rp = sl_compat_kretprobe(ri);
+
+	return likely(rp) ? container_of(rp, struct sl_hook, krp) : NULL;
+}
+
+static int sl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sl_hook *hk = sl_krp_hook(ri), *prev;
+	int ret;
+
+	if (unlikely(!hk))
+		return 1;	/* being unregistered: no return handler */
+	prev = this_cpu_xchg(sl_ri_hook, hk);
+	ret = hk->cands[hk->cand].entry(ri, regs);
+	this_cpu_write(sl_ri_hook, prev);
+	return ret;
+}
+
+static int sl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sl_hook *hk = sl_krp_hook(ri), *prev;
+	kretprobe_handler_t ret_fn;
+
+	if (unlikely(!hk))
+		return 0;
+	ret_fn = hk->cands[hk->cand].ret;
+	if (!ret_fn)
+		return 0;
+	prev = this_cpu_xchg(sl_ri_hook, hk);
+	ret_fn(ri, regs);
+	this_cpu_write(sl_ri_hook, prev);
+	return 0;
+}
+
 /* Register candidate @i of @hk.  The kernel writes into struct kprobe, so
  * it is cleared before every registration.  A @trial registration (to see
  * whether the symbol can be probed) is made disabled: the kernel checks the
@@ -193,8 +249,8 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 	case STACKLAT_HOOK_KIND_KRETPROBE:
 		memset(&hk->krp, 0, sizeof(hk->krp));
 		hk->krp.kp.symbol_name = c->target;
-		hk->krp.entry_handler = c->entry;
-		hk->krp.handler = c->ret;
+		hk->krp.entry_handler = c->entry ? sl_krp_entry : NULL;
+		hk->krp.handler = sl_krp_ret;
 		hk->krp.data_size = c->entry == sl_krp_entry_dispatch ?
 				    sl_krp_data_size(hk) : c->data_size;
 		hk->krp.maxactive = sl_maxactive();

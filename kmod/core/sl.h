@@ -293,9 +293,16 @@ static inline struct sl_hook *sl_hook_of_kp(struct kprobe *kp)
 	return container_of(kp, struct sl_hook, kp);
 }
 
+/*
+ * A kretprobe handler's hook.  The kernel does not call the candidate's
+ * handlers directly but hook.c's trampolines, which find the hook with a
+ * NULL check (see sl_krp_entry()) and leave it here for the handler.
+ */
+DECLARE_PER_CPU(struct sl_hook *, sl_ri_hook);
+
 static inline struct sl_hook *sl_hook_of_ri(struct kretprobe_instance *ri)
 {
-	return container_of(sl_compat_kretprobe(ri), struct sl_hook, krp);
+	return this_cpu_read(sl_ri_hook);
 }
 
 static __always_inline void sl_hook_hit(struct sl_hook *hk)

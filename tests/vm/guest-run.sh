@@ -31,7 +31,7 @@ main() {
 	export SL_KO_BASE=$SL_REPO/tests/vm/.cache/build/$KERNEL-base/stacklat.ko
 	export SL_TOOL=$SL_REPO/tool/stacklat
 	export SL_DBG=/sys/kernel/debug/stacklat
-	export MODROOT=$SL_REPO/tests/vm/.cache/k/$KERNEL/root
+	export MODROOT=$SL_REPO/tests/vm/.cache/k/${KERNEL%+dkms}/root
 	export SL_DISK=/dev/vda
 	export SL_MNT=/tmp/sl-disk
 	export SL_NIC=eth0

@@ -1,7 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [--bench|--demo] KERNEL...     (KERNEL: 5.10 6.1 6.1-rt 6.12 6.1-debug)
+# run.sh [--bench|--demo] KERNEL...  (KERNEL: 5.10 6.1 6.1-rt 6.12 7.3 6.1-debug,
+#                                     or KERNEL+dkms: the module built by DKMS)
+# run.sh --build KERNEL...            (KERNEL: 7.2 7.3-rt 6.12-rt ...)
+#
+# --build: only fetch each kernel's headers (fetch-kernel.sh --headers) and
+# build the module W=1 against them, for the header sets not booted.
 #
 # For each kernel: fetch it (cached; 6.1-debug is built from source by
 # debug-kernel.sh, with KASAN, lockdep, kmemleak...), build the module against its headers
@@ -40,12 +45,15 @@ mode="test"
 case ${1:-} in
 --bench) mode=bench; shift ;;
 --demo) mode=demo; shift ;;
--h|--help) sed -n '3,20p' "$0"; exit 0 ;;
+--build) mode=build; shift ;;
+-h|--help) sed -n '3,24p' "$0"; exit 0 ;;
 esac
-[ $# -gt 0 ] || set -- 5.10 6.1 6.1-rt 6.12
+[ $# -gt 0 ] || set -- 5.10 6.1 6.1-rt 6.12 7.3
 [ "$mode" != demo ] || set -- "$1"
 
 cache=$here/.cache
+# a fresh clone has no cache yet: the host tools' logs go there first
+mkdir -p "$cache"
 boot_timeout=${BOOT_TIMEOUT:-300}
 vm_timeout=${VM_TIMEOUT:-2400}
 qemu=${SL_QEMU:-qemu-system-x86_64}
@@ -91,9 +99,9 @@ complete_lines() { # a line still being written by the guest is not read yet
 }
 
 get_kernel() { # get_kernel KERNEL: fetch a Debian kernel, or build a debug one
-	case $1 in
-	*-debug) "$here/debug-kernel.sh" "$1" ;;
-	*) "$here/fetch-kernel.sh" "$1" ;;
+	case ${1%+dkms} in
+	*-debug) "$here/debug-kernel.sh" "${1%+dkms}" ;;
+	*) "$here/fetch-kernel.sh" "${1%+dkms}" ;;
 	esac
 }
 
@@ -107,7 +115,7 @@ free_port() {
 initrd_modules="virtio_pci virtio_net virtio_blk 9pnet_virtio 9p ext4"
 
 make_initrd() { # make_initrd KERNEL -> path of the cached initramfs
-	local k=$1 ird stamp m f b
+	local k=${1%+dkms} ird stamp m f b
 	ird=$cache/initrd/$k
 	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
@@ -147,7 +155,7 @@ make_initrd() { # make_initrd KERNEL -> path of the cached initramfs
 }
 
 build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
-	local k=$1 log=$2 b=$cache/build/$1 cc=()
+	local k=$1 log=$2 b=$cache/build/$1 cc=() run=() need have
 	[ -z "${3:-}" ] || b=$cache/build/$1-base
 	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
@@ -160,15 +168,29 @@ build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
 	fi
 	# objects of an in-tree build of the working copy must not leak in
 	find "$b" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
-	# Debian's 5.10 headers name gcc-10, which bookworm lacks
-	if grep -qs 'gcc-10' "$KDIR/include/generated/compile.h" "$KDIR/include/generated/autoconf.h" ||
-		[ "$k" = 5.10 ]; then
-		command -v gcc-10 >/dev/null || cc=(CC=gcc-12)
+	# The compiler: the one the headers name (CONFIG_GCC_VERSION) if the
+	# host has it; else the host's gcc when it is newer (5.10 names gcc-10,
+	# which bookworm lacks: gcc-12 builds a module that loads and runs);
+	# else a chroot of the Debian suite that has it (toolchain.sh: 7.x
+	# passes flags gcc-12 rejects, and its kbuild tools need a newer libc).
+	need=$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)[0-9]\{4\}$/\1/p' "$KDIR/include/config/auto.conf" 2>/dev/null)
+	have=$(gcc -dumpversion | cut -d. -f1)
+	if [ -z "$need" ] || command -v "gcc-$need" > /dev/null; then
+		[ -z "$need" ] || cc=(CC="gcc-$need")
+	elif [ "$have" -gt "$need" ]; then
+		cc=(CC="gcc-$have")
+	else
+		cc=(CC="gcc-$need")
+		run=("$here/toolchain.sh" "gcc-$need" --)
+		if ! "$here/toolchain.sh" "gcc-$need" > "$log" 2>&1; then
+			echo "toolchain.sh gcc-$need failed" >> "$log"
+			return 1
+		fi
 	fi
 	# SL_KCFLAGS: test builds only (make check-kmemleak plants a leak)
 	[ -z "${SL_KCFLAGS:-}" ] || cc+=("KCFLAGS=$SL_KCFLAGS")
-	echo "make -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
-	make -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
+	echo "${run[*]} make -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
+	"${run[@]}" make -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
 	[ -s "$b/stacklat.ko" ] || return 1
 	# compiler and modpost (WARNING: modpost: ...) warnings alike
 	! grep -qiE "warning:|error:" "$log"
@@ -212,18 +234,30 @@ run_kernel() {
 	fi
 	TIMEOUT_SCALE=1
 	# shellcheck disable=SC1090
-	. "$cache/k/$k/env"
+	. "$cache/k/${k%+dkms}/env"
 	# a slow kernel (the debug one) says by how much to scale the timeouts
 	local boot_timeout=$((boot_timeout * TIMEOUT_SCALE)) vm_timeout=$((vm_timeout * TIMEOUT_SCALE))
 	local stimeout=$((${SL_SCENARIO_TIMEOUT:-600} * TIMEOUT_SCALE))
 	t0=$SECONDS
-	if ! build_module "$k" "$out/build.log"; then
+	if [ "$k" != "${k%+dkms}" ]; then
+		# KERNEL+dkms: the module DKMS builds from a dkms-src tree,
+		# as make dkms-install would, is the one the guest loads
+		mkdir -p "$cache/build/$k"
+		if ! "$here/dkms-build.sh" "${k%+dkms}" "$cache/build/$k/stacklat.ko" > "$out/build.log" 2>&1; then
+			record "$k" dkms-build FAIL "see $out/build.log"
+			tail -n 5 "$out/build.log" | sed "s/^/[$k]   /" || true
+			exec {lockfd}>&-
+			return
+		fi
+		record "$k" dkms-build PASS "$(tail -n 1 "$out/build.log") ($((SECONDS - t0))s)"
+	elif ! build_module "$k" "$out/build.log"; then
 		record "$k" build FAIL "module build failed or warned: see $out/build.log"
 		grep -iE "warning:|error:" "$out/build.log" | head -n 5 | sed "s/^/[$k]   /" || true
 		exec {lockfd}>&-
 		return
+	else
+		note "$k" build "W=1 warning-free against $KVER ($((SECONDS - t0))s)"
 	fi
-	note "$k" build "W=1 warning-free against $KVER ($((SECONDS - t0))s)"
 	# make bench BENCH_BASE=REV: the engine of REV, measured in the same boot
 	rm -rf "$cache/build/$k-base"
 	if [ "$mode" = bench ] && [ -n "${BENCH_BASE:-}" ]; then
@@ -328,7 +362,35 @@ run_kernel_bg() {
 	echo "$passed $failed $skipped" > "$out/counts"
 }
 
-build_host_tools
+# --build: headers and a W=1 build only, one kernel after the other
+build_only() {
+	local k=$1 out=$repo/tests/vm/out/build-$1 t0 t1
+	mkdir -p "$out" "$cache/locks"
+	exec {lockfd}> "$cache/locks/$k-headers"
+	flock "$lockfd"
+	t0=$SECONDS
+	if ! "$here/fetch-kernel.sh" --headers "$k" > "$out/fetch.log" 2>&1; then
+		record "$k" fetch FAIL "see $out/fetch.log"
+	else
+		t1=$SECONDS
+		if build_module "$k-headers" "$out/build.log"; then
+			record "$k" build-only PASS "W=1 warning-free against $KVER (build $((SECONDS - t1))s, fetch $((t1 - t0))s)"
+		else
+			record "$k" build-only FAIL "module build failed or warned: see $out/build.log"
+			grep -iE "warning:|error:" "$out/build.log" | head -n 5 | sed "s/^/[$k]   /" || true
+		fi
+	fi
+	exec {lockfd}>&-
+}
+
+if [ "$mode" = build ]; then
+	for k in "$@"; do
+		build_only "$k"
+	done
+	set --
+fi
+
+[ "$mode" = build ] || build_host_tools
 # fetch first, one kernel at a time (they share the private apt state)
 for k in "$@"; do
 	get_kernel "$k" > /dev/null 2>&1 || true

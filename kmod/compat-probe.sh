@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# compat-probe.sh SRCTREE OBJTREE
+#
+# Run by Kbuild: reads the target kernel's headers and prints one
+# -DCOMPAT_<CAPABILITY> per difference stacklat has to know of, for
+# compat.h.  Features are detected (a declaration, a struct member, a
+# tracepoint's TP_PROTO), never assumed from a version number: distribution
+# and stable kernels backport API changes (the block_rq_* tracepoints lost
+# their queue argument in 5.10.137, not in 5.11).  Debian splits its headers
+# into an arch tree (OBJTREE) and a -common one (SRCTREE): both are read.
+#
+# Prints -DCOMPAT_PROBE_FAILED when the headers cannot be read at all, so
+# that compat.h stops the build with a message instead of guessing.
+set -u
+src=${1:-}
+obj=${2:-}
+
+# the first of include/<path> that exists in SRCTREE or OBJTREE
+hdr() {
+	for d in "$src" "$obj"; do
+		if [ -n "$d" ] && [ -f "$d/include/$1" ]; then
+			echo "$d/include/$1"
+			return
+		fi
+	done
+	echo /nonexistent
+}
+
+# has FILE ERE: does include/FILE contain a line matching ERE?
+has() {
+	grep -qsE "$2" "$(hdr "$1")"
+}
+
+# tp_proto EVENT FILE: the TP_PROTO of tracepoint EVENT (TRACE_EVENT,
+# DEFINE_EVENT, ...) in include/trace/events/FILE.h on one line, blanks
+# squeezed; empty when the event is not there
+tp_proto() {
+	sed -n "/[(,][[:space:]]*$1,/,/TP_ARGS/p" "$(hdr "trace/events/$2.h")" 2>/dev/null |
+		tr -s ' \t\n' '   ' |
+		sed -n 's/.*TP_PROTO([[:space:]]*\(.*[^[:space:]]\)[[:space:]]*),[[:space:]]*TP_ARGS.*/\1/p'
+}
+
+# flag NAME: print -DCOMPAT_NAME
+flag() {
+	printf ' -DCOMPAT_%s' "$1"
+}
+
+if [ ! -f "$(hdr linux/kprobes.h)" ] || [ ! -f "$(hdr trace/events/skb.h)" ]; then
+	flag PROBE_FAILED
+	exit 0
+fi
+
+# ---- kprobes and netlink
+# ri->rp became get_kretprobe(ri) in 5.11
+has linux/kprobes.h 'get_kretprobe\(' && flag HAS_GET_KRETPROBE
+# nla_strlcpy() became nla_strscpy() in 5.11
+has net/netlink.h 'nla_strscpy\(' && flag HAS_NLA_STRSCPY
+# extack messages formatted at run time (6.2)
+has linux/netlink.h 'define[[:space:]]+NL_SET_ERR_MSG_FMT\(' && flag HAS_NL_SET_ERR_MSG_FMT
+
+# ---- network tracepoints
+p=$(tp_proto kfree_skb skb)
+case $p in
+*"enum skb_drop_reason reason"*) flag KFREE_SKB_TP_HAS_REASON ;;	# 5.17
+esac
+case $p in
+*"const struct sock *rx_sk"*) flag KFREE_SKB_TP_HAS_CONST_RX_SK ;;
+*"struct sock *rx_sk"*) flag KFREE_SKB_TP_HAS_RX_SK ;;		# 6.11
+esac
+case $(tp_proto consume_skb skb) in
+*"void *location"*) flag CONSUME_SKB_TP_HAS_LOCATION ;;		# 6.3
+esac
+# prototypes pipelines/net.c writes out: the same on every kernel known;
+# any other is named by compat.h rather than failing deep in net.c
+[ "$(tp_proto net_dev_queue net)" = "struct sk_buff *skb" ] ||
+	flag NET_DEV_QUEUE_TP_UNKNOWN
+[ "$(tp_proto net_dev_start_xmit net)" = "const struct sk_buff *skb, const struct net_device *dev" ] ||
+	flag NET_DEV_START_XMIT_TP_UNKNOWN
+[ "$(tp_proto net_dev_xmit net)" = "struct sk_buff *skb, int rc, struct net_device *dev, unsigned int skb_len" ] ||
+	flag NET_DEV_XMIT_TP_UNKNOWN
+[ "$(tp_proto netif_receive_skb net)" = "struct sk_buff *skb" ] ||
+	flag NETIF_RECEIVE_SKB_TP_UNKNOWN
+
+# ---- block tracepoints and structures
+# the bio tracepoints lost their request_queue argument in 5.11
+case $(tp_proto block_bio_queue block) in
+*"struct request_queue *q"*) flag BLOCK_BIO_TP_HAS_QUEUE ;;
+esac
+case $(tp_proto block_bio_backmerge block) in
+*"struct request_queue *q"*) flag BLOCK_MERGE_TP_HAS_QUEUE ;;
+esac
+case $(tp_proto block_split block) in
+*"struct request_queue *q"*) flag BLOCK_SPLIT_TP_HAS_QUEUE ;;
+esac
+# the request ones lost theirs in 5.11 and in the 5.10.137 stable release:
+# pipelines/storage.c takes the request only (compat.h refuses the older)
+for e in block_rq_insert block_rq_issue block_rq_requeue block_rq_merge; do
+	case $(tp_proto $e block) in
+	*"struct request_queue *q"*) flag BLOCK_RQ_TP_HAS_QUEUE; break ;;
+	esac
+done
+# block_rq_complete's error became a blk_status_t in 5.16
+case $(tp_proto block_rq_complete block) in
+*"blk_status_t error"*) flag BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS ;;
+esac
+[ "$(tp_proto block_bio_complete block)" = "struct request_queue *q, struct bio *bio" ] ||
+	flag BLOCK_BIO_COMPLETE_TP_UNKNOWN
+# rq->rq_disk went away in 5.17 (rq->q->disk)
+if has linux/blk-mq.h 'struct gendisk[[:space:]]+\*rq_disk;' ||
+	has linux/blkdev.h 'struct gendisk[[:space:]]+\*rq_disk;'; then
+	flag REQUEST_HAS_RQ_DISK
+fi
+# bio->bi_disk became bio->bi_bdev in 5.12
+has linux/blk_types.h 'struct gendisk[[:space:]]+\*bi_disk;' && flag BIO_HAS_BI_DISK
+# lookup_bdev() returned a block_device until 5.11, fills a dev_t since
+if has linux/blkdev.h 'int[[:space:]]+lookup_bdev\(const char[^,]*,[[:space:]]*dev_t'; then
+	flag LOOKUP_BDEV_HAS_DEV_T
+fi
+exit 0

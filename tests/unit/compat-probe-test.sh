@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kmod/compat-probe.sh on header snippets of the kernels the matrix does not
+# have, written as those kernels have them: 5.10.0-5.10.136 (block_rq_*
+# with a queue), 5.17 (kfree_skb with a reason, no rq->rq_disk), 6.11
+# (rx_sk, not const), and no headers at all.  Each must give exactly the
+# flags listed.  (The matrix's own header sets are probed by every build.)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+probe=$here/../../kmod/compat-probe.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+w() { # w TREE FILE: stdin into TREE/include/FILE
+	mkdir -p "$(dirname "$1/include/$2")"
+	cat > "$1/include/$2"
+}
+
+net_common() { # the net_dev_* and netif_receive_skb events every kernel has
+	w "$1" trace/events/net.h <<'H'
+TRACE_EVENT(net_dev_start_xmit,
+	TP_PROTO(const struct sk_buff *skb, const struct net_device *dev),
+	TP_ARGS(skb, dev),
+TRACE_EVENT(net_dev_xmit,
+	TP_PROTO(struct sk_buff *skb,
+		 int rc,
+		 struct net_device *dev,
+		 unsigned int skb_len),
+	TP_ARGS(skb, rc, dev, skb_len),
+DEFINE_EVENT(net_dev_template, net_dev_queue,
+	TP_PROTO(struct sk_buff *skb),
+	TP_ARGS(skb)
+DEFINE_EVENT(net_dev_template, netif_receive_skb,
+	TP_PROTO(struct sk_buff *skb),
+	TP_ARGS(skb)
+H
+}
+
+expect() { # expect NAME TREE FLAGS...
+	local name=$1 tree=$2 got want
+	shift 2
+	got=$(sh "$probe" "$tree" "$tree" | tr ' ' '\n' | sed -n 's/^-DCOMPAT_//p' | sort | tr '\n' ' ')
+	want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+	if [ "$got" = "$want" ]; then
+		echo "ok: $name: ${got:-(none)}"
+	else
+		echo "FAIL: $name: expected '$want', got '$got'"
+		fail=1
+	fi
+}
+
+# 5.10.100: block_rq_* still pass the queue (it went in 5.10.137)
+t=$tmp/5.10.100
+w "$t" linux/kprobes.h <<'H'
+struct kretprobe_instance { struct kretprobe *rp; };
+H
+w "$t" trace/events/skb.h <<'H'
+TRACE_EVENT(kfree_skb,
+	TP_PROTO(struct sk_buff *skb, void *location),
+	TP_ARGS(skb, location),
+TRACE_EVENT(consume_skb,
+	TP_PROTO(struct sk_buff *skb),
+	TP_ARGS(skb),
+H
+net_common "$t"
+w "$t" trace/events/block.h <<'H'
+DEFINE_EVENT(block_rq, block_rq_insert,
+	TP_PROTO(struct request_queue *q, struct request *rq),
+	TP_ARGS(q, rq)
+TRACE_EVENT(block_rq_complete,
+	TP_PROTO(struct request *rq, int error, unsigned int nr_bytes),
+	TP_ARGS(rq, error, nr_bytes),
+TRACE_EVENT(block_bio_complete,
+	TP_PROTO(struct request_queue *q, struct bio *bio),
+	TP_ARGS(q, bio),
+DEFINE_EVENT(block_bio, block_bio_queue,
+	TP_PROTO(struct request_queue *q, struct bio *bio),
+	TP_ARGS(q, bio)
+H
+w "$t" linux/blkdev.h <<'H'
+	struct gendisk *rq_disk;
+struct block_device *lookup_bdev(const char *);
+H
+w "$t" linux/blk_types.h <<'H'
+	struct gendisk		*bi_disk;
+H
+expect "5.10.100" "$t" BLOCK_RQ_TP_HAS_QUEUE BLOCK_BIO_TP_HAS_QUEUE REQUEST_HAS_RQ_DISK BIO_HAS_BI_DISK
+
+# 5.17: kfree_skb has a reason; struct request lost rq_disk
+t=$tmp/5.17
+w "$t" linux/kprobes.h <<'H'
+static nokprobe_inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+H
+w "$t" trace/events/skb.h <<'H'
+TRACE_EVENT(kfree_skb,
+	TP_PROTO(struct sk_buff *skb, void *location,
+		 enum skb_drop_reason reason),
+	TP_ARGS(skb, location, reason),
+TRACE_EVENT(consume_skb,
+	TP_PROTO(struct sk_buff *skb),
+	TP_ARGS(skb),
+H
+net_common "$t"
+w "$t" trace/events/block.h <<'H'
+DEFINE_EVENT(block_rq, block_rq_insert,
+	TP_PROTO(struct request *rq),
+	TP_ARGS(rq)
+TRACE_EVENT(block_rq_complete,
+	TP_PROTO(struct request *rq, blk_status_t error, unsigned int nr_bytes),
+	TP_ARGS(rq, error, nr_bytes),
+TRACE_EVENT(block_bio_complete,
+	TP_PROTO(struct request_queue *q, struct bio *bio),
+	TP_ARGS(q, bio),
+H
+w "$t" linux/blk-mq.h <<'H'
+struct request {
+	struct request_queue *q;
+H
+w "$t" linux/blkdev.h <<'H'
+int lookup_bdev(const char *pathname, dev_t *dev);
+H
+w "$t" net/netlink.h <<'H'
+ssize_t nla_strscpy(char *dst, const struct nlattr *nla, size_t dstsize);
+H
+expect "5.17" "$t" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON \
+	BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T
+
+# 6.11: kfree_skb's rx_sk, not yet const; consume_skb's location
+t2=$tmp/6.11
+cp -r "$t" "$t2"
+w "$t2" trace/events/skb.h <<'H'
+TRACE_EVENT(kfree_skb,
+	TP_PROTO(struct sk_buff *skb, void *location,
+		 enum skb_drop_reason reason, struct sock *rx_sk),
+	TP_ARGS(skb, location, reason, rx_sk),
+TRACE_EVENT(consume_skb,
+	TP_PROTO(struct sk_buff *skb, void *location),
+	TP_ARGS(skb, location),
+H
+expect "6.11" "$t2" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T
+
+# a net_dev_xmit that changed: named, not guessed
+sed -i 's/unsigned int skb_len)/unsigned int skb_len, int more)/' "$t2/include/trace/events/net.h"
+expect "net_dev_xmit changed" "$t2" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T NET_DEV_XMIT_TP_UNKNOWN
+
+# no headers there at all
+expect "no headers" "$tmp/none" PROBE_FAILED
+
+exit $fail
