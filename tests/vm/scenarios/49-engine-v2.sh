@@ -55,19 +55,25 @@ veth_down
 
 # ---- 2. gate after arming -----------------------------------------------
 # The traffic must span the arming, or this checks nothing: rounds for
-# about 25 s at the rate a short calibration run measures (arming both
-# pipelines has taken up to 12 s in a loaded emulated guest), and both
-# clients must still be running once both pipelines are enabled.
+# about 30 s of each protocol at the rate a short calibration run of it
+# measures (arming both pipelines has taken up to 12 s in a loaded
+# emulated guest), and both clients must still be running once both
+# pipelines are enabled.
 sl_load
-t0=$(date +%s%N)
-run_pair - - udp 127.0.0.1 7100 300 64 rr
-rounds=$((300 * 25000000000 / ($(date +%s%N) - t0)))
-note "gate: $rounds rounds a client (about 25 s)"
+rounds30() { # rounds30 PROTO PORT: rounds for ~30 s of PROTO
+	local t0
+	t0=$(date +%s%N)
+	run_pair - - "$1" 127.0.0.1 "$2" 300 64 rr >&2
+	echo $((300 * 30000000000 / ($(date +%s%N) - t0)))
+}
+ru=$(rounds30 udp 7100) && [ -n "$ru" ] || fail "gate: UDP calibration failed"
+rt=$(rounds30 tcp 7099) && [ -n "$rt" ] || fail "gate: TCP calibration failed"
+note "gate: $ru UDP and $rt TCP rounds (about 30 s each)"
 for cycle in 1 2 3; do
-	server - udp 127.0.0.1 7101 $rounds 64 rr
-	server - tcp 127.0.0.1 7102 $rounds 64 rr
-	client - udp 127.0.0.1 7101 $rounds 64 rr "g1-$cycle"
-	client - tcp 127.0.0.1 7102 $rounds 64 rr "g2-$cycle"
+	server - udp 127.0.0.1 7101 "$ru" 64 rr
+	server - tcp 127.0.0.1 7102 "$rt" 64 rr
+	client - udp 127.0.0.1 7101 "$ru" 64 rr "g1-$cycle"
+	client - tcp 127.0.0.1 7102 "$rt" 64 rr "g2-$cycle"
 	sleep 0.5
 	ctl enable net_rx
 	ctl enable net_tx
