@@ -156,6 +156,7 @@ enum {
 	SL_H_VFS_WRITEV,
 	SL_H_VFS_OPEN,
 	SL_H_VFS_FSYNC,
+	SL_H_VFS_DO_FSYNC,
 	SL_H_EXT4_READ,
 	SL_H_EXT4_WRITE,
 	SL_H_EXT4_OPEN,
@@ -204,6 +205,7 @@ static const struct sl_st_info sl_st_info[SL_H_NR] = {
 	[SL_H_VFS_WRITEV] = SL_I(WRITE, VFS),
 	[SL_H_VFS_OPEN] = SL_I(OPEN, VFS),
 	[SL_H_VFS_FSYNC] = { STACKLAT_OP_FSYNC, SL_L_VFS, true, 0 },
+	[SL_H_VFS_DO_FSYNC] = { STACKLAT_OP_FSYNC, SL_L_VFS, true, 0 },
 	[SL_H_EXT4_READ] = SL_IFS(READ, EXT4_SUPER_MAGIC),
 	[SL_H_EXT4_WRITE] = SL_IFS(WRITE, EXT4_SUPER_MAGIC),
 	[SL_H_EXT4_OPEN] = SL_IFS(OPEN, EXT4_SUPER_MAGIC),
@@ -317,6 +319,20 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 		op = top & SL_FR_OP_MASK;
 		fl = top & SL_FR_REACHED;
 	} else {
+		/*
+		 * A VFS call directly inside the same operation's VFS call
+		 * (do_fsync -> vfs_fsync_range) is the same layer again: the
+		 * outer frame measures it.
+		 */
+		d = e ? (u32)e->aux[0] : 0;
+		if (d && d <= SL_ST_DEPTH && in->layer == SL_L_VFS) {
+			top = sl_fr_get(e, d - 1);
+			if (((top & SL_FR_LAYER_MASK) >> SL_FR_LAYER_SH) ==
+			    SL_L_VFS && (top & SL_FR_OP_MASK) == op) {
+				sl_chain_put(e);
+				return 1;
+			}
+		}
 		/* the filters need no entry: let it go while they run */
 		if (e)
 			sl_chain_put(e);
@@ -491,8 +507,17 @@ SL_CANDS(sl_c_vfs_writev, SL_F0("vfs_writev"));
  * Open: do_filp_open() is the VFS part (path walk, permission, the open);
  * vfs_open() is only its last step, and its file has no inode at entry.
  */
-SL_CANDS(sl_c_vfs_open, SL_NONE("do_filp_open"), SL_NONE("vfs_open"));
+SL_CANDS(sl_c_vfs_open, SL_NONE("do_filp_open"), SL_NONE("do_file_open"),
+	 SL_NONE("vfs_open"));
+/*
+ * fsync: vfs_fsync_range(), and around it do_fsync(fd, datasync) - 7.3
+ * inlines vfs_fsync() and vfs_fsync_range() into do_fsync(), so fsync(2)
+ * reaches neither.  Where both are called, the inner frame is the same
+ * operation's VFS layer again and is folded into the outer one (see
+ * sl_st_push()), so each fsync is one VFS sample on every kernel.
+ */
 SL_CANDS(sl_c_vfs_fsync, SL_F0("vfs_fsync_range"));
+SL_CANDS(sl_c_vfs_do_fsync, SL_FD("do_fsync"));
 SL_CANDS(sl_c_ext4_read, SL_IO("ext4_file_read_iter"));
 SL_CANDS(sl_c_ext4_write, SL_IO("ext4_file_write_iter"));
 SL_CANDS(sl_c_ext4_open, SL_F1("ext4_file_open"));
@@ -548,6 +573,7 @@ static struct sl_hook sl_st_hooks[SL_H_NR] = {
 	SL_H(SL_H_VFS_WRITEV, "vfs_writev", sl_c_vfs_writev, true),
 	SL_H(SL_H_VFS_OPEN, "vfs_open", sl_c_vfs_open, false),
 	SL_H(SL_H_VFS_FSYNC, "vfs_fsync_range", sl_c_vfs_fsync, false),
+	SL_H(SL_H_VFS_DO_FSYNC, "do_fsync", sl_c_vfs_do_fsync, true),
 	SL_H(SL_H_EXT4_READ, "ext4_read", sl_c_ext4_read, true),
 	SL_H(SL_H_EXT4_WRITE, "ext4_write", sl_c_ext4_write, true),
 	SL_H(SL_H_EXT4_OPEN, "ext4_open", sl_c_ext4_open, true),
