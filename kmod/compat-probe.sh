@@ -60,6 +60,15 @@ has net/netlink.h 'nla_strscpy\(' && flag HAS_NLA_STRSCPY
 # extack messages formatted at run time (6.2)
 has linux/netlink.h 'define[[:space:]]+NL_SET_ERR_MSG_FMT\(' && flag HAS_NL_SET_ERR_MSG_FMT
 
+# ftrace_ops callbacks get struct ftrace_regs (5.11), ftrace has a
+# per-context recursion lock for callbacks (5.11) and filters can be freed
+# by a module (6.1): the ftrace backend of function-entry points
+if has linux/ftrace.h 'struct ftrace_ops \*op, struct ftrace_regs \*fregs\);' &&
+	has linux/trace_recursion.h 'int ftrace_test_recursion_trylock\(' &&
+	has linux/ftrace.h 'void ftrace_free_filter\(struct ftrace_ops'; then
+	flag HAS_FTRACE_OPS_REGS
+fi
+
 # ---- network tracepoints
 p=$(tp_proto kfree_skb skb)
 case $p in
@@ -72,6 +81,17 @@ esac
 case $(tp_proto consume_skb skb) in
 *"void *location"*) flag CONSUME_SKB_TP_HAS_LOCATION ;;		# 6.3
 esac
+# tcp_retransmit_skb grew the transmission's error in 6.16 (fired for failures too)
+case $(tp_proto tcp_retransmit_skb tcp) in
+*"int err"*) flag TCP_RETRANSMIT_SKB_TP_HAS_ERR ;;
+esac
+# the names of the drop reasons: a list per subsystem (6.4), one array (6.0)
+if has net/dropreason.h 'drop_reasons_by_subsys'; then
+	flag HAS_DROP_REASONS_BY_SUBSYS
+elif has net/dropreason.h 'const char[[:space:]]*\*[[:space:]]*const[[:space:]]+drop_reasons\[' ||
+	has linux/skbuff.h 'const char[[:space:]]*\*[[:space:]]*const[[:space:]]+drop_reasons\['; then
+	flag HAS_DROP_REASONS
+fi
 # prototypes pipelines/net.c writes out: the same on every kernel known;
 # any other is named by compat.h rather than failing deep in net.c
 [ "$(tp_proto net_dev_queue net)" = "struct sk_buff *skb" ] ||
@@ -82,6 +102,16 @@ esac
 	flag NET_DEV_XMIT_TP_UNKNOWN
 [ "$(tp_proto netif_receive_skb net)" = "struct sk_buff *skb" ] ||
 	flag NETIF_RECEIVE_SKB_TP_UNKNOWN
+
+# ---- scheduler tracepoints (pipelines/reqresp.c)
+# sched_switch gained prev_state in 5.18 (and Debian's 6.1 has it)
+case $(tp_proto sched_switch sched) in
+*"unsigned int prev_state"*) flag SCHED_SWITCH_TP_HAS_PREV_STATE ;;
+"bool preempt, struct task_struct *prev, struct task_struct *next") ;;
+*) flag SCHED_SWITCH_TP_UNKNOWN ;;
+esac
+[ "$(tp_proto sched_waking sched)" = "struct task_struct *p" ] ||
+	flag SCHED_WAKING_TP_UNKNOWN
 
 # ---- block tracepoints and structures
 # the bio tracepoints lost their request_queue argument in 5.11
@@ -112,6 +142,9 @@ if has linux/blk-mq.h 'struct gendisk[[:space:]]+\*rq_disk;' ||
 	has linux/blkdev.h 'struct gendisk[[:space:]]+\*rq_disk;'; then
 	flag REQUEST_HAS_RQ_DISK
 fi
+# req_op()/bio_op() give an enum req_op of __bitwise blk_opf_t values (6.0),
+# an enum req_opf before
+has linux/blk_types.h '^enum req_op[[:space:]]*\{' && flag HAS_ENUM_REQ_OP
 # bio->bi_disk became bio->bi_bdev in 5.12
 has linux/blk_types.h 'struct gendisk[[:space:]]+\*bi_disk;' && flag BIO_HAS_BI_DISK
 # lookup_bdev() returned a block_device until 5.11, fills a dev_t since

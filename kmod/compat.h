@@ -55,6 +55,27 @@ static inline struct kretprobe *sl_compat_kretprobe(struct kretprobe_instance *r
 #endif
 }
 
+/*
+ * The ftrace backend of function-entry points (core/hook.c): an
+ * ftrace_ops callback with saved registers and ftrace's own per-context
+ * recursion lock.  Needs the callback prototype with struct ftrace_regs,
+ * ftrace_test_recursion_trylock() and ftrace_free_filter()
+ * (COMPAT_HAS_FTRACE_OPS_REGS) and a kernel that saves registers at
+ * function entry; elsewhere those points stay kprobes.
+ */
+#if defined(COMPAT_HAS_FTRACE_OPS_REGS) && \
+	defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) && defined(CONFIG_KPROBES_ON_FTRACE)
+#define SL_HAVE_FTRACE	1
+#include <linux/ftrace.h>
+#include <linux/trace_recursion.h>
+
+static __always_inline struct pt_regs *
+sl_compat_ftrace_pt_regs(struct ftrace_regs *fregs)
+{
+	return ftrace_get_regs(fregs);
+}
+#endif
+
 /* nla_strlcpy() was renamed nla_strscpy() in 5.11 (and returns -E2BIG). */
 static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 					    size_t size)
@@ -141,6 +162,14 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 #define sl_compat_bio_disk(bio)	((bio)->bi_bdev->bd_disk)
 #endif
 
+/* What req_op() and bio_op() return: enum req_op (6.0) or enum req_opf. */
+#include <linux/blk_types.h>
+#ifdef COMPAT_HAS_ENUM_REQ_OP
+#define sl_compat_req_op_t enum req_op
+#else
+#define sl_compat_req_op_t enum req_opf
+#endif
+
 /* The gendisk of a request: rq->rq_disk went away in 5.17 for rq->q->disk. */
 #ifdef COMPAT_REQUEST_HAS_RQ_DISK
 #define sl_compat_rq_disk(rq)	((rq)->rq_disk)
@@ -207,6 +236,22 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 #define SL_COMPAT_CONSUME_SKB_ARGS	struct sk_buff *skb, void *location
 #else
 #define SL_COMPAT_CONSUME_SKB_ARGS	struct sk_buff *skb
+#endif
+
+/* ---- scheduler (pipelines/reqresp.c) -------------------------------------- */
+
+/* sched_switch's tracepoint gained the previous task's state in 5.18. */
+#if defined(COMPAT_SCHED_SWITCH_TP_UNKNOWN) || \
+	defined(COMPAT_SCHED_WAKING_TP_UNKNOWN)
+#error "stacklat: sched_switch or sched_waking has a prototype pipelines/reqresp.c does not know"
+#endif
+#ifdef COMPAT_SCHED_SWITCH_TP_HAS_PREV_STATE
+#define SL_COMPAT_SCHED_SWITCH_ARGS	bool preempt, struct task_struct *prev, \
+					struct task_struct *next, \
+					unsigned int prev_state
+#else
+#define SL_COMPAT_SCHED_SWITCH_ARGS	bool preempt, struct task_struct *prev, \
+					struct task_struct *next
 #endif
 
 /* ---- end of network ---------------------------------------------------- */

@@ -81,7 +81,10 @@ struct sl_flight *sl_ft;
  * A module whose functions are hooked is going away: the kprobes core
  * marks its probes gone, and so do we, so no hook shows "armed" on code
  * that no longer exists.  (Tracepoints are only looked up in the core
- * kernel, so only kprobes and kretprobes can sit in a module.)
+ * kernel, so only kprobes, kretprobes and ftrace points can sit in a
+ * module.)  An ftrace point leaves its ops' filter here, before ftrace
+ * forgets the module's functions (the GOING notifiers run first): an
+ * address left in the filter could match a function loaded there later.
  */
 static int sl_module_notify(struct notifier_block *nb, unsigned long action,
 			    void *data)
@@ -105,6 +108,8 @@ static int sl_module_notify(struct notifier_block *nb, unsigned long action,
 				addr = (unsigned long)hk->kp.addr;
 			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_KRETPROBE)
 				addr = (unsigned long)hk->krp.kp.addr;
+			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_FTRACE)
+				addr = hk->fip;
 			else
 				continue;
 			if (!within_module(addr, mod))
@@ -184,6 +189,7 @@ static void __exit sl_exit(void)
 	sl_pipelines_exit();
 	/* nothing of ours may run once the module text is gone */
 	tracepoint_synchronize_unregister();
+	sl_events_exit();
 	sl_flight_destroy(sl_ft);
 	sl_ft = NULL;
 }

@@ -120,6 +120,27 @@ unsigned int sl_dim_stage(const struct sl_dim *d, u32 tag)
 }
 
 /*
+ * The label of the slot @tag names (the interface or disk name, without a
+ * stage's suffix) in @buf, or "other"; probe context: byte loads only (a
+ * slot renamed meanwhile may give a mixed name, never an unterminated one).
+ */
+void sl_dim_label(const struct sl_dim *d, u32 tag, char *buf, size_t len)
+{
+	const char *name = d->stages[sl_dim_stage(d, tag) - d->first].name;
+	char stop = d->suffix[0][0];
+	size_t n;
+
+	for (n = 0; n + 1 < len && n < STACKLAT_NAME_MAX; n++) {
+		char c = READ_ONCE(name[n]);
+
+		if (!c || (n && c == stop))
+			break;
+		buf[n] = c;
+	}
+	buf[n] = '\0';
+}
+
+/*
  * @key went away (process context, sl_lock held): its slot is emptied and
  * freed for the next key.  Handlers still holding its old tag record into
  * "other" from now on.

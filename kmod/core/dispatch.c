@@ -57,7 +57,7 @@ static __always_inline struct sl_flight_ent *sl_ev_start(struct sl_ev *ev)
 			return NULL;
 		}
 	}
-	e = sl_chain_start(p, ev->ident, ev->hk->pt, ev->now);
+	e = sl_chain_start(p, ev->ident, ev->hk->pt, sl_ev_now(ev));
 	if (e && p->on_start)
 		p->on_start(ev, e);
 	return e;
@@ -75,7 +75,6 @@ void sl_dispatch(struct sl_ev *ev)
 	if (!(hk->flags & SL_PF_NOHIT) && !ev->nohit)
 		sl_hook_hit(hk);
 	ev->p = p;
-	ev->now = sl_now();
 	/* at a kretprobe's return, entry did this */
 	if (!ev->data) {
 		ev->act = hk->act;
@@ -99,7 +98,7 @@ void sl_dispatch(struct sl_ev *ev)
 		e = sl_chain_get(p, ev->ident);
 		if (e) {
 			if (!e->ts[hk->pt])
-				e->ts[hk->pt] = ev->now;
+				e->ts[hk->pt] = sl_ev_now(ev);
 		} else if ((hk->flags & SL_PF_FIRST) &&
 			   hk->pt == READ_ONCE(p->start_pt)) {
 			e = sl_ev_start(ev);
@@ -108,7 +107,7 @@ void sl_dispatch(struct sl_ev *ev)
 	case SL_ACT_END:
 		e = sl_chain_get(p, ev->ident);
 		if (e)
-			e->ts[hk->pt] = ev->now;
+			e->ts[hk->pt] = sl_ev_now(ev);
 		break;
 	case SL_ACT_FORGET:
 	case SL_ACT_DROP:
@@ -163,9 +162,9 @@ struct sl_krp_data {
 	u64 data[];
 };
 
-int sl_krp_entry_dispatch(struct kretprobe_instance *ri, struct pt_regs *regs)
+int sl_krp_entry_dispatch(struct sl_hook *hk, struct kretprobe_instance *ri,
+			  struct pt_regs *regs)
 {
-	struct sl_hook *hk = sl_hook_of_ri(ri);
 	struct sl_krp_data *d = (struct sl_krp_data *)ri->data;
 	struct sl_ev ev = { .hk = hk, .regs = regs, .data = d->data };
 	unsigned int i;
@@ -188,11 +187,12 @@ int sl_krp_entry_dispatch(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-int sl_krp_ret_dispatch(struct kretprobe_instance *ri, struct pt_regs *regs)
+void sl_krp_ret_dispatch(struct sl_hook *hk, struct kretprobe_instance *ri,
+			 struct pt_regs *regs)
 {
 	struct sl_krp_data *d = (struct sl_krp_data *)ri->data;
 	struct sl_ev ev = {
-		.hk = sl_hook_of_ri(ri),
+		.hk = hk,
 		.args = d->args,
 		.ret = regs_return_value(regs),
 		.data = d->data,
@@ -201,7 +201,6 @@ int sl_krp_ret_dispatch(struct kretprobe_instance *ri, struct pt_regs *regs)
 	};
 
 	sl_dispatch(&ev);
-	return 0;
 }
 
 /* Bytes a kretprobe point of @hk needs per instance. */

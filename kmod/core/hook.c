@@ -7,6 +7,17 @@
  * by a trial registration, since the symbol table is not ours to read.
  * Arming (registering) happens when the pipeline is enabled, so a disabled
  * pipeline costs nothing on its hooks.
+ *
+ * Backends.  A function-entry point (a kprobe candidate) whose address is
+ * an ftrace site runs, where the kernel allows it (SL_HAVE_FTRACE, module
+ * parameter ftrace=1), on one ftrace_ops per pipeline instead of a kprobe:
+ * no kprobe lookup, no per-CPU "kprobe running" state, and ftrace's
+ * recursion lock is per context, so a softirq that arrives while a handler
+ * runs in task context is measured instead of dropped as a kprobe
+ * reentrancy (nmissed).  The pipeline's functions go into the ops' filter
+ * while it is unregistered and the ops is registered once, after the
+ * others are armed: one code update for all of them.  Return points stay
+ * kretprobes; a kprobe is what remains when ftrace cannot take a point.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -52,6 +63,184 @@ static unsigned int maxactive;
 module_param_cb(maxactive, &sl_maxactive_ops, &maxactive, 0444);
 MODULE_PARM_DESC(maxactive,
 		 "kretprobe instances per hook, 0..1024 (default 0: max(16, 6 x possible CPUs))");
+
+/* accepted everywhere, so one command line loads on every kernel */
+static bool use_ftrace = true;
+module_param_named(ftrace, use_ftrace, bool, 0444);
+MODULE_PARM_DESC(ftrace,
+		 "run function-entry points on an ftrace_ops where the kernel allows it (default 1; 0: kprobes)");
+
+#ifdef SL_HAVE_FTRACE
+
+/*
+ * The pipeline's ftrace_ops callback: every armed entry point of the
+ * pipeline at @ip (a dozen rows at most, compared by address).  A hit
+ * that ftrace's recursion lock refuses (the handler re-entered in the same
+ * context) is counted missed.  The lock disables preemption while held.
+ */
+static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,
+			       struct ftrace_ops *op,
+			       struct ftrace_regs *fregs)
+{
+	struct sl_pipeline *p = container_of(op, struct sl_pipeline, ft_ops);
+	struct pt_regs *regs = sl_compat_ftrace_pt_regs(fregs);
+	unsigned int i;
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	for (i = 0; i < p->nhooks; i++) {
+		struct sl_hook *hk = &p->hooks[i];
+		struct sl_ev ev = { .hk = hk, .regs = regs };
+
+		if (READ_ONCE(hk->fip) != ip || !READ_ONCE(hk->ftrace) ||
+		    !sl_hook_armed(hk))
+			continue;
+		if (unlikely(bit < 0 || !regs)) {
+			this_cpu_inc(hk->pc->missed);
+			continue;
+		}
+		ev.argoff = hk->cands[READ_ONCE(hk->cand)].argoff;
+		sl_dispatch(&ev);
+	}
+	if (bit >= 0)
+		ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * After a successful trial registration of kprobe candidate @hk->cand:
+ * the kprobes core flags a probe placed on an ftrace site, and its address
+ * is then the very site ftrace calls back with.
+ */
+static void sl_ft_pick(struct sl_hook *hk)
+{
+	hk->ftrace = use_ftrace &&
+		     hk->cands[hk->cand].kind == STACKLAT_HOOK_KIND_KPROBE &&
+		     (hk->kp.flags & KPROBE_FLAG_FTRACE);
+	hk->fip = hk->ftrace ? (unsigned long)hk->kp.addr : 0;
+}
+
+/*
+ * Put @hk's function in its pipeline's ops (live: patched at once).  The
+ * first function of an ops that is not registered replaces whatever its
+ * filter held: addresses left there by an earlier disable.  (Filters are
+ * freed only at unload: ftrace_free_filter() of some kernels leaves the
+ * freed hashes in the ops.)
+ */
+static int sl_ft_add(struct sl_hook *hk)
+{
+	struct sl_pipeline *p = hk->pipe;
+	int ret;
+
+	if (!p->ft_ops.func) {
+		p->ft_ops.func = sl_ft_func;
+		p->ft_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	}
+	ret = ftrace_set_filter_ip(&p->ft_ops, hk->fip, 0,
+				   !p->ft_n && !p->ft_live);
+	if (!ret)
+		p->ft_n++;
+	return ret;
+}
+
+/*
+ * Take @hk's function out of the ops.  An ops whose filter is empty would
+ * trace every function: the last one out unregisters it instead.
+ */
+static void sl_ft_del(struct sl_hook *hk)
+{
+	struct sl_pipeline *p = hk->pipe;
+
+	if (p->ft_live && p->ft_n == 1) {
+		unregister_ftrace_function(&p->ft_ops);
+		p->ft_live = false;
+	} else {
+		ftrace_set_filter_ip(&p->ft_ops, hk->fip, 1, 0);
+	}
+	p->ft_n--;
+}
+
+/*
+ * Arm the pipeline's ftrace points: register its ops, with every function
+ * already in the filter (one code update).  If ftrace refuses, each of
+ * them becomes a kprobe.
+ */
+int sl_hooks_commit(struct sl_pipeline *p)
+{
+	unsigned int i;
+	int ret;
+
+	if (p->ft_live || !p->ft_n)
+		return 0;
+	ret = register_ftrace_function(&p->ft_ops);
+	if (!ret) {
+		p->ft_live = true;
+		return 0;
+	}
+	sl_err("%s: ftrace_ops refused (%d): its entry points fall back to kprobes\n",
+	       p->name, ret);
+	p->ft_n = 0;
+	for (i = 0; i < p->nhooks; i++) {
+		struct sl_hook *hk = &p->hooks[i];
+
+		if (!hk->ftrace || hk->state != STACKLAT_HOOK_ARMED)
+			continue;
+		WRITE_ONCE(hk->ftrace, false);
+		hk->state = STACKLAT_HOOK_DISARMED;
+		sl_hook_arm(hk);
+	}
+	return ret;
+}
+
+/* Disarm every ftrace point of @p at once: one unregistration. */
+static void sl_ft_disarm_all(struct sl_pipeline *p)
+{
+	unsigned int i;
+
+	if (p->ft_live)
+		unregister_ftrace_function(&p->ft_ops);
+	p->ft_live = false;
+	p->ft_n = 0;
+	for (i = 0; i < p->nhooks; i++) {
+		struct sl_hook *hk = &p->hooks[i];
+
+		if (hk->ftrace && hk->state == STACKLAT_HOOK_ARMED)
+			hk->state = STACKLAT_HOOK_DISARMED;
+	}
+}
+/* Unload: the ops' filter (the ops is unregistered by now). */
+void sl_hooks_release(struct sl_pipeline *p)
+{
+	if (p->ft_ops.func)
+		ftrace_free_filter(&p->ft_ops);
+}
+#else
+void sl_hooks_release(struct sl_pipeline *p)
+{
+}
+
+static inline void sl_ft_pick(struct sl_hook *hk)
+{
+	hk->ftrace = false;
+}
+
+static inline int sl_ft_add(struct sl_hook *hk)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void sl_ft_del(struct sl_hook *hk)
+{
+}
+
+int sl_hooks_commit(struct sl_pipeline *p)
+{
+	return 0;
+}
+
+static inline void sl_ft_disarm_all(struct sl_pipeline *p)
+{
+}
+#endif
 
 struct sl_tp_find {
 	const char *name;
@@ -153,14 +342,15 @@ int sl_hook_init(struct sl_hook *hk, struct sl_pipeline *p)
 	hk->state = STACKLAT_HOOK_UNAVAILABLE;
 	hk->err = 0;
 	hk->nmissed_acc = 0;
-	hk->hits = alloc_percpu(u64);
-	return hk->hits ? 0 : -ENOMEM;
+	hk->ftrace = false;
+	hk->pc = alloc_percpu(struct sl_hook_pcpu);
+	return hk->pc ? 0 : -ENOMEM;
 }
 
 void sl_hook_free(struct sl_hook *hk)
 {
-	free_percpu(hk->hits);
-	hk->hits = NULL;
+	free_percpu(hk->pc);
+	hk->pc = NULL;
 }
 
 static int sl_maxactive(void)
@@ -171,9 +361,8 @@ static int sl_maxactive(void)
 }
 
 /*
- * Every kretprobe runs its candidate's handlers through these two
- * trampolines, which find the hook once, with a NULL check, and pass it to
- * the handler in sl_ri_hook (sl_hook_of_ri()).
+ * Every kretprobe runs the dispatcher through these two trampolines, which
+ * find the hook with a NULL check and hand it over as an argument.
  *
  * On 5.11 to 5.18 get_kretprobe(ri) reads ri->rph->rp, which
  * unregister_kretprobe() sets to NULL before its grace period ends: an
@@ -183,13 +372,7 @@ static int sl_maxactive(void)
  * under load would then oops in container_of(NULL).  5.10 (ri->rp) and
  * 5.19 and later (rethook: rethook->data never changes) always give the
  * kretprobe; the check costs nothing there.
- *
- * Handlers run with preemption disabled and a kprobe hit inside a kprobe
- * handler is counted as missed, not run, so one slot per CPU is enough;
- * the previous value is still put back, should that ever change.
  */
-DEFINE_PER_CPU(struct sl_hook *, sl_ri_hook);
-
 static struct sl_hook *sl_krp_hook(struct kretprobe_instance *ri)
 {
 	struct kretprobe *rp = sl_compat_kretprobe(ri);
@@ -199,30 +382,19 @@ static struct sl_hook *sl_krp_hook(struct kretprobe_instance *ri)
 
 static int sl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct sl_hook *hk = sl_krp_hook(ri), *prev;
-	int ret;
+	struct sl_hook *hk = sl_krp_hook(ri);
 
 	if (unlikely(!hk))
 		return 1;	/* being unregistered: no return handler */
-	prev = this_cpu_xchg(sl_ri_hook, hk);
-	ret = hk->cands[hk->cand].entry(ri, regs);
-	this_cpu_write(sl_ri_hook, prev);
-	return ret;
+	return sl_krp_entry_dispatch(hk, ri, regs);
 }
 
 static int sl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct sl_hook *hk = sl_krp_hook(ri), *prev;
-	kretprobe_handler_t ret_fn;
+	struct sl_hook *hk = sl_krp_hook(ri);
 
-	if (unlikely(!hk))
-		return 0;
-	ret_fn = hk->cands[hk->cand].ret;
-	if (!ret_fn)
-		return 0;
-	prev = this_cpu_xchg(sl_ri_hook, hk);
-	ret_fn(ri, regs);
-	this_cpu_write(sl_ri_hook, prev);
+	if (likely(hk))
+		sl_krp_ret_dispatch(hk, ri, regs);
 	return 0;
 }
 
@@ -242,17 +414,16 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 	case STACKLAT_HOOK_KIND_KPROBE:
 		memset(&hk->kp, 0, sizeof(hk->kp));
 		hk->kp.symbol_name = c->target;
-		hk->kp.pre_handler = c->pre;
+		hk->kp.pre_handler = sl_kp_dispatch;
 		if (trial)
 			hk->kp.flags = KPROBE_FLAG_DISABLED;
 		return register_kprobe(&hk->kp);
 	case STACKLAT_HOOK_KIND_KRETPROBE:
 		memset(&hk->krp, 0, sizeof(hk->krp));
 		hk->krp.kp.symbol_name = c->target;
-		hk->krp.entry_handler = c->entry ? sl_krp_entry : NULL;
+		hk->krp.entry_handler = sl_krp_entry;
 		hk->krp.handler = sl_krp_ret;
-		hk->krp.data_size = c->entry == sl_krp_entry_dispatch ?
-				    sl_krp_data_size(hk) : c->data_size;
+		hk->krp.data_size = sl_krp_data_size(hk);
 		hk->krp.maxactive = sl_maxactive();
 		if (trial)
 			hk->krp.kp.flags = KPROBE_FLAG_DISABLED;
@@ -265,6 +436,10 @@ static void sl_hook_unregister(struct sl_hook *hk)
 {
 	const struct sl_cand *c = &hk->cands[hk->cand];
 
+	if (hk->ftrace) {
+		sl_ft_del(hk);
+		return;
+	}
 	switch (c->kind) {
 	case STACKLAT_HOOK_KIND_TRACEPOINT:
 		tracepoint_probe_unregister(hk->tp, c->tp_probe, hk);
@@ -294,6 +469,7 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 
 	hk->cand = -1;
 	hk->tp = NULL;
+	WRITE_ONCE(hk->ftrace, false);
 	for (i = 0; i < (int)hk->ncands; i++) {
 		const struct sl_cand *c = &hk->cands[i];
 
@@ -312,6 +488,7 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 		ret = sl_hook_register(hk, i, true);
 		if (!ret) {
 			hk->cand = i;
+			sl_ft_pick(hk);
 			if (keep)
 				kept = true;
 			else
@@ -393,7 +570,8 @@ static void sl_batch_run(struct sl_batch *b, bool count)
 
 static bool sl_hook_is_probe(const struct sl_hook *hk)
 {
-	return hk->cands[hk->cand].kind != STACKLAT_HOOK_KIND_TRACEPOINT;
+	return !hk->ftrace &&
+	       hk->cands[hk->cand].kind != STACKLAT_HOOK_KIND_TRACEPOINT;
 }
 
 /* Resolve @n hooks; their trial registrations are undone in one batch. */
@@ -416,7 +594,8 @@ void sl_hooks_resolve(struct sl_hook *hooks, unsigned int n)
 }
 
 /*
- * Disarm @n hooks: tracepoints one by one (the caller runs
+ * Disarm a pipeline's @n hooks: ftrace points with one unregistration,
+ * tracepoints one by one (the caller runs
  * tracepoint_synchronize_unregister() once), probes in a batch.
  */
 void sl_hooks_disarm(struct sl_hook *hooks, unsigned int n)
@@ -425,6 +604,8 @@ void sl_hooks_disarm(struct sl_hook *hooks, unsigned int n)
 	bool batch = sl_batch_init(&b, n);
 	unsigned int i;
 
+	if (n)
+		sl_ft_disarm_all(hooks[0].pipe);
 	for (i = 0; i < n; i++) {
 		struct sl_hook *hk = &hooks[i];
 
@@ -447,6 +628,13 @@ int sl_hook_arm(struct sl_hook *hk)
 
 	if (hk->state != STACKLAT_HOOK_DISARMED)
 		return hk->state == STACKLAT_HOOK_ARMED ? 0 : -ENOENT;
+	if (hk->ftrace) {
+		if (!sl_ft_add(hk)) {
+			hk->state = STACKLAT_HOOK_ARMED;
+			return 0;
+		}
+		WRITE_ONCE(hk->ftrace, false);	/* not an ftrace site after all */
+	}
 	ret = sl_hook_register(hk, hk->cand, false);
 	if (ret) {
 		hk->err = -ret;
@@ -475,7 +663,7 @@ u64 sl_hook_hits(const struct sl_hook *hk)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(*per_cpu_ptr(hk->hits, cpu));
+		sum += READ_ONCE(per_cpu_ptr(hk->pc, cpu)->hits);
 	return sum;
 }
 
@@ -483,8 +671,11 @@ u64 sl_hook_nmissed(const struct sl_hook *hk)
 {
 	u64 n = hk->nmissed_acc;
 	const struct sl_cand *c;
+	int cpu;
 
-	if (hk->state != STACKLAT_HOOK_ARMED)
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(per_cpu_ptr(hk->pc, cpu)->missed);
+	if (hk->state != STACKLAT_HOOK_ARMED || hk->ftrace)
 		return n;
 	c = &hk->cands[hk->cand];
 	if (c->kind == STACKLAT_HOOK_KIND_KPROBE)
@@ -499,8 +690,21 @@ const char *sl_hook_target(const struct sl_hook *hk)
 	return hk->cand >= 0 ? hk->cands[hk->cand].target : "";
 }
 
+/* How function-entry points are attached, for status. */
+const char *sl_entry_backend(void)
+{
+#ifdef SL_HAVE_FTRACE
+	return use_ftrace ? "ftrace (kprobe where ftrace cannot)" :
+			    "kprobe (module parameter ftrace=0)";
+#else
+	return use_ftrace ? "kprobe (no ftrace backend on this kernel)" :
+			    "kprobe (module parameter ftrace=0)";
+#endif
+}
+
 u32 sl_hook_kind(const struct sl_hook *hk)
 {
-	return hk->cand >= 0 ? hk->cands[hk->cand].kind :
-			       STACKLAT_HOOK_KIND_NONE;
+	if (hk->cand < 0)
+		return STACKLAT_HOOK_KIND_NONE;
+	return hk->ftrace ? STACKLAT_HOOK_KIND_FTRACE : hk->cands[hk->cand].kind;
 }

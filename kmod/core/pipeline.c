@@ -25,6 +25,12 @@ struct sl_pipeline *sl_pipelines[] = {
 	&sl_pipe_net_tx,
 	&sl_pipe_storage,
 	&sl_pipe_block,
+	&sl_pipe_tcpconnect,
+	&sl_pipe_tcpaccept,
+	&sl_pipe_tcpretrans,
+	&sl_pipe_netsize,
+	&sl_pipe_netdrop,
+	&sl_pipe_reqresp,
 };
 
 unsigned int sl_nr_pipelines = ARRAY_SIZE(sl_pipelines);
@@ -152,6 +158,7 @@ void sl_pipelines_exit(void)
 
 		if (p->teardown)
 			p->teardown(p);
+		sl_hooks_release(p);
 		sl_pipeline_free(p);
 	}
 	mutex_unlock(&sl_lock);
@@ -229,6 +236,8 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 		if (hk->state == STACKLAT_HOOK_DISARMED && !sl_hook_arm(hk))
 			armed++;
 	}
+	/* the entry points on ftrace, all in one code update */
+	sl_hooks_commit(p);
 	p->enabled = true;
 	if (!armed && p->nhooks && p->key != STACKLAT_KEY_NONE) {
 		sl_pipeline_disarm(p);
@@ -407,6 +416,8 @@ void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 	}
 	if (p->on_record)
 		p->on_record(p, e);
+	if (unlikely(READ_ONCE(p->ev_thresh)))
+		sl_event_emit(p, e);
 }
 
 /* The chain in @e (held) is complete: record it and forget it. */

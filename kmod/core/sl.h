@@ -46,17 +46,7 @@ static __always_inline u64 sl_now(void)
 
 /* ---- histograms ------------------------------------------------------ */
 
-struct sl_hist_cpu {
-	u64 sum;
-	u64 min;
-	u64 max;
-	u64 overflow;
-	u64 buckets[STACKLAT_HIST_NBUCKETS];
-};
-
-struct sl_hist {
-	struct sl_hist_cpu __percpu *pcpu;
-};
+#include "hist.h"		/* struct sl_hist, sl_hist_add() */
 
 /* A histogram summed over all CPUs, for readers. */
 struct sl_hist_sum {
@@ -74,22 +64,6 @@ void sl_hist_reset(struct sl_hist *h);
 void sl_hist_read(const struct sl_hist *h, struct sl_hist_sum *out);
 u64 sl_hist_pct(const struct sl_hist_sum *s, u32 pct);
 
-/* The update path: a handful of this_cpu ops, no atomics, no locks. */
-static __always_inline void sl_hist_add(struct sl_hist *h, u64 v)
-{
-	struct sl_hist_cpu __percpu *p = h->pcpu;
-	u32 b = stacklat_hist_bucket(v);
-
-	if (likely(b < STACKLAT_HIST_NBUCKETS))
-		this_cpu_inc(p->buckets[b]);
-	else
-		this_cpu_inc(p->overflow);
-	this_cpu_add(p->sum, v);
-	if (v < this_cpu_read(p->min))
-		this_cpu_write(p->min, v);
-	if (v > this_cpu_read(p->max))
-		this_cpu_write(p->max, v);
-}
 
 /* ---- loss counters ---------------------------------------------------- */
 
@@ -149,34 +123,21 @@ int sl_filter_fmt(const struct sl_filter *f, char *buf, size_t len);
 /* ---- hook points ------------------------------------------------------ */
 
 /*
- * One way of attaching a hook point.  A tracepoint candidate gives its probe
- * function (prototype void fn(void *data, TP_PROTO...), data is the struct
- * sl_hook; SL_TP_DEFINE makes one that hands the arguments to the
- * dispatcher); a kprobe candidate a pre-handler; a kretprobe candidate an
- * entry and/or return handler and the per-instance data size.  @argoff:
- * where the point's first argument is among the function's (a candidate
- * whose function takes one more argument in front, as sk_skb_reason_drop
- * does before kfree_skb_reason's).
+ * One way of attaching a hook point; every one runs the dispatcher.  A
+ * tracepoint candidate gives its probe function (prototype void fn(void
+ * *data, TP_PROTO...), data is the struct sl_hook; SL_TP_DEFINE makes one
+ * that hands the arguments to the dispatcher); kprobes and kretprobes call
+ * it through hook.c.  @argoff: where the point's first argument is among
+ * the function's (a candidate whose function takes one more argument in
+ * front, as sk_skb_reason_drop does before kfree_skb_reason's).
  */
 struct sl_cand {
 	u32 kind;			/* enum stacklat_hook_kind */
 	const char *target;		/* tracepoint name or symbol */
 	void *tp_probe;
-	kprobe_pre_handler_t pre;
-	kretprobe_handler_t entry;
-	kretprobe_handler_t ret;
-	size_t data_size;
 	s8 argoff;
 	u8 flavor;			/* the pipeline's: how to read the args */
 };
-
-#define SL_TP(name, fn) \
-	{ .kind = STACKLAT_HOOK_KIND_TRACEPOINT, .target = name, .tp_probe = fn }
-#define SL_KP(sym, fn) \
-	{ .kind = STACKLAT_HOOK_KIND_KPROBE, .target = sym, .pre = fn }
-#define SL_KRP(sym, e, r, sz) \
-	{ .kind = STACKLAT_HOOK_KIND_KRETPROBE, .target = sym, .entry = e, \
-	  .ret = r, .data_size = sz }
 
 /*
  * What a point does with the object it sees (struct sl_hook's @act); the
@@ -230,7 +191,7 @@ struct sl_ev {
 	unsigned long ret;		/* return value, at a return point */
 	void *data;			/* kretprobe: the pipeline's bytes */
 	unsigned long ident;		/* the object; pre may change it */
-	u64 now;
+	u64 now;			/* the clock, once read: sl_ev_now() */
 	s8 argoff;
 	u8 act;				/* the row's; pre may change it */
 	bool nohit;			/* a point passed on another's behalf */
@@ -244,12 +205,32 @@ static __always_inline unsigned long sl_ev_arg(const struct sl_ev *ev,
 	return regs_get_kernel_argument(ev->regs, (int)n + ev->argoff);
 }
 
+/*
+ * The time of this hit.  The clock is read on first use only: a hit that
+ * stamps nothing (an object not followed, a free, a filtered call) never
+ * reads it.  Its cost is the clocksource's, and on machines whose
+ * clocksource is not the TSC (HPET, or a hypervisor that traps it) one
+ * read costs more than the whole rest of a point.
+ */
+static __always_inline u64 sl_ev_now(struct sl_ev *ev)
+{
+	if (!ev->now)
+		ev->now = sl_now();
+	return ev->now;
+}
+
 static __always_inline void *sl_ev_ptr(const struct sl_ev *ev, unsigned int n)
 {
 	return (void *)sl_ev_arg(ev, n);
 }
 
 #define SL_EV_ARGS	4	/* arguments a kretprobe point saves at entry */
+
+/* Per CPU, per hook: hits, and hits the ftrace backend could not run. */
+struct sl_hook_pcpu {
+	u64 hits;
+	u64 missed;
+};
 
 /*
  * A hook point: one row of a pipeline's table.  The first block is the
@@ -283,8 +264,10 @@ struct sl_hook {
 	struct tracepoint *tp;
 	struct kprobe kp;
 	struct kretprobe krp;
-	u64 __percpu *hits;
+	struct sl_hook_pcpu __percpu *pc;
 	u64 nmissed_acc;		/* nmissed of earlier registrations */
+	unsigned long fip;		/* ftrace backend: the entry's address */
+	bool ftrace;			/* a kprobe candidate run by ftrace */
 };
 
 /* The hook a probe handler runs for. */
@@ -293,21 +276,9 @@ static inline struct sl_hook *sl_hook_of_kp(struct kprobe *kp)
 	return container_of(kp, struct sl_hook, kp);
 }
 
-/*
- * A kretprobe handler's hook.  The kernel does not call the candidate's
- * handlers directly but hook.c's trampolines, which find the hook with a
- * NULL check (see sl_krp_entry()) and leave it here for the handler.
- */
-DECLARE_PER_CPU(struct sl_hook *, sl_ri_hook);
-
-static inline struct sl_hook *sl_hook_of_ri(struct kretprobe_instance *ri)
-{
-	return this_cpu_read(sl_ri_hook);
-}
-
 static __always_inline void sl_hook_hit(struct sl_hook *hk)
 {
-	this_cpu_inc(*hk->hits);
+	this_cpu_inc(hk->pc->hits);
 }
 
 static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
@@ -319,8 +290,10 @@ static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
 
 void sl_dispatch(struct sl_ev *ev);
 int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs);
-int sl_krp_entry_dispatch(struct kretprobe_instance *ri, struct pt_regs *regs);
-int sl_krp_ret_dispatch(struct kretprobe_instance *ri, struct pt_regs *regs);
+int sl_krp_entry_dispatch(struct sl_hook *hk, struct kretprobe_instance *ri,
+			  struct pt_regs *regs);
+void sl_krp_ret_dispatch(struct sl_hook *hk, struct kretprobe_instance *ri,
+			 struct pt_regs *regs);
 size_t sl_krp_data_size(const struct sl_hook *hk);
 
 static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
@@ -356,17 +329,12 @@ static inline void __maybe_unused sl_tp_check_##tpname(void)		\
 	{ .kind = STACKLAT_HOOK_KIND_TRACEPOINT, .target = #name, \
 	  .tp_probe = sl_tp_##name }
 #define SL_KPD(sym, off) \
-	{ .kind = STACKLAT_HOOK_KIND_KPROBE, .target = sym, \
-	  .pre = sl_kp_dispatch, .argoff = off }
+	{ .kind = STACKLAT_HOOK_KIND_KPROBE, .target = sym, .argoff = off }
 #define SL_KRPD(sym, off) \
-	{ .kind = STACKLAT_HOOK_KIND_KRETPROBE, .target = sym, \
-	  .entry = sl_krp_entry_dispatch, .ret = sl_krp_ret_dispatch, \
-	  .argoff = off }
-
+	{ .kind = STACKLAT_HOOK_KIND_KRETPROBE, .target = sym, .argoff = off }
 #define SL_KRPDF(sym, off, fl) \
-	{ .kind = STACKLAT_HOOK_KIND_KRETPROBE, .target = sym, \
-	  .entry = sl_krp_entry_dispatch, .ret = sl_krp_ret_dispatch, \
-	  .argoff = off, .flavor = fl }
+	{ .kind = STACKLAT_HOOK_KIND_KRETPROBE, .target = sym, .argoff = off, \
+	  .flavor = fl }
 
 /* The candidate a hit came through (the hook is armed). */
 static __always_inline const struct sl_cand *sl_ev_cand(const struct sl_ev *ev)
@@ -386,10 +354,13 @@ int sl_hook_arm(struct sl_hook *hk);
 void sl_hook_disarm(struct sl_hook *hk);
 void sl_hooks_resolve(struct sl_hook *hooks, unsigned int n);
 void sl_hooks_disarm(struct sl_hook *hooks, unsigned int n);
+int sl_hooks_commit(struct sl_pipeline *p);
+void sl_hooks_release(struct sl_pipeline *p);
 u64 sl_hook_hits(const struct sl_hook *hk);
 u64 sl_hook_nmissed(const struct sl_hook *hk);
 const char *sl_hook_target(const struct sl_hook *hk);
 u32 sl_hook_kind(const struct sl_hook *hk);
+const char *sl_entry_backend(void);
 bool sl_hook_skipped(const char *pipe, const char *hook, const char *target);
 int sl_skip_validate(void);
 
@@ -401,6 +372,28 @@ struct sl_stage {
 	const char *to;
 	u8 from_pt;			/* point (timestamp slot) indices */
 	u8 to_pt;
+	u8 unit;			/* enum stacklat_unit, 0: ns */
+};
+
+/*
+ * A value stage: a histogram of a size or a number of things, not a time
+ * between two points.  Its points are SL_PT_NONE, so sl_chain_record()
+ * never derives it; the pipeline's callbacks record it with
+ * sl_record_value().
+ */
+#define SL_PT_NONE	0xff
+#define SL_VALUE_STAGE(n, from, to, u) \
+	{ n, from, to, SL_PT_NONE, SL_PT_NONE, u }
+
+/* What a slow event's object was: struct stacklat_event's tail. */
+struct sl_ev_obj {
+	u32 flags;			/* STACKLAT_EVENT_F_* */
+	u32 dev;
+	u16 sport, dport;
+	u32 op;
+	u64 sector;
+	u32 bytes;
+	char ifname[16];
 };
 
 struct sl_pipeline {
@@ -437,6 +430,18 @@ struct sl_pipeline {
 	void (*on_start)(struct sl_ev *ev, struct sl_flight_ent *e);
 	void (*on_record)(struct sl_pipeline *p, const struct sl_flight_ent *e);
 	bool (*on_drop)(struct sl_pipeline *p, const struct sl_flight_ent *e);
+	/*
+	 * Process context, sl_lock held, optional: before the stages are
+	 * read (debugfs, netlink), e.g. to name slots that need a lookup
+	 * not allowed in a probe (%ps).
+	 */
+	void (*refresh)(struct sl_pipeline *p);
+	/*
+	 * What a slow event's chain was (ports, interface): probe context,
+	 * only for a chain over the threshold; optional.
+	 */
+	void (*ev_obj)(const struct sl_pipeline *p,
+		       const struct sl_flight_ent *e, struct sl_ev_obj *o);
 
 	/* runtime */
 	unsigned int id;
@@ -448,6 +453,13 @@ struct sl_pipeline {
 	struct sl_filter filter;	/* fields READ_ONCE in handlers */
 	struct sl_hist *hists;		/* max_stages */
 	struct sl_losses __percpu *loss;
+	u64 ev_thresh;			/* slow events above it, ns; 0 off */
+#ifdef SL_HAVE_FTRACE
+	/* the ftrace backend: one ops for the pipeline's entry points */
+	struct ftrace_ops ft_ops;
+	unsigned int ft_n;		/* its functions (hooks armed on it) */
+	bool ft_live;			/* registered */
+#endif
 };
 
 #define SL_MAX_PIPELINES	16
@@ -490,6 +502,16 @@ static __always_inline void sl_record(struct sl_pipeline *p, unsigned int stage,
 		return;
 	}
 	sl_hist_add(&p->hists[stage], (u64)delta);
+}
+
+/*
+ * Record value @v (bytes, a count) of value stage @stage: any value is
+ * plausible, one beyond the top bucket is counted as overflow.
+ */
+static __always_inline void sl_record_value(struct sl_pipeline *p,
+					    unsigned int stage, u64 v)
+{
+	sl_hist_add(&p->hists[stage], v);
 }
 
 /* The calling task passes the pipeline's tgid/tid filter. */
@@ -553,8 +575,39 @@ void sl_dim_init(struct sl_dim *d, struct sl_stage *stages, unsigned int first,
 		 unsigned int nper, const char * const *suffix,
 		 const char * const *from, const char * const *to);
 u32 sl_dim_tag(struct sl_dim *d, u64 key, const char *name);
+void sl_dim_label(const struct sl_dim *d, u32 tag, char *buf, size_t len);
 unsigned int sl_dim_stage(const struct sl_dim *d, u32 tag);
 void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key);
+
+/* ---- slow events (events.c) ------------------------------------------- */
+
+struct sl_events_stats {
+	u32 ring;			/* records per CPU */
+	u64 written, read, overruns_total;
+};
+
+void sl_event_emit(struct sl_pipeline *p, const struct sl_flight_ent *e);
+void sl_event_emit_ts(struct sl_pipeline *p, const u64 *ts, unsigned int nts,
+		      u64 born, const struct sl_ev_obj *o);
+void sl_event_emit_one(struct sl_pipeline *p, unsigned int stage, u64 start,
+		       u64 end);
+int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
+			    struct netlink_ext_ack *extack);
+bool sl_events_avail(void);
+unsigned int sl_events_take(struct stacklat_event *out, unsigned int max);
+void sl_events_lock(void);
+int sl_events_lock_interruptible(void);
+void sl_events_unlock(void);
+void sl_events_stats(struct sl_events_stats *st);
+u64 sl_events_overruns(unsigned int cpu);
+void sl_events_reader_get(void);
+void sl_events_reader_put(void);
+wait_queue_head_t *sl_events_wq(void);
+void sl_events_exit(void);
+/* iface/events_fs.c: debugfs "events" and the status line */
+struct seq_file;
+extern const struct file_operations sl_events_fops;
+void sl_events_status(struct seq_file *m);
 
 /* ---- reading ---------------------------------------------------------- */
 
@@ -564,6 +617,7 @@ int sl_netlink_init(void);
 void sl_netlink_exit(void);
 int sl_control_exec(char *line, struct netlink_ext_ack *extack);
 void sl_fmt_ns(char *buf, size_t len, u64 ns);
+void sl_fmt_val(char *buf, size_t len, u32 unit, u64 v);
 
 /* ---- the func pipeline ------------------------------------------------ */
 
@@ -575,6 +629,12 @@ extern struct sl_pipeline sl_pipe_net_rx;
 extern struct sl_pipeline sl_pipe_net_tx;
 extern struct sl_pipeline sl_pipe_storage;
 extern struct sl_pipeline sl_pipe_block;
+extern struct sl_pipeline sl_pipe_tcpconnect;
+extern struct sl_pipeline sl_pipe_tcpaccept;
+extern struct sl_pipeline sl_pipe_tcpretrans;
+extern struct sl_pipeline sl_pipe_netsize;
+extern struct sl_pipeline sl_pipe_netdrop;
+extern struct sl_pipeline sl_pipe_reqresp;
 int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack);
 

@@ -9,9 +9,14 @@
  * pointer-like keys, then each thread (1, then 2 on separate keys, pinned
  * to CPUs 0 and 1) repeats over its own key set: put+unlock (a start),
  * get+unlock (a mark), has() of absent keys (a miss), get+unlock_remove
- * (an end).  Reported: ns per operation, the median over rounds of
- * m = slots / 64 operations (robust to the preemption of a shared host),
- * then the mean over threads.
+ * (an end); then the histogram update alone (kmod/core/hist.h's
+ * sl_hist_add, on per-"CPU" histograms: per thread here), and a whole
+ * chain of 7 points as the dispatcher runs it: a start (put), 5 marks
+ * (get, stamp, unlock), an end (get, stamp, 7 samples recorded - the 6
+ * stages and the total - and unlock_remove).  Reported: ns per operation,
+ * the median over rounds of m = slots / 64 operations (robust to the
+ * preemption of a shared host), then the mean over threads; for the chain
+ * also per point (/ 7).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -22,6 +27,7 @@
 
 #include "flight.h"
 #include "flight_old.h"
+#include "hist.h"
 
 #define PTR(i)		(0xffff888000000000UL + (unsigned long)(i) * 64)
 #define OPS		3000000UL	/* per phase and thread */
@@ -29,10 +35,16 @@
  * consume_skb() of an skb that was never followed) */
 #define MISS(r, x)	((u64)PTR((r) << 40 | (x)) ^ (2ULL << 56))
 
-enum { PUT, GET, MISS, END, NPH };
+#define CHAIN_PTS	7
+
+enum { PUT, GET, MISS, END, HIST, CHAIN, NPH };
 static const char *const phname[NPH] = {
 	"put+unlock", "get+unlock", "has miss", "get+unlock_remove",
+	"hist add", "7-point chain",
 };
+
+/* the stages' histograms, shared by the threads as by CPUs */
+static struct sl_hist hists[CHAIN_PTS];
 
 struct run {
 	struct sl_flight *t;
@@ -71,6 +83,33 @@ static double median(double *v, unsigned long n)
 {
 	qsort(v, n, sizeof(*v), cmp_d);
 	return v[n / 2];
+}
+
+/* one object through 7 points, as sl_dispatch() does it */
+static void chain(struct sl_flight *t, u64 key, u64 now)
+{
+	struct sl_flight_ent *e;
+	unsigned int j;
+	int how;
+
+	e = sl_flight_put(t, key, now, SL_FL_RESTART, &how);
+	if (!e)
+		return;
+	e->ts[0] = now;
+	sl_flight_unlock(e);
+	for (j = 1; j < CHAIN_PTS; j++) {
+		e = sl_flight_get(t, key);
+		if (!e)
+			return;
+		if (!e->ts[j])
+			e->ts[j] = now + j * 1000 + (now & 511);
+		if (j < CHAIN_PTS - 1)
+			sl_flight_unlock(e);
+	}
+	for (j = 1; j < CHAIN_PTS; j++)
+		sl_hist_add(&hists[j - 1], e->ts[j] - e->ts[j - 1]);
+	sl_hist_add(&hists[CHAIN_PTS - 1], e->ts[CHAIN_PTS - 1] - e->ts[0]);
+	sl_flight_unlock_remove(t, e);
 }
 
 static void *worker(void *arg)
@@ -123,6 +162,14 @@ static void *worker(void *arg)
 				sl_flight_unlock_remove(r->t, e);
 		}
 		d[END][n] = now_ns() - t0;
+		t0 = now_ns();
+		for (i = 0; i < r->m; i++)
+			sl_hist_add(&hists[i % CHAIN_PTS], 1000 + n + i * 37);
+		d[HIST][n] = now_ns() - t0;
+		t0 = now_ns();
+		for (i = 0; i < r->m; i++)
+			chain(r->t, keys[i], n * 100000 + i);
+		d[CHAIN][n] = now_ns() - t0;
 	}
 	for (i = 0; i < NPH; i++) {
 		r->ns[i] = median(d[i], rounds) / r->m;
@@ -213,6 +260,12 @@ int main(void)
 	unsigned int s, l;
 	int p;
 
+	for (p = 0; p < CHAIN_PTS; p++) {
+		hists[p].pcpu = alloc_percpu(struct sl_hist_cpu);
+		if (!hists[p].pcpu)
+			return 1;
+	}
+
 	printf("ns per operation (median round); 2 threads: mean of the two, separate keys\n");
 	printf("%-7s %-4s %-18s %8s %8s %6s\n", "slots", "load", "operation",
 	       "1 thr", "2 thr", "2/1");
@@ -224,6 +277,9 @@ int main(void)
 				printf("%-7u %3u%% %-18s %8.1f %8.1f %6.2f\n",
 				       sizes[s], loads[l], phname[p], ns1[p],
 				       ns2[p], ns2[p] / ns1[p]);
+			printf("%-7u %3u%% %-18s %8.1f %8.1f\n", sizes[s],
+			       loads[l], "  per point", ns1[CHAIN] / CHAIN_PTS,
+			       ns2[CHAIN] / CHAIN_PTS);
 			printf("%-7u %3u%% %-18s %8.1f\n", sizes[s], loads[l],
 			       "old lookup miss", old_miss(sizes[s], loads[l]));
 		}

@@ -19,6 +19,17 @@ w() { # w TREE FILE: stdin into TREE/include/FILE
 }
 
 net_common() { # the net_dev_* and netif_receive_skb events every kernel has
+	# (and the scheduler events as before 5.18: no flag)
+	w "$1" trace/events/sched.h <<'H'
+TRACE_EVENT(sched_switch,
+	TP_PROTO(bool preempt,
+		 struct task_struct *prev,
+		 struct task_struct *next),
+	TP_ARGS(preempt, prev, next),
+DEFINE_EVENT(sched_wakeup_template, sched_waking,
+	     TP_PROTO(struct task_struct *p),
+	     TP_ARGS(p));
+H
 	w "$1" trace/events/net.h <<'H'
 TRACE_EVENT(net_dev_start_xmit,
 	TP_PROTO(const struct sk_buff *skb, const struct net_device *dev),
@@ -146,6 +157,25 @@ expect "6.11" "$t2" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KF
 sed -i 's/unsigned int skb_len)/unsigned int skb_len, int more)/' "$t2/include/trace/events/net.h"
 expect "net_dev_xmit changed" "$t2" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
 	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T NET_DEV_XMIT_TP_UNKNOWN
+
+# the ftrace backend's three pieces (6.1 and later); one missing: none
+t3=$tmp/ftrace
+cp -r "$t2" "$t3"
+sed -i 's/unsigned int skb_len, int more)/unsigned int skb_len)/' "$t3/include/trace/events/net.h"
+w "$t3" linux/ftrace.h <<'H'
+typedef void (*ftrace_func_t)(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs);
+void ftrace_free_filter(struct ftrace_ops *ops);
+H
+w "$t3" linux/trace_recursion.h <<'H'
+static __always_inline int ftrace_test_recursion_trylock(unsigned long ip,
+							 unsigned long parent_ip)
+H
+expect "ftrace backend" "$t3" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T HAS_FTRACE_OPS_REGS
+sed -i '/ftrace_free_filter/d' "$t3/include/linux/ftrace.h"
+expect "ftrace_free_filter missing" "$t3" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T
 
 # no headers there at all
 expect "no headers" "$tmp/none" PROBE_FAILED

@@ -110,7 +110,7 @@ static inline unsigned long roundup_pow_of_two(unsigned long n)
  * CPU" is "this thread" and increments need no atomics.
  */
 #define SL_SHIM_NCPU		64
-#define SL_SHIM_PCPU_STRIDE	256
+#define SL_SHIM_PCPU_STRIDE	8192	/* a histogram's 4.2 KiB fits */
 extern __thread int sl_shim_cpu_id;
 int sl_shim_cpu_slow(void);
 static inline int sl_shim_cpu(void)
@@ -125,9 +125,13 @@ static inline int sl_shim_cpu(void)
 #define free_percpu(p)		free(p)
 #define per_cpu_ptr(p, cpu)	\
 	((__typeof__(p))((char *)(p) + (size_t)(cpu) * SL_SHIM_PCPU_STRIDE))
-#define this_cpu_inc(lv)	\
-	((*(__typeof__(&(lv)))((char *)&(lv) +				\
-		(size_t)sl_shim_cpu() * SL_SHIM_PCPU_STRIDE))++)
+#define sl_shim_this(lv)	\
+	(*(__typeof__(&(lv)))((char *)&(lv) +				\
+		(size_t)sl_shim_cpu() * SL_SHIM_PCPU_STRIDE))
+#define this_cpu_inc(lv)	(sl_shim_this(lv)++)
+#define this_cpu_add(lv, v)	(sl_shim_this(lv) += (v))
+#define this_cpu_read(lv)	(sl_shim_this(lv))
+#define this_cpu_write(lv, v)	(sl_shim_this(lv) = (v))
 #define for_each_possible_cpu(cpu) \
 	for ((cpu) = 0; (cpu) < SL_SHIM_NCPU; (cpu)++)
 

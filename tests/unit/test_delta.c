@@ -2,8 +2,8 @@
 /*
  * Unit tests of tool/histo.c and tool/render.c: interval deltas (generation
  * changes, counters going backwards, new stages, min/max exactness), the
- * bucket array of a GET_HIST reply, text bars, the show table and JSON, the
- * status view.
+ * bucket array of a GET_HIST reply, text bars, the show table, the status
+ * view (JSON: test_json.c).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -406,16 +406,6 @@ static void table_nopi(FILE *f, void *arg)
 	render_show_table(f, "func", NULL, arg, 2);
 }
 
-static void json_once(FILE *f, void *arg)
-{
-	render_show_json(f, "func", &pi, arg, 2, false);
-}
-
-static void json_interval(FILE *f, void *arg)
-{
-	render_show_json(f, "fu\"nc", NULL, arg, 1, true);
-}
-
 static void test_render_show(void **state)
 {
 	struct hist hs[2];
@@ -435,14 +425,6 @@ static void test_render_show(void **state)
 		"stage                  count       avg       p50       p90       p99     p99.9       max\n"
 		"__x64_sys_getppid        101    1.48us    1.00us    1.00us    1.00us    50.0us    50.0us\n"
 		"vfs_read                   0         -         -         -         -         -         -\n");
-	assert_string_equal(capture(json_once, hs),
-		"{\"pipeline\":\"func\",\"generation\":3,\"enabled\":true,\"stages\":["
-		"{\"name\":\"__x64_sys_getppid\",\"index\":0,\"count\":101,\"sum_ns\":150000,"
-		"\"min_ns\":1000,\"max_ns\":50000,\"avg_ns\":1485,\"p50_ns\":1008,\"p90_ns\":1008,"
-		"\"p99_ns\":1008,\"p999_ns\":50000,\"overflow\":0,\"min_exact\":true,\"max_exact\":true},"
-		"{\"name\":\"vfs_read\",\"index\":1,\"count\":0,\"sum_ns\":0,\"min_ns\":0,\"max_ns\":0,"
-		"\"avg_ns\":0,\"p50_ns\":0,\"p90_ns\":0,\"p99_ns\":0,\"p999_ns\":0,\"overflow\":0,"
-		"\"min_exact\":true,\"max_exact\":true}]}");
 
 	/* interval rows: an inexact max gets '~', a reset is noted */
 	hs[0].max_exact = false;
@@ -454,27 +436,74 @@ static void test_render_show(void **state)
 		"vfs_read                   0         -         -         -         -         -         -\n");
 	hs[1].kind = HIST_BASELINE_NEW;
 	assert_non_null(strstr(capture(table_nopi, hs), "func: new stages, counted since they appeared\n"));
-	hs[0].kind = HIST_BASELINE_RESET;
-	assert_string_equal(capture(json_interval, hs),
-		"{\"pipeline\":\"fu\\\"nc\",\"generation\":3,\"reset\":true,\"stages\":["
-		"{\"name\":\"__x64_sys_getppid\",\"index\":0,\"count\":101,\"sum_ns\":150000,"
-		"\"min_ns\":1000,\"max_ns\":50000,\"avg_ns\":1485,\"p50_ns\":1008,\"p90_ns\":1008,"
-		"\"p99_ns\":1008,\"p999_ns\":50000,\"overflow\":0,\"min_exact\":true,\"max_exact\":false}]}");
+}
+
+/*
+ * Value histograms (sizes, depths): the same buckets and percentiles,
+ * printed in their unit; 100 x 1 KiB and 100 x 64 KiB come back exactly
+ * (each is the lower bound of its bucket, percentiles clamp to min/max).
+ */
+static void test_render_values(void **state)
+{
+	struct hist hs[2];
+	struct hist_stats st;
+
+	(void)state;
+	memset(hs, 0, sizeof(hs));
+	fill(&hs[0], 1, 1024, 100);
+	fill(&hs[0], 1, 65536, 100);
+	hs[0].unit = STACKLAT_UNIT_BYTES;
+	strcpy(hs[0].stage, "tcp.sendmsg");
+	fill(&hs[1], 1, 4, 6);
+	fill(&hs[1], 1, 1, 4);
+	hs[1].index = 1;
+	hs[1].unit = STACKLAT_UNIT_COUNT;
+	strcpy(hs[1].stage, "acceptq");
+	hist_stats(&hs[0], &st);
+	assert_int_equal(st.count, 200);
+	assert_int_equal(st.min, 1024);
+	assert_int_equal(st.max, 65536);
+	assert_int_equal(st.avg, (1024 + 65536) / 2);
+	assert_int_equal(st.pct[0], 1024 + 32);	/* mid of [1024, 1088) */
+	assert_int_equal(st.pct[1], 65536);	/* mid 67584 clamped to max */
+	assert_string_equal(capture(table, hs),
+		"func (enabled)\n"
+		"stage            count       avg       p50       p90       p99     p99.9       max\n"
+		"tcp.sendmsg        200   32.5KiB   1.03KiB   64.0KiB   64.0KiB   64.0KiB   64.0KiB\n"
+		"acceptq             10         2         4         4         4         4         4\n");
+	assert_string_equal(capture(bars_coarse, &hs[0]),
+		HDR
+		"    1.00KiB -> 2.00KiB   : 100        |****************************************|\n"
+		"    2.00KiB -> 4.00KiB   : 0          |                                        |\n"
+		"    4.00KiB -> 8.00KiB   : 0          |                                        |\n"
+		"    8.00KiB -> 16.0KiB   : 0          |                                        |\n"
+		"    16.0KiB -> 32.0KiB   : 0          |                                        |\n"
+		"    32.0KiB -> 64.0KiB   : 0          |                                        |\n"
+		"    64.0KiB -> 128KiB    : 100        |****************************************|\n");
+	assert_string_equal(capture(bars_fine, &hs[1]),
+		HDR
+		"          1 -> 2         : 4          |**************************              |\n"
+		"                     ... :\n"
+		"          4 -> 5         : 6          |****************************************|\n");
+	/* an interval keeps the unit */
+	memcpy(&b, &hs[0], sizeof(b));
+	fill(&hs[0], 1, 1024, 1);
+	assert_int_equal(hist_delta(&hs[0], &b, &c), HIST_DELTA);
+	assert_int_equal(c.unit, STACKLAT_UNIT_BYTES);
+	assert_int_equal(c.count, 1);
 }
 
 static void no_stages(FILE *f, void *arg)
 {
 	(void)arg;
 	render_show_table(f, "func", &pi, NULL, 0);
-	render_show_json(f, "func", &pi, NULL, 0, false);
 }
 
 static void test_render_no_stages(void **state)
 {
 	(void)state;
 	assert_string_equal(capture(no_stages, NULL),
-		"func (enabled)\n  (no stages)\n"
-		"{\"pipeline\":\"func\",\"generation\":3,\"enabled\":true,\"stages\":[]}");
+		"func (enabled)\n  (no stages)\n");
 }
 
 static void status(FILE *f, void *arg)
@@ -571,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_load_buckets),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_render_show),
+		cmocka_unit_test(test_render_values),
 		cmocka_unit_test(test_render_no_stages),
 		cmocka_unit_test(test_render_status),
 	};

@@ -57,39 +57,37 @@ static void test_fmt_ns_small_buffer(void **state)
 	assert_string_equal(b, "123");	/* truncated, still terminated */
 }
 
-static char *json(const char *s)
+static const char *val(uint32_t unit, uint64_t v)
 {
-	static char *buf;
-	size_t len = 0;
-	FILE *f;
+	static char b[FMT_NS_LEN];
 
-	free(buf);
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	json_string(f, s);
-	fclose(f);
-	return buf;
+	fmt_val(b, sizeof(b), unit, v);
+	return b;
 }
 
-static void test_json_string(void **state)
+static void test_fmt_val(void **state)
 {
 	(void)state;
-	assert_string_equal(json(""), "\"\"");
-	assert_string_equal(json("vda.D2C"), "\"vda.D2C\"");
-	assert_string_equal(json("a\"b\\c"), "\"a\\\"b\\\\c\"");
-	assert_string_equal(json("\n\r\t\b\f"), "\"\\n\\r\\t\\b\\f\"");
-	assert_string_equal(json("x\x01y\x1f\x7f"), "\"x\\u0001y\\u001f\\u007f\"");
-	assert_string_equal(json("/"), "\"/\"");
-	/* valid UTF-8 passes through */
-	assert_string_equal(json("\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
-			    "\"\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
-	/* invalid bytes become U+FFFD, one each */
-	assert_string_equal(json("a\xff" "b"), "\"a\\ufffdb\"");
-	assert_string_equal(json("\xc3"), "\"\\ufffd\"");		/* truncated */
-	assert_string_equal(json("\xc0\xaf"), "\"\\ufffd\\ufffd\"");	/* overlong */
-	assert_string_equal(json("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");	/* surrogate */
-	assert_string_equal(json("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	assert_string_equal(val(STACKLAT_UNIT_NS, 1234), "1.23us");
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, 0), "0B");
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, 1023), "1023B");
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, 1024), "1.00KiB");
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, 1535), "1.49KiB");	/* truncated */
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, 10240), "10.0KiB");
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, 65536), "64.0KiB");
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, 102400), "100KiB");
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, 1048575), "1023KiB");
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, 1048576), "1.00MiB");
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, 1ULL << 36), "64.0GiB");
+	assert_string_equal(val(STACKLAT_UNIT_BYTES, UINT64_MAX), "16777215TiB");
+	assert_string_equal(val(STACKLAT_UNIT_COUNT, 0), "0");
+	assert_string_equal(val(STACKLAT_UNIT_COUNT, 4), "4");
+	assert_string_equal(val(STACKLAT_UNIT_COUNT, UINT64_MAX), "18446744073709551615");
+	assert_string_equal(val(99, 7), "7");
+	assert_string_equal(unit_name(STACKLAT_UNIT_NS), "ns");
+	assert_string_equal(unit_name(STACKLAT_UNIT_BYTES), "bytes");
+	assert_string_equal(unit_name(STACKLAT_UNIT_COUNT), "count");
+	assert_string_equal(unit_name(99), "?");
 }
 
 static void test_errno_text(void **state)
@@ -125,7 +123,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_ns),
 		cmocka_unit_test(test_fmt_ns_small_buffer),
-		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_fmt_val),
 		cmocka_unit_test(test_errno_text),
 		cmocka_unit_test(test_color),
 	};

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Slow events: a pipeline with a threshold writes one fixed-size record
+ * (struct stacklat_event) for every chain whose total exceeds it, at the
+ * moment the chain is recorded, into a ring of the CPU it ends on.
+ *
+ * Writer (probe context): no lock, no allocation, no call out.  Each
+ * CPU's ring has one writer at a time (a writer interrupted on its CPU by
+ * another end point does not nest: that event is dropped and counted) and
+ * one reader (under sl_ev_mutex), so head and tail are a single-producer
+ * single-consumer pair: the writer never overwrites what the reader has
+ * not released (a full ring drops the new event and counts an overrun on
+ * that CPU), the reader never waits for the writer.  An event's seq is its
+ * CPU's count of attempts, so a gap in seq is exactly the overruns between.
+ *
+ * Readers: debugfs "events" (text lines, blocking read, poll) and the
+ * netlink dump GET_EVENTS (records); reading consumes.  Nothing in probe
+ * context wakes a reader: a work item looks every SL_EV_POLL_MS while
+ * someone waits.
+ */
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "sl.h"
+
+#define SL_EV_RING	STACKLAT_EVENTS_RING
+#define SL_EV_POLL_MS	5
+
+struct sl_ev_ring {
+	u64 head;			/* next record; the CPU's writer only */
+	u64 tail;			/* next to read; the reader only */
+	u64 overruns;			/* events dropped: ring full or nested */
+	u32 busy;			/* a writer is in on this CPU */
+	struct stacklat_event *rec;	/* SL_EV_RING records */
+};
+
+static DEFINE_PER_CPU(struct sl_ev_ring, sl_ev_rings);
+static DEFINE_MUTEX(sl_ev_mutex);	/* the reader */
+static DECLARE_WAIT_QUEUE_HEAD(sl_ev_wq);
+static bool sl_ev_ready;		/* rings allocated (under sl_lock) */
+static u64 sl_ev_read_total;		/* under sl_ev_mutex */
+static atomic_t sl_ev_waiters = ATOMIC_INIT(0);
+static void sl_ev_poll(struct work_struct *w);
+static DECLARE_DELAYED_WORK(sl_ev_work, sl_ev_poll);
+
+struct sl_ev_stage {
+	u32 index;
+	u64 ns;
+};
+
+/* Probe context: write one event into this CPU's ring, or count it lost. */
+static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
+		      const struct sl_ev_stage *st, unsigned int n,
+		      const struct sl_ev_obj *o)
+{
+	struct stacklat_event *ev;
+	struct sl_ev_ring *r;
+	unsigned int i;
+	u64 head, tail;
+
+	preempt_disable_notrace();
+	r = this_cpu_ptr(&sl_ev_rings);
+	if (this_cpu_inc_return(sl_ev_rings.busy) != 1) {
+		this_cpu_inc(sl_ev_rings.overruns);
+		goto out;
+	}
+	head = r->head;
+	/* acquire: the reader is done with the slot before it is reused */
+	tail = smp_load_acquire(&r->tail);
+	if (head - tail >= SL_EV_RING) {
+		r->overruns++;
+		goto out;
+	}
+	ev = &r->rec[head % SL_EV_RING];
+	ev->time_ns = last;
+	ev->total_ns = total;
+	ev->seq = head + r->overruns;
+	ev->tgid = current->tgid;
+	ev->tid = current->pid;
+	ev->cpu = smp_processor_id();
+	ev->pipeline = p->id;
+	memcpy(ev->comm, current->comm, sizeof(ev->comm));
+	ev->comm[sizeof(ev->comm) - 1] = '\0';
+	for (i = 0; i < n; i++) {
+		ev->stages[i].index = st[i].index;
+		ev->stages[i].pad = 0;
+		ev->stages[i].ns = st[i].ns;
+	}
+	ev->nstages = n;
+	if (o) {
+		ev->flags = o->flags;
+		ev->dev = o->dev;
+		ev->sport = o->sport;
+		ev->dport = o->dport;
+		ev->op = o->op;
+		ev->sector = o->sector;
+		ev->bytes = o->bytes;
+		memcpy(ev->ifname, o->ifname, sizeof(ev->ifname));
+		ev->ifname[sizeof(ev->ifname) - 1] = '\0';
+	} else {
+		ev->flags = 0;
+		ev->dev = 0;
+		ev->sport = 0;
+		ev->dport = 0;
+		ev->op = 0;
+		ev->sector = 0;
+		ev->bytes = 0;
+		ev->ifname[0] = '\0';
+	}
+	ev->pad2 = 0;
+	/* release: the record is whole before the reader sees it */
+	smp_store_release(&r->head, head + 1);
+out:
+	this_cpu_dec(sl_ev_rings.busy);
+	preempt_enable_notrace();
+}
+
+/*
+ * The total of points @ts[0..@nts) from @born (the last point passed minus
+ * the first), when it is over @thresh; 0 when not.
+ */
+static u64 sl_ev_slow(const u64 *ts, unsigned int nts, u64 born, u64 thresh,
+		      u64 *last)
+{
+	unsigned int i;
+	u64 total;
+
+	*last = 0;
+	for (i = 0; i < nts; i++)
+		if ((s64)(ts[i] - *last) > 0)
+			*last = ts[i];
+	total = *last - born;
+	if ((s64)total <= 0 || total <= thresh)
+		return 0;
+	return total;
+}
+
+/*
+ * Probe context: a chain with points @ts[0..@nts) that started at @born
+ * was just recorded; @o says what it was (may be NULL).  An event when its
+ * total is over the threshold, with every stage it passed.
+ */
+void sl_event_emit_ts(struct sl_pipeline *p, const u64 *ts, unsigned int nts,
+		      u64 born, const struct sl_ev_obj *o)
+{
+	u64 thresh = READ_ONCE(p->ev_thresh), last, total;
+	struct sl_ev_stage st[STACKLAT_EVENT_STAGES];
+	unsigned int i, n = 0;
+
+	if (!thresh)
+		return;
+	total = sl_ev_slow(ts, nts, born, thresh, &last);
+	if (!total)
+		return;
+	for (i = 0; i < p->nstages && n < STACKLAT_EVENT_STAGES; i++) {
+		const struct sl_stage *s = &p->stages[i];
+		u64 a, b;
+
+		if (s->from_pt >= nts || s->to_pt >= nts)
+			continue;
+		a = ts[s->from_pt];
+		b = ts[s->to_pt];
+		if (!a || !b || (s64)(b - a) < 0)
+			continue;
+		st[n].index = i;
+		st[n++].ns = b - a;
+	}
+	sl_ev_put(p, last, total, st, n, o);
+}
+
+/* Probe context: @e (held) was just recorded; its total may be slow. */
+void sl_event_emit(struct sl_pipeline *p, const struct sl_flight_ent *e)
+{
+	struct sl_ev_obj o;
+	u64 last;
+
+	/* what the chain was is asked for a slow one only */
+	if (p->ev_obj && sl_ev_slow(e->ts, SL_FLIGHT_NTS, e->born,
+				    READ_ONCE(p->ev_thresh), &last)) {
+		memset(&o, 0, sizeof(o));
+		p->ev_obj(p, e, &o);
+		sl_event_emit_ts(p, e->ts, SL_FLIGHT_NTS, e->born, &o);
+		return;
+	}
+	sl_event_emit_ts(p, e->ts, SL_FLIGHT_NTS, e->born, NULL);
+}
+
+/* Probe context: a one-stage object (a call) from @start to @end. */
+void sl_event_emit_one(struct sl_pipeline *p, unsigned int stage, u64 start,
+		       u64 end)
+{
+	u64 thresh = READ_ONCE(p->ev_thresh);
+	struct sl_ev_stage st = { .index = stage, .ns = end - start };
+
+	if (!thresh || (s64)(end - start) <= 0 || end - start <= thresh)
+		return;
+	sl_ev_put(p, end, end - start, &st, 1, NULL);
+}
+
+/* Allocate the rings (once, under sl_lock) before a threshold is set. */
+static int sl_events_alloc(void)
+{
+	unsigned int cpu;
+
+	lockdep_assert_held(&sl_lock);
+	if (sl_ev_ready)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
+
+		if (r->rec)
+			continue;
+		r->rec = vzalloc_node(sizeof(*r->rec) * SL_EV_RING,
+				      cpu_to_node(cpu));
+		if (!r->rec)
+			return -ENOMEM;
+	}
+	/* release: the rings exist before anyone sees them ready */
+	smp_store_release(&sl_ev_ready, true);
+	return 0;
+}
+
+int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
+			    struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	lockdep_assert_held(&sl_lock);
+	if (ns > STACKLAT_THRESHOLD_MAX_NS) {
+		NL_SET_ERR_MSG(extack, "threshold above 3600 s");
+		sl_err("threshold %s: %llu ns is above 3600 s\n", p->name, ns);
+		return -EINVAL;
+	}
+	if (ns) {
+		ret = sl_events_alloc();
+		if (ret)
+			return ret;
+	}
+	WRITE_ONCE(p->ev_thresh, ns);
+	return 0;
+}
+
+/* Anything to read?  (Any context; a racy answer is re-checked.) */
+bool sl_events_avail(void)
+{
+	unsigned int cpu;
+
+	/* acquire: pairs with the release in sl_events_alloc() */
+	if (!smp_load_acquire(&sl_ev_ready))
+		return false;
+	for_each_possible_cpu(cpu) {
+		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
+
+		/* acquire: pairs with the writer's release of head */
+		if (smp_load_acquire(&r->head) != READ_ONCE(r->tail))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Take up to @max events, CPU by CPU (each CPU's in order), into @out.
+ * Caller holds sl_ev_mutex (sl_events_lock()).
+ */
+unsigned int sl_events_take(struct stacklat_event *out, unsigned int max)
+{
+	unsigned int cpu, n = 0;
+
+	lockdep_assert_held(&sl_ev_mutex);
+	/* acquire: pairs with the release in sl_events_alloc() */
+	if (!smp_load_acquire(&sl_ev_ready))
+		return 0;
+	for_each_possible_cpu(cpu) {
+		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
+		/* acquire: the records up to head are whole (writer's release) */
+		u64 head = smp_load_acquire(&r->head), tail = r->tail;
+
+		for (; tail != head && n < max; tail++)
+			out[n++] = r->rec[tail % SL_EV_RING];
+		/* release: the copies are done before the slots are reused */
+		smp_store_release(&r->tail, tail);
+		if (n == max)
+			break;
+	}
+	sl_ev_read_total += n;
+	return n;
+}
+
+void sl_events_lock(void)
+{
+	mutex_lock(&sl_ev_mutex);
+}
+
+int sl_events_lock_interruptible(void)
+{
+	return mutex_lock_interruptible(&sl_ev_mutex);
+}
+
+void sl_events_unlock(void)
+{
+	mutex_unlock(&sl_ev_mutex);
+}
+
+void sl_events_stats(struct sl_events_stats *st)
+{
+	unsigned int cpu;
+
+	memset(st, 0, sizeof(*st));
+	st->ring = SL_EV_RING;
+	for_each_possible_cpu(cpu) {
+		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
+
+		/* acquire: pairs with the writer's release of head */
+		st->written += smp_load_acquire(&r->head);
+		st->overruns_total += READ_ONCE(r->overruns);
+	}
+	st->read = READ_ONCE(sl_ev_read_total);
+}
+
+u64 sl_events_overruns(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(&sl_ev_rings, cpu)->overruns);
+}
+
+/* ---- waking readers, from a work item, never from probe context ---- */
+
+static void sl_ev_poll(struct work_struct *w)
+{
+	if (sl_events_avail())
+		wake_up_interruptible(&sl_ev_wq);
+	if (atomic_read(&sl_ev_waiters))
+		schedule_delayed_work(&sl_ev_work, msecs_to_jiffies(SL_EV_POLL_MS));
+}
+
+void sl_events_reader_get(void)
+{
+	if (atomic_inc_return(&sl_ev_waiters) == 1)
+		schedule_delayed_work(&sl_ev_work, msecs_to_jiffies(SL_EV_POLL_MS));
+}
+
+void sl_events_reader_put(void)
+{
+	atomic_dec(&sl_ev_waiters);
+}
+
+wait_queue_head_t *sl_events_wq(void)
+{
+	return &sl_ev_wq;
+}
+
+/* Module unload: nothing of ours runs any more (no probe, no reader). */
+void sl_events_exit(void)
+{
+	unsigned int cpu;
+
+	cancel_delayed_work_sync(&sl_ev_work);
+	for_each_possible_cpu(cpu) {
+		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
+
+		vfree(r->rec);
+		r->rec = NULL;
+	}
+	sl_ev_ready = false;
+}

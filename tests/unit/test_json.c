@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of tool/json.c (the one JSON schema, built with json-c) and
+ * tool/metrics.c (the Prometheus / OpenMetrics exposition).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "histo.h"
+#include "json.h"
+#include "metrics.h"
+#include "parse.h"
+#include "render.h"
+
+static char *text(struct json_object *o)
+{
+	static char *buf;
+	size_t len = 0;
+	FILE *f;
+
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	json_emit(f, o);
+	fclose(f);
+	return buf;
+}
+
+static char *str(const char *s)
+{
+	return text(json_str(s));
+}
+
+static void test_json_string(void **state)
+{
+	(void)state;
+	assert_string_equal(str(""), "\"\"\n");
+	assert_string_equal(str("vda.D2C"), "\"vda.D2C\"\n");
+	assert_string_equal(str("a\"b\\c"), "\"a\\\"b\\\\c\"\n");
+	assert_string_equal(str("\n\r\t\b\f"), "\"\\n\\r\\t\\b\\f\"\n");
+	assert_string_equal(str("x\x01y\x1f"), "\"x\\u0001y\\u001f\"\n");
+	assert_string_equal(str("/"), "\"/\"\n");
+	/* valid UTF-8 passes through */
+	assert_string_equal(str("\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"),
+			    "\"\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"\n");
+	/* invalid bytes become U+FFFD, one each */
+#define FFFD "\xef\xbf\xbd"
+	assert_string_equal(str("a\xff" "b"), "\"a" FFFD "b\"\n");
+	assert_string_equal(str("\xc3"), "\"" FFFD "\"\n");		/* truncated */
+	assert_string_equal(str("\xc0\xaf"), "\"" FFFD FFFD "\"\n");	/* overlong */
+	assert_string_equal(str("\xed\xa0\x80"), "\"" FFFD FFFD FFFD "\"\n");	/* surrogate */
+	assert_string_equal(str("\xf4\x90\x80\x80"), "\"" FFFD FFFD FFFD FFFD "\"\n");
+}
+
+static void fill(struct hist *h, uint64_t gen, uint64_t v, uint64_t n)
+{
+	uint32_t i = stacklat_hist_bucket(v);
+
+	h->generation = gen;
+	if (i < STACKLAT_HIST_NBUCKETS)
+		h->buckets[i] += n;
+	else
+		h->overflow += n;
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (!h->count || v > h->max)
+		h->max = v;
+	h->count += n;
+	h->sum += v * n;
+	h->min_exact = h->max_exact = true;
+	h->kind = HIST_CUMULATIVE;
+}
+
+static struct hist hs[2];
+static struct pipe_info pi = { .name = "func", .enabled = true, .generation = 3 };
+
+static void setup_hists(void)
+{
+	memset(hs, 0, sizeof(hs));
+	fill(&hs[0], 3, 1000, 100);
+	fill(&hs[0], 3, 50000, 1);
+	strcpy(hs[0].pipeline, "func");
+	strcpy(hs[0].stage, "__x64_sys_getppid");
+	strcpy(hs[1].pipeline, "func");
+	hs[1].generation = 3;
+	hs[1].index = 1;
+	hs[1].min_exact = hs[1].max_exact = true;
+	strcpy(hs[1].stage, "vfs_read");
+}
+
+#define STAGE0 \
+	"{\"name\":\"__x64_sys_getppid\",\"index\":0,\"unit\":\"ns\",\"count\":101,\"sum\":150000," \
+	"\"min\":1000,\"max\":50000,\"avg\":1485,\"p50\":1008,\"p90\":1008,\"p99\":1008," \
+	"\"p999\":50000,\"overflow\":0,\"min_exact\":true,\"max_exact\":true,\"sum_ns\":150000," \
+	"\"min_ns\":1000,\"max_ns\":50000,\"avg_ns\":1485,\"p50_ns\":1008,\"p90_ns\":1008," \
+	"\"p99_ns\":1008,\"p999_ns\":50000"
+#define STAGE1 \
+	"{\"name\":\"vfs_read\",\"index\":1,\"unit\":\"ns\",\"count\":0,\"sum\":0,\"min\":0," \
+	"\"max\":0,\"avg\":0,\"p50\":0,\"p90\":0,\"p99\":0,\"p999\":0,\"overflow\":0," \
+	"\"min_exact\":true,\"max_exact\":true,\"sum_ns\":0,\"min_ns\":0,\"max_ns\":0," \
+	"\"avg_ns\":0,\"p50_ns\":0,\"p90_ns\":0,\"p99_ns\":0,\"p999_ns\":0"
+
+static void test_json_show(void **state)
+{
+	struct json_object *env, *arr;
+
+	(void)state;
+	setup_hists();
+	/* p50..p99: mid(111) = 1008; p99.9: mid(200) 50176 clamped to the max */
+	env = json_envelope("show", 1700000000123456789ULL, 0);
+	arr = json_object_new_array();
+	json_object_array_add(arr, json_pipe_hists("func", &pi, hs, 2, false));
+	json_object_object_add(env, "pipelines", arr);
+	assert_string_equal(text(env),
+		"{\"schema\":1,\"command\":\"show\",\"time_ns\":1700000000123456789,"
+		"\"interval_ns\":null,\"pipelines\":[{\"pipeline\":\"func\",\"generation\":3,"
+		"\"enabled\":true,\"reset\":false,\"stages\":[" STAGE0 "}," STAGE1 "}]}]}\n");
+
+	/* an interval: the same shape, interval_ns set, reset noted */
+	hs[0].max_exact = false;
+	hs[0].kind = HIST_BASELINE_RESET;
+	env = json_envelope("show", 5, 1000000000);
+	arr = json_object_new_array();
+	json_object_array_add(arr, json_pipe_hists("fu\"nc", NULL, hs, 1, false));
+	json_object_object_add(env, "pipelines", arr);
+	assert_non_null(strstr(text(env),
+		"\"interval_ns\":1000000000,\"pipelines\":[{\"pipeline\":\"fu\\\"nc\","
+		"\"generation\":3,\"reset\":true,\"stages\":[{\"name\":\"__x64_sys_getppid\""));
+
+	/* no stages */
+	assert_string_equal(text(json_pipe_hists("func", &pi, NULL, 0, false)),
+		"{\"pipeline\":\"func\",\"generation\":3,\"enabled\":true,\"reset\":false,"
+		"\"stages\":[]}\n");
+}
+
+static void test_json_hist_buckets(void **state)
+{
+	(void)state;
+	setup_hists();
+	fill(&hs[0], 3, 1ULL << 40, 2);		/* overflow: p99 (rank 102 of 103) and p99.9 are the max */
+	/* bucket 111 = [992, 1024), 200 = [49152, 51200) */
+	assert_string_equal(text(json_stage(&hs[0], true)),
+		"{\"name\":\"__x64_sys_getppid\",\"index\":0,\"unit\":\"ns\",\"count\":103,"
+		"\"sum\":2199023405552,\"min\":1000,\"max\":1099511627776,\"avg\":21349741801,"
+		"\"p50\":1008,\"p90\":1008,\"p99\":1099511627776,\"p999\":1099511627776,\"overflow\":2,"
+		"\"min_exact\":true,\"max_exact\":true,\"sum_ns\":2199023405552,\"min_ns\":1000,"
+		"\"max_ns\":1099511627776,\"avg_ns\":21349741801,\"p50_ns\":1008,\"p90_ns\":1008,"
+		"\"p99_ns\":1099511627776,\"p999_ns\":1099511627776,"
+		"\"buckets\":[[992,1024,100],[49152,51200,1]]}\n");
+}
+
+static void test_json_status(void **state)
+{
+	struct hook_info hooks[] = {
+		{ .name = "entry", .target = "netif_receive_skb", .state = STACKLAT_HOOK_ARMED,
+		  .kind = STACKLAT_HOOK_KIND_TRACEPOINT, .hits = 123456 },
+		{ .name = "tcp", .target = "tcp_v4_rcv", .state = STACKLAT_HOOK_FAILED,
+		  .kind = STACKLAT_HOOK_KIND_KPROBE, .error = ENOENT },
+		{ .name = "sock_queue", .target = "", .state = STACKLAT_HOOK_UNAVAILABLE },
+	};
+	struct stage_info stages[] = { { .index = 0, .name = "ip->tcp", .from = "ip", .to = "tcp" } };
+	struct pipe_info p = {
+		.name = "net_rx", .desc = "packet receive", .key = STACKLAT_KEY_SKB,
+		.enabled = true, .generation = 2, .nstages = 1, .stages = stages,
+		.hooks = hooks, .nhooks = 3, .has_filter = true,
+		.filter = { .mask = FILTER_BIT(STACKLAT_FILTER_A_LPORT) |
+				    FILTER_BIT(STACKLAT_FILTER_A_PROTO),
+			    .lport = 80, .proto = 6 },
+		.loss_mask = 1U << STACKLAT_LOSS_A_NMISSED | 1U << STACKLAT_LOSS_A_STALE,
+	};
+	struct status_info st = {
+		.version = "0.1.0", .release = "6.1.0-13-amd64",
+		.clock = "ktime_get_mono_fast_ns", .nr_pipelines = 1,
+		.has_flight = true, .flight_size = 16384, .flight_used = 12,
+		.flight_max_age_ns = 10000000000ULL, .flight_inserts = 1234,
+		.flight_full = 0, .flight_stale = 5,
+		.has_events = true, .events_ring = 4096, .events_written = 10,
+		.events_read = 8, .ncpus = 2,
+	};
+	struct pipe_list pl = { .p = &p, .n = 1 };
+	struct json_object *env;
+	uint64_t over[2] = { 3, 4 };
+
+	(void)state;
+	st.overruns = over;
+	p.threshold_ns = 5000000;
+	p.loss[STACKLAT_LOSS_A_NMISSED] = 7;
+	p.loss[STACKLAT_LOSS_A_STALE] = 2;
+	env = json_envelope("status", 9, 0);
+	json_status(env, &st, &pl);
+	assert_string_equal(text(env),
+		"{\"schema\":1,\"command\":\"status\",\"time_ns\":9,\"interval_ns\":null,"
+		"\"module\":{\"version\":\"0.1.0\",\"kernel\":\"6.1.0-13-amd64\","
+		"\"clock\":\"ktime_get_mono_fast_ns\",\"nr_pipelines\":1},"
+		"\"flight\":{\"size\":16384,\"used\":12,\"max_age_ns\":10000000000,"
+		"\"inserts\":1234,\"full\":0,\"stale\":5},"
+		"\"events\":{\"ring\":4096,\"written\":10,\"read\":8,\"overruns\":7,"
+		"\"overruns_per_cpu\":[3,4]},"
+		"\"pipelines\":[{\"pipeline\":\"net_rx\",\"desc\":\"packet receive\",\"key\":\"skb\","
+		"\"enabled\":true,\"generation\":2,\"filter\":{\"lport\":80,\"proto\":\"tcp\"},"
+		"\"threshold_ns\":5000000,"
+		"\"losses\":{\"nmissed\":7,\"stale\":2},"
+		"\"stages\":[{\"index\":0,\"name\":\"ip->tcp\",\"from\":\"ip\",\"to\":\"tcp\"}],"
+		"\"hooks\":[{\"name\":\"entry\",\"kind\":\"tracepoint\",\"target\":\"netif_receive_skb\","
+		"\"state\":\"armed\",\"error\":null,\"hits\":123456,\"nmissed\":0},"
+		"{\"name\":\"tcp\",\"kind\":\"kprobe\",\"target\":\"tcp_v4_rcv\",\"state\":\"failed\","
+		"\"error\":\"ENOENT: No such file or directory\",\"hits\":0,\"nmissed\":0},"
+		"{\"name\":\"sock_queue\",\"kind\":\"-\",\"target\":null,\"state\":\"not available\","
+		"\"error\":null,\"hits\":0,\"nmissed\":0}]}]}\n");
+}
+
+static void test_events(void **state)
+{
+	struct stage_info stages[] = {
+		{ .index = 0, .name = "udp->ip" }, { .index = 4, .name = "qdisc" },
+	};
+	struct pipe_info p[2] = { { .name = "net_rx" },
+				  { .name = "net_tx", .stages = stages, .nstages = 2 } };
+	struct pipe_list pl = { .p = p, .n = 2 };
+	struct stacklat_event ev = {
+		.time_ns = 12345678901234ULL, .total_ns = 41234567, .seq = 9,
+		.tgid = 100, .tid = 101, .cpu = 1, .pipeline = 1, .nstages = 3,
+		.comm = "py thon\x01\xff",
+		.stages = { { .index = 0, .ns = 12000 }, { .index = 4, .ns = 41000000 },
+			    { .index = 7, .ns = 999 } },
+	};
+	struct json_object *env;
+	char line[512];
+	uint64_t ns;
+
+	(void)state;
+	render_event(line, sizeof(line), &ev, &pl);
+	assert_string_equal(line, "12345.678901 py?thon?? 100/101 net_tx total=41.2ms "
+			    "udp->ip=12.0us qdisc=41.0ms stage7=999ns");
+	env = json_envelope("events", 1, 0);
+	json_event(env, &ev, &pl);
+	assert_string_equal(text(env),
+		"{\"schema\":1,\"command\":\"events\",\"time_ns\":1,\"interval_ns\":null,"
+		"\"event\":{\"mono_ns\":12345678901234,\"pipeline\":\"net_tx\","
+		"\"comm\":\"py thon\\u0001\xef\xbf\xbd\",\"tgid\":100,\"tid\":101,\"cpu\":1,"
+		"\"seq\":9,\"total_ns\":41234567,\"stages\":[{\"name\":\"udp->ip\",\"index\":0,"
+		"\"ns\":12000},{\"name\":\"qdisc\",\"index\":4,\"ns\":41000000},"
+		"{\"name\":null,\"index\":7,\"ns\":999}]}}\n");
+	ev.pipeline = 9;		/* unknown: no names */
+	render_event(line, sizeof(line), &ev, &pl);
+	assert_non_null(strstr(line, " 100/101 ? total=41.2ms stage0=12.0us stage4="));
+
+	assert_int_equal(parse_duration("10ms", &ns), 0);
+	assert_int_equal(ns, 10000000);
+	assert_int_equal(parse_duration("250us", &ns), 0);
+	assert_int_equal(ns, 250000);
+	assert_int_equal(parse_duration("0", &ns), 0);
+	assert_int_equal(ns, 0);
+	assert_int_equal(parse_duration("3600s", &ns), 0);
+	assert_int_equal(ns, 3600000000000ULL);
+	assert_int_equal(parse_duration("3601s", &ns), -1);
+	assert_int_equal(parse_duration("10", &ns), -1);
+	assert_int_equal(parse_duration("1.5ms", &ns), -1);
+	assert_int_equal(parse_duration("-1ms", &ns), -1);
+	assert_int_equal(parse_duration("99999999999999999999999ns", &ns), -1);
+	assert_int_equal(parse_duration("ms", &ns), -1);
+}
+
+static void test_metrics_decimal(void **state)
+{
+	char b[48];
+
+	(void)state;
+	metrics_decimal(b, sizeof(b), 0, 9);
+	assert_string_equal(b, "0");
+	metrics_decimal(b, sizeof(b), 1, 9);
+	assert_string_equal(b, "0.000000001");
+	metrics_decimal(b, sizeof(b), 1023, 9);
+	assert_string_equal(b, "0.000001023");
+	metrics_decimal(b, sizeof(b), 1000, 9);
+	assert_string_equal(b, "0.000001");
+	metrics_decimal(b, sizeof(b), 68719476735ULL, 9);
+	assert_string_equal(b, "68.719476735");
+	metrics_decimal(b, sizeof(b), 3000000000ULL, 9);
+	assert_string_equal(b, "3");
+	metrics_decimal(b, sizeof(b), 18446744073709551615ULL, 9);
+	assert_string_equal(b, "18446744073.709551615");
+}
+
+static void test_metrics(void **state)
+{
+	struct pipe_info p[2] = {
+		{ .name = "func", .enabled = true,
+		  .loss_mask = 1U << STACKLAT_LOSS_A_STALE },
+		{ .name = "net_rx", .enabled = false },
+	};
+	struct pipe_list pl = { .p = p, .n = 2 };
+	struct hist h3[3];
+	struct hist_set set = { .h = h3, .n = 3 };
+	char *buf = NULL, *l;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	p[0].loss[STACKLAT_LOSS_A_STALE] = 4;
+	setup_hists();
+	strcpy(hs[1].stage, "a\"b");
+	fill(&hs[1], 3, 1ULL << 40, 2);		/* overflow: only in +Inf */
+	fill(&hs[1], 3, 1023, 1);		/* bucket [1008,1024): le 1023 */
+	fill(&hs[1], 3, 1024, 5);		/* [1024,1088): le 2047 */
+	memcpy(h3, hs, sizeof(hs));
+	memset(&h3[2], 0, sizeof(h3[2]));
+	strcpy(h3[2].pipeline, "net_rx");	/* disabled: not exported */
+	strcpy(h3[2].stage, "total");
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	metrics_render(f, &pl, &set);
+	fclose(f);
+	assert_non_null(strstr(buf, "# TYPE stacklat_stage_seconds histogram\n"));
+	/* cumulative: 1000 x100 is in [992,1024) -> le 0.000001023 and on */
+	assert_non_null(strstr(buf,
+		"stacklat_stage_seconds_bucket{pipeline=\"func\",stage=\"__x64_sys_getppid\",le=\"0.000000511\"} 0\n"
+		"stacklat_stage_seconds_bucket{pipeline=\"func\",stage=\"__x64_sys_getppid\",le=\"0.000001023\"} 100\n"));
+	assert_non_null(strstr(buf,
+		"stacklat_stage_seconds_bucket{pipeline=\"func\",stage=\"__x64_sys_getppid\",le=\"0.000032767\"} 100\n"
+		"stacklat_stage_seconds_bucket{pipeline=\"func\",stage=\"__x64_sys_getppid\",le=\"0.000065535\"} 101\n"));
+	assert_non_null(strstr(buf,
+		"stacklat_stage_seconds_bucket{pipeline=\"func\",stage=\"__x64_sys_getppid\",le=\"+Inf\"} 101\n"
+		"stacklat_stage_seconds_sum{pipeline=\"func\",stage=\"__x64_sys_getppid\"} 0.00015\n"
+		"stacklat_stage_seconds_count{pipeline=\"func\",stage=\"__x64_sys_getppid\"} 101\n"));
+	/* an edge sample: 1023 ns is <= le 1023 ns, 1024 is not; overflow only in +Inf */
+	assert_non_null(strstr(buf,
+		"stacklat_stage_seconds_bucket{pipeline=\"func\",stage=\"a\\\"b\",le=\"0.000001023\"} 1\n"
+		"stacklat_stage_seconds_bucket{pipeline=\"func\",stage=\"a\\\"b\",le=\"0.000002047\"} 6\n"));
+	assert_non_null(strstr(buf,
+		"stacklat_stage_seconds_bucket{pipeline=\"func\",stage=\"a\\\"b\",le=\"68.719476735\"} 6\n"
+		"stacklat_stage_seconds_bucket{pipeline=\"func\",stage=\"a\\\"b\",le=\"+Inf\"} 8\n"));
+	assert_null(strstr(buf, "net_rx"));
+	assert_non_null(strstr(buf, "# TYPE stacklat_lost_stale_total counter\n"
+				    "stacklat_lost_stale_total{pipeline=\"func\"} 4\n"));
+	assert_non_null(strstr(buf, "stacklat_lost_nmissed_total{pipeline=\"func\"} 0\n"));
+	/* 36 finite buckets and +Inf per stage, two stages */
+	len = 0;
+	for (l = buf; (l = strstr(l, "_bucket{")); l++)
+		len++;
+	assert_int_equal(len, 2 * (METRICS_POW_MAX - METRICS_POW_MIN + 2));
+	assert_string_equal(buf + strlen(buf) - 6, "# EOF\n");
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_string),
+		cmocka_unit_test(test_json_show),
+		cmocka_unit_test(test_json_hist_buckets),
+		cmocka_unit_test(test_json_status),
+		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_metrics_decimal),
+		cmocka_unit_test(test_metrics),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
