@@ -102,6 +102,49 @@ static void sl_blk_record(struct sl_pipeline *p, const u64 *ts, u32 dev,
 	}
 }
 
+static u32 sl_blk_op(sl_compat_req_op_t op)
+{
+	switch (op) {
+	case REQ_OP_READ:
+		return STACKLAT_BLK_OP_READ;
+	case REQ_OP_WRITE:
+		return STACKLAT_BLK_OP_WRITE;
+	case REQ_OP_FLUSH:
+		return STACKLAT_BLK_OP_FLUSH;
+	case REQ_OP_DISCARD:
+		return STACKLAT_BLK_OP_DISCARD;
+	default:
+		return STACKLAT_BLK_OP_OTHER;
+	}
+}
+
+/*
+ * A slow event for the request or bio whose points are @ts: its disk, and
+ * the operation, first sector and size of a request (a bio-based device's
+ * bio has been advanced to its end by then: its operation only).
+ */
+static void sl_blk_event(struct sl_pipeline *p, const u64 *ts, u32 dev,
+			 struct request *rq, struct bio *bio)
+{
+	struct sl_ev_obj o = { .flags = STACKLAT_EVENT_F_DEV, .dev = dev };
+	u64 born = 0;
+	unsigned int i;
+
+	for (i = SL_BP_Q; i <= SL_BP_C; i++)
+		if (ts[i] && (!born || ts[i] < born))
+			born = ts[i];
+	if (rq) {
+		o.flags |= STACKLAT_EVENT_F_OP | STACKLAT_EVENT_F_IO;
+		o.op = sl_blk_op(req_op(rq));
+		o.sector = blk_rq_pos(rq);
+		o.bytes = blk_rq_bytes(rq);
+	} else if (bio) {
+		o.flags |= STACKLAT_EVENT_F_OP;
+		o.op = sl_blk_op(bio_op(bio));
+	}
+	sl_event_emit_ts(p, ts, SL_BP_C + 1, born, &o);
+}
+
 /*
  * Each point below is a row of the table at the end; the tracepoints hand
  * their arguments to the dispatcher (SL_TP_DEFINE), which runs the row's
@@ -121,7 +164,7 @@ static int sl_blk_bio_queue(struct sl_ev *ev, struct sl_flight_ent *unused)
 		return SL_DONE;
 	}
 	sl_hook_hit(ev->hk);
-	e = sl_chain_start(p, (unsigned long)bio, SL_BP_Q, ev->now);
+	e = sl_chain_start(p, (unsigned long)bio, SL_BP_Q, sl_ev_now(ev));
 	if (e) {
 		e->aux[0] = dev;
 		sl_chain_put(e);
@@ -149,7 +192,7 @@ static int sl_blk_split(struct sl_ev *ev, struct sl_flight_ent *unused)
 	dev = pe->aux[0];
 	sl_chain_put(pe);
 	sl_hook_hit(ev->hk);
-	e = sl_chain_start(p, (unsigned long)bio, SL_BP_Q, ev->now);
+	e = sl_chain_start(p, (unsigned long)bio, SL_BP_Q, sl_ev_now(ev));
 	if (e) {
 		e->ts[SL_BP_Q] = qts;
 		e->aux[0] = dev;
@@ -173,8 +216,10 @@ static int sl_blk_bio_complete(struct sl_ev *ev, struct sl_flight_ent *e)
 
 	if (disk && disk->fops->submit_bio) {
 		sl_hook_hit(ev->hk);
-		e->ts[SL_BP_C] = ev->now;
+		e->ts[SL_BP_C] = sl_ev_now(ev);
 		sl_blk_record(ev->p, e->ts, (u32)e->aux[0], disk);
+		if (unlikely(READ_ONCE(ev->p->ev_thresh)))
+			sl_blk_event(ev->p, e->ts, (u32)e->aux[0], NULL, bio);
 	}
 	return SL_FORGET;
 }
@@ -240,11 +285,11 @@ static int sl_blk_rq_point(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
 	struct sl_flight_ent *e;
 
-	e = sl_blk_rq_ent(ev->p, sl_ev_ptr(ev, 0), ev->now);
+	e = sl_blk_rq_ent(ev->p, sl_ev_ptr(ev, 0), sl_ev_now(ev));
 	if (!e)
 		return SL_DONE;
 	sl_hook_hit(ev->hk);
-	e->ts[ev->hk->pt] = ev->now;
+	e->ts[ev->hk->pt] = sl_ev_now(ev);
 	sl_chain_put(e);
 	return SL_DONE;
 }
@@ -272,8 +317,10 @@ static int sl_blk_rq_complete(struct sl_ev *ev, struct sl_flight_ent *unused)
 	e = sl_chain_get(p, (unsigned long)rq);
 	if (e) {
 		sl_hook_hit(ev->hk);
-		e->ts[SL_BP_C] = ev->now;
+		e->ts[SL_BP_C] = sl_ev_now(ev);
 		sl_blk_record(p, e->ts, (u32)e->aux[0], sl_compat_rq_disk(rq));
+		if (unlikely(READ_ONCE(p->ev_thresh)))
+			sl_blk_event(p, e->ts, (u32)e->aux[0], rq, NULL);
 		sl_chain_remove(p, e, SL_NO_LOSS);
 		return SL_DONE;
 	}
@@ -285,8 +332,10 @@ static int sl_blk_rq_complete(struct sl_ev *ev, struct sl_flight_ent *unused)
 	ts[SL_BP_Q] = sl_blk_take_bios(p, rq);
 	if (ts[SL_BP_Q]) {
 		sl_hook_hit(ev->hk);
-		ts[SL_BP_C] = ev->now;
+		ts[SL_BP_C] = sl_ev_now(ev);
 		sl_blk_record(p, ts, sl_blk_rq_dev(rq), sl_compat_rq_disk(rq));
+		if (unlikely(READ_ONCE(p->ev_thresh)))
+			sl_blk_event(p, ts, sl_blk_rq_dev(rq), rq, NULL);
 		return SL_DONE;
 	}
 	/*

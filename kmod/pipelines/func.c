@@ -41,8 +41,13 @@ static int sl_func_entry(struct sl_ev *ev)
 /* Return: one sample of the function's stage (the slot's index). */
 static int sl_func_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	sl_record(ev->p, ev->hk - sl_func_hooks,
-		  (s64)(ev->now - *(u64 *)ev->data));
+	unsigned int i = ev->hk - sl_func_hooks;
+	u64 start = *(u64 *)ev->data;
+	u64 now = sl_ev_now(ev);
+
+	sl_record(ev->p, i, (s64)(now - start));
+	if (unlikely(READ_ONCE(ev->p->ev_thresh)))
+		sl_event_emit_one(ev->p, i, start, now);
 	return SL_DONE;
 }
 
@@ -60,8 +65,10 @@ static void sl_func_clear_hits(struct sl_hook *hk)
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		*per_cpu_ptr(hk->hits, cpu) = 0;
+	for_each_possible_cpu(cpu) {
+		per_cpu_ptr(hk->pc, cpu)->hits = 0;
+		per_cpu_ptr(hk->pc, cpu)->missed = 0;
+	}
 }
 
 /*

@@ -170,11 +170,27 @@ static __always_inline bool sl_net_port_filter(const struct sl_pipeline *p)
 	       READ_ONCE(p->filter.proto);
 }
 
+/* "<port>" in @b (6 bytes) for a breakdown slot's name, nothing probeable. */
+static __always_inline void sl_net_port_name(char *b, u16 port)
+{
+	char t[6];
+	int n = 0, i = 0;
+
+	do {
+		t[n++] = '0' + port % 10;
+		port /= 10;
+	} while (port && n < 5);
+	while (n)
+		b[i++] = t[--n];
+	b[i] = '\0';
+}
+
 /* net_common.c: the frees both pipelines watch, the interface notifier */
 extern const struct sl_cand sl_net_c_kfree[4];
 extern const struct sl_cand sl_net_c_consume[2];
 extern const char * const sl_net_if_suffix[1];
 extern struct sl_dim sl_rx_ifs, sl_tx_ifs;
+extern struct sl_dim sl_zs_rx_ifs, sl_zs_tx_ifs, sl_zd_ifs;	/* net_misc.c */
 int sl_net_notifier_get(void);
 void sl_net_notifier_put(struct sl_pipeline *p);
 

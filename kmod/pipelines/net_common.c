@@ -44,6 +44,9 @@ static int sl_net_netdev_event(struct notifier_block *nb, unsigned long event,
 	mutex_lock(&sl_lock);
 	sl_dim_release(&sl_pipe_net_rx, &sl_rx_ifs, key);
 	sl_dim_release(&sl_pipe_net_tx, &sl_tx_ifs, key);
+	sl_dim_release(&sl_pipe_netsize, &sl_zs_rx_ifs, key);
+	sl_dim_release(&sl_pipe_netsize, &sl_zs_tx_ifs, key);
+	sl_dim_release(&sl_pipe_netdrop, &sl_zd_ifs, key);
 	mutex_unlock(&sl_lock);
 	return NOTIFY_DONE;
 }

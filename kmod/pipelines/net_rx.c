@@ -170,12 +170,50 @@ static int sl_rx_start_ok(struct sl_ev *ev)
 	return SL_KEEP;
 }
 
-/* A chain started: its interface's slot. */
+/* aux[1] of an skb entry: its ports (source << 16 | destination), for events */
+#define SL_AUX_PORTS	1
+#define SL_RX_PORTS_SET	BIT_ULL(32)
+
+/*
+ * A chain started: its interface's slot, and with slow events on, its
+ * ports (at the driver and IP points, where the network header is at
+ * skb->data).
+ */
 static void sl_rx_on_start(struct sl_ev *ev, struct sl_flight_ent *e)
 {
 	const struct sk_buff *skb = (const struct sk_buff *)ev->ident;
+	__be16 sport, dport;
+	bool ports;
+	u8 proto;
 
 	e->aux[SL_AUX_IF] = sl_net_if_tag(&sl_rx_ifs, skb->dev);
+	e->aux[SL_AUX_PORTS] = 0;
+	if (likely(!READ_ONCE(ev->p->ev_thresh)) || ev->hk->pt > RX_IP ||
+	    (skb->protocol != htons(ETH_P_IP) &&
+	     skb->protocol != htons(ETH_P_IPV6)))
+		return;
+	if (sl_rx_l3(skb, skb->data, skb->protocol == htons(ETH_P_IPV6),
+		     &proto, &sport, &dport, &ports) && ports)
+		e->aux[SL_AUX_PORTS] = SL_RX_PORTS_SET |
+				       (u32)ntohs(sport) << 16 | ntohs(dport);
+}
+
+/* a slow packet: its interface and ports */
+static void sl_rx_ev_obj(const struct sl_pipeline *p,
+			 const struct sl_flight_ent *e, struct sl_ev_obj *o)
+{
+	u64 ports = e->aux[SL_AUX_PORTS];
+
+	if (e->aux[SL_AUX_IF]) {
+		sl_dim_label(&sl_rx_ifs, (u32)(e->aux[SL_AUX_IF] - 1),
+			     o->ifname, sizeof(o->ifname));
+		o->flags |= STACKLAT_EVENT_F_IF;
+	}
+	if (ports & SL_RX_PORTS_SET) {
+		o->sport = (u16)(ports >> 16);
+		o->dport = (u16)ports;
+		o->flags |= STACKLAT_EVENT_F_PORTS;
+	}
 }
 
 /*
@@ -464,5 +502,6 @@ struct sl_pipeline sl_pipe_net_rx = {
 	.on_start = sl_rx_on_start,
 	.on_record = sl_rx_on_record,
 	.on_drop = sl_rx_on_drop,
+	.ev_obj = sl_rx_ev_obj,
 };
 

@@ -179,7 +179,7 @@ static int sl_tx_tcp(struct sl_ev *ev, struct sl_flight_ent *unused)
 		sl_loss(p, SL_LOSS_FILTERED);
 		return SL_DONE;
 	}
-	e = sl_chain_start(p, sl_sk_pend_id(sk), TX_TCP, ev->now);
+	e = sl_chain_start(p, sl_sk_pend_id(sk), TX_TCP, sl_ev_now(ev));
 	if (e) {
 		e->aux[PEND_APP] = app;
 		e->aux[PEND_TCP] = e->ts[TX_TCP];
@@ -274,7 +274,7 @@ static void sl_tx_ip(struct sl_ev *ev, struct sock *sk, struct sk_buff *skb,
 			return;
 		}
 	}
-	e = sl_chain_start(p, (unsigned long)skb, TX_IP, ev->now);
+	e = sl_chain_start(p, (unsigned long)skb, TX_IP, sl_ev_now(ev));
 	if (!e)
 		return;
 	e->ts[TX_APP] = app;
@@ -329,7 +329,7 @@ static int sl_tx_devq(struct sl_ev *ev, struct sl_flight_ent *unused)
 		sl_chain_remove(ev->p, e, SL_LOSS_FILTERED);
 		return SL_DONE;
 	}
-	e->ts[TX_DEVQ] = ev->now;
+	e->ts[TX_DEVQ] = sl_ev_now(ev);
 	e->aux[SL_AUX_IF] = sl_net_if_tag(&sl_tx_ifs, skb->dev);
 	sl_chain_put(e);
 	return SL_DONE;
@@ -364,7 +364,7 @@ static int sl_tx_done(struct sl_ev *ev, struct sl_flight_ent *e)
 static int sl_tx_consume(struct sl_ev *ev, struct sl_flight_ent *e)
 {
 	if (e->ts[TX_DRV] && !sl_hook_armed(&sl_tx_hooks[HTX_DONE])) {
-		e->ts[TX_DONE] = ev->now;
+		e->ts[TX_DONE] = sl_ev_now(ev);
 		sl_chain_finish(ev->p, e);
 		return SL_DONE;
 	}
@@ -414,6 +414,17 @@ static void sl_tx_on_record(struct sl_pipeline *p,
 			    const struct sl_flight_ent *e)
 {
 	sl_net_record_if(p, &sl_tx_ifs, e, TX_APP, TX_DONE);
+}
+
+/* a slow packet: its interface */
+static void sl_tx_ev_obj(const struct sl_pipeline *p,
+			 const struct sl_flight_ent *e, struct sl_ev_obj *o)
+{
+	if (e->aux[SL_AUX_IF]) {
+		sl_dim_label(&sl_tx_ifs, (u32)(e->aux[SL_AUX_IF] - 1),
+			     o->ifname, sizeof(o->ifname));
+		o->flags |= STACKLAT_EVENT_F_IF;
+	}
 }
 
 /* With an interface filter, a packet dropped before its device queue does not count. */
@@ -542,5 +553,6 @@ struct sl_pipeline sl_pipe_net_tx = {
 	.teardown = sl_net_notifier_put,
 	.on_record = sl_tx_on_record,
 	.on_drop = sl_tx_on_drop,
+	.ev_obj = sl_tx_ev_obj,
 };
 

@@ -395,7 +395,7 @@ static int sl_st_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	struct sl_hook *hk = ev->hk;
 	struct sl_pipeline *p = ev->p;
 	const struct sl_st_ri *r = (const struct sl_st_ri *)ev->data;
-	u64 now = ev->now, incl, child;
+	u64 now = sl_ev_now(ev), incl, child;
 	struct sl_flight_ent *e;
 	unsigned int base;
 	u32 d = r->depth, depth;
