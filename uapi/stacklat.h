@@ -42,6 +42,7 @@
  *           STACKLAT_STAGE_A_NAME        NUL string
  *           STACKLAT_STAGE_A_FROM        NUL string, hook point it starts at
  *           STACKLAT_STAGE_A_TO          NUL string, hook point it ends at
+ *           STACKLAT_STAGE_A_UNIT        u32, enum stacklat_unit (absent: ns)
  *       STACKLAT_PIPE_A_HOOKS        nest of STACKLAT_PIPE_A_HOOK
  *         STACKLAT_PIPE_A_HOOK         nest, enum stacklat_hook_attr
  *           STACKLAT_HOOK_A_NAME         NUL string, the hook point
@@ -62,12 +63,16 @@
  *     STACKLAT_A_STAGE_INDEX       u32
  *     STACKLAT_A_STAGE_NAME        NUL string
  *     STACKLAT_A_HIST              nest, enum stacklat_hist_attr
+ *     STACKLAT_A_STAGE_UNIT        u32, enum stacklat_unit of the samples,
+ *                                  SUM, MIN and MAX (absent: ns)
  *       STACKLAT_HIST_A_COUNT        u64, samples recorded, the overflow
  *                                    bucket included: COUNT = OVERFLOW +
  *                                    the sum of BUCKETS
  *       STACKLAT_HIST_A_SUM          u64, ns
  *       STACKLAT_HIST_A_MIN          u64, ns (absent when COUNT is 0)
- *       STACKLAT_HIST_A_MAX          u64, ns (absent when COUNT is 0)
+ *       STACKLAT_HIST_A_MAX_VALUE    u64, ns (absent when COUNT is 0).  Modules
+ *                                    of 0.1 sent it as type 9 (see the
+ *                                    enum); the tool reads both
  *       STACKLAT_HIST_A_OVERFLOW     u64, samples >= STACKLAT_HIST_MAX_NS
  *       STACKLAT_HIST_A_NBUCKETS     u32, STACKLAT_HIST_NBUCKETS of the module
  *       STACKLAT_HIST_A_FIRST        u32, index of BUCKETS[0]
@@ -94,11 +99,43 @@
  * STACKLAT_CMD_FUNC_DEL (doit, CAP_SYS_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_FUNC_SYMBOL   NUL string
  *
+ * STACKLAT_CMD_GET_INFLIGHT (dump, CAP_NET_ADMIN or CAP_PERFMON)
+ *   request:  STACKLAT_A_PIPELINE_NAME (optional: only that pipeline)
+ *   reply, one message per live entry of the in-flight table:
+ *     STACKLAT_A_PIPELINE_NAME     NUL string
+ *     STACKLAT_A_INFLIGHT          nest, enum stacklat_inflight_attr
+ *       STACKLAT_INFLIGHT_A_AGE_NS   u64, since the chain started
+ *       STACKLAT_INFLIGHT_A_TID      u32, the thread followed (absent
+ *                                    when the object is not a thread)
+ *       STACKLAT_INFLIGHT_A_DESC     NUL string, as debugfs "inflight"
+ *                                    prints it (the pipeline's own view)
+ *       STACKLAT_INFLIGHT_A_POINT    nest, repeated, in slot order
+ *         STACKLAT_INFLIGHT_POINT_A_NAME       NUL string, hook point
+ *         STACKLAT_INFLIGHT_POINT_A_OFFSET_NS  u64, after the start
+ *   The table changes while it is read: an entry may be missed or seen
+ *   twice across messages, never torn (each is copied under its hold).
+ *
+ * Slow events.  A pipeline with a threshold (SET_PIPELINE's
+ * STACKLAT_A_THRESHOLD_NS, u64, 0 = off, at most 3600 s; or the control
+ * command "threshold PIPELINE NS") writes one struct stacklat_event for
+ * every chain whose total (its last point minus its first) exceeds it,
+ * from probe context into a per-CPU ring of STACKLAT_EVENTS_RING records;
+ * a full ring drops the new event and counts it (overruns, per CPU).
+ * GET_PIPELINES gives STACKLAT_PIPE_A_THRESHOLD_NS (u64), GET_STATUS
+ *   STACKLAT_A_EVENTS            nest, enum stacklat_events_attr
+ *
+ * STACKLAT_CMD_GET_EVENTS (dump, CAP_SYS_ADMIN or CAP_PERFMON: it consumes)
+ *   reply: the events waiting in the rings, oldest first per CPU, each
+ *     STACKLAT_A_EVENT             binary, struct stacklat_event
+ *   Reading consumes: the rings have one reader position (debugfs
+ *   "events" reads the same rings).  An empty dump means nothing waits.
+ *
  * Control file (/sys/kernel/debug/stacklat/control), one command a line:
  *   enable PIPELINE | disable PIPELINE | reset [PIPELINE]
  *   filter PIPELINE clear | filter PIPELINE KEY=VALUE...  (added to the
  *                   current filter; the grammar is stacklat_filter.h)
  *   func add SYMBOL | func del SYMBOL  (symbol syntax: stacklat_filter.h)
+ *   threshold PIPELINE NS  (slow events above NS nanoseconds; 0: off)
  *   # a comment: a line whose first non-blank character is '#'
  * A write holding a NUL byte is refused; so is a whole write if any of its
  * lines does not parse, and then none is applied.  Writes need
@@ -106,6 +143,8 @@
  */
 #ifndef _UAPI_STACKLAT_H
 #define _UAPI_STACKLAT_H
+
+#include <linux/types.h>
 
 #define STACKLAT_GENL_NAME	"stacklat"
 #define STACKLAT_GENL_VERSION	1
@@ -122,6 +161,8 @@ enum stacklat_cmd {
 	STACKLAT_CMD_RESET,
 	STACKLAT_CMD_FUNC_ADD,
 	STACKLAT_CMD_FUNC_DEL,
+	STACKLAT_CMD_GET_INFLIGHT,
+	STACKLAT_CMD_GET_EVENTS,
 	__STACKLAT_CMD_MAX
 };
 #define STACKLAT_CMD_MAX (__STACKLAT_CMD_MAX - 1)
@@ -143,6 +184,11 @@ enum stacklat_attr {
 	STACKLAT_A_FILTER,
 	STACKLAT_A_FUNC_SYMBOL,
 	STACKLAT_A_PAD,
+	STACKLAT_A_INFLIGHT,
+	STACKLAT_A_THRESHOLD_NS,
+	STACKLAT_A_EVENT,
+	STACKLAT_A_EVENTS,
+	STACKLAT_A_STAGE_UNIT,
 	__STACKLAT_A_LAST
 };
 #define STACKLAT_A_MAX (__STACKLAT_A_LAST - 1)
@@ -184,6 +230,7 @@ enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_LOSS,
 	STACKLAT_PIPE_A_FILTER,
 	STACKLAT_PIPE_A_PAD,
+	STACKLAT_PIPE_A_THRESHOLD_NS,
 	__STACKLAT_PIPE_A_LAST
 };
 #define STACKLAT_PIPE_A_MAX (__STACKLAT_PIPE_A_LAST - 1)
@@ -194,6 +241,7 @@ enum stacklat_stage_attr {
 	STACKLAT_STAGE_A_NAME,
 	STACKLAT_STAGE_A_FROM,
 	STACKLAT_STAGE_A_TO,
+	STACKLAT_STAGE_A_UNIT,		/* u32, enum stacklat_unit */
 	__STACKLAT_STAGE_A_LAST
 };
 #define STACKLAT_STAGE_A_MAX (__STACKLAT_STAGE_A_LAST - 1)
@@ -212,6 +260,7 @@ enum stacklat_hook_kind {
 	STACKLAT_HOOK_KIND_TRACEPOINT,
 	STACKLAT_HOOK_KIND_KPROBE,
 	STACKLAT_HOOK_KIND_KRETPROBE,
+	STACKLAT_HOOK_KIND_FTRACE,	/* function entry on an ftrace_ops */
 	__STACKLAT_HOOK_KIND_MAX
 };
 
@@ -274,12 +323,32 @@ enum stacklat_op {
 	__STACKLAT_OP_MAX
 };
 
+/*
+ * What a stage's histogram counts (STACKLAT_STAGE_A_UNIT,
+ * STACKLAT_A_STAGE_UNIT; absent means ns).  A value histogram (bytes, a
+ * number of things) has the same buckets, sums and percentiles as a time;
+ * only the unit it is printed in differs, and the _NS names of the hist
+ * attributes then hold that unit.
+ */
+enum stacklat_unit {
+	STACKLAT_UNIT_NS,		/* a latency, ns */
+	STACKLAT_UNIT_BYTES,		/* a size, bytes */
+	STACKLAT_UNIT_COUNT,		/* a number of things (queue depth) */
+	__STACKLAT_UNIT_MAX
+};
+
 enum stacklat_hist_attr {
 	STACKLAT_HIST_A_UNSPEC,
 	STACKLAT_HIST_A_COUNT,
 	STACKLAT_HIST_A_SUM,
 	STACKLAT_HIST_A_MIN,
-	STACKLAT_HIST_A_MAX,
+	/*
+	 * The largest sample.  Named STACKLAT_HIST_A_MAX in 0.1, where the
+	 * bound macro below hid it and the module sent the maximum as type 9
+	 * (STACKLAT_HIST_A_PAD, which nla_put_64bit never emits on x86-64):
+	 * a reader may take a u64 of type 9 as the maximum when this is absent.
+	 */
+	STACKLAT_HIST_A_MAX_VALUE,
 	STACKLAT_HIST_A_OVERFLOW,
 	STACKLAT_HIST_A_NBUCKETS,
 	STACKLAT_HIST_A_FIRST,
@@ -288,5 +357,92 @@ enum stacklat_hist_attr {
 	__STACKLAT_HIST_A_LAST
 };
 #define STACKLAT_HIST_A_MAX (__STACKLAT_HIST_A_LAST - 1)
+
+enum stacklat_inflight_attr {
+	STACKLAT_INFLIGHT_A_UNSPEC,
+	STACKLAT_INFLIGHT_A_AGE_NS,
+	STACKLAT_INFLIGHT_A_TID,
+	STACKLAT_INFLIGHT_A_DESC,
+	STACKLAT_INFLIGHT_A_POINT,
+	STACKLAT_INFLIGHT_A_PAD,
+	__STACKLAT_INFLIGHT_A_LAST
+};
+#define STACKLAT_INFLIGHT_A_MAX (__STACKLAT_INFLIGHT_A_LAST - 1)
+
+enum stacklat_inflight_point_attr {
+	STACKLAT_INFLIGHT_POINT_A_UNSPEC,
+	STACKLAT_INFLIGHT_POINT_A_NAME,
+	STACKLAT_INFLIGHT_POINT_A_OFFSET_NS,
+	STACKLAT_INFLIGHT_POINT_A_PAD,
+	__STACKLAT_INFLIGHT_POINT_A_LAST
+};
+#define STACKLAT_INFLIGHT_POINT_A_MAX (__STACKLAT_INFLIGHT_POINT_A_LAST - 1)
+
+enum stacklat_events_attr {
+	STACKLAT_EVENTS_A_UNSPEC,
+	STACKLAT_EVENTS_A_RING,		/* u32, records per CPU */
+	STACKLAT_EVENTS_A_WRITTEN,	/* u64, events written, all CPUs */
+	STACKLAT_EVENTS_A_READ,		/* u64, events read, all CPUs */
+	STACKLAT_EVENTS_A_OVERRUNS,	/* binary, u64 per possible CPU */
+	STACKLAT_EVENTS_A_PAD,
+	__STACKLAT_EVENTS_A_LAST
+};
+#define STACKLAT_EVENTS_A_MAX (__STACKLAT_EVENTS_A_LAST - 1)
+
+#define STACKLAT_EVENTS_RING	4096	/* records per CPU */
+#define STACKLAT_EVENT_STAGES	16	/* stages an event carries */
+#define STACKLAT_THRESHOLD_MAX_NS	3600000000000ULL
+
+/* One slow object: fixed size, host byte order. */
+struct stacklat_event {
+	__u64 time_ns;		/* its last point, CLOCK_MONOTONIC */
+	__u64 total_ns;		/* last point minus first point */
+	__u64 seq;		/* per CPU, from 0: a gap is an overrun */
+	__u32 tgid;		/* of the task at the end point */
+	__u32 tid;
+	__u32 cpu;
+	__u16 pipeline;		/* index in GET_PIPELINES order */
+	__u16 nstages;		/* valid entries of stages[] */
+	char comm[16];
+	struct {
+		__u32 index;	/* the stage (GET_PIPELINES' STAGE_A_INDEX) */
+		__u32 pad;
+		__u64 ns;
+	} stages[STACKLAT_EVENT_STAGES];
+	/*
+	 * What the object was, where its pipeline knows it; flags says which
+	 * fields are set.  Appended in 0.2: a record of a 0.1 module ends
+	 * before flags, and a reader takes these as unset.
+	 */
+	__u32 flags;		/* STACKLAT_EVENT_F_* */
+	/* _F_DEV: the disk, the kernel's dev_t: major << 20 | minor */
+	__u32 dev;
+	/* _F_PORTS: the packet's source and destination ports, host order */
+	__u16 sport;
+	__u16 dport;
+	__u32 op;		/* _F_OP: enum stacklat_blk_op */
+	/* _F_IO: the request's first sector (512 bytes) and size */
+	__u64 sector;
+	__u32 bytes;
+	__u32 pad2;
+	/* _F_IF: the interface, as the per-interface stages name it */
+	char ifname[16];
+};
+
+#define STACKLAT_EVENT_F_IF	0x1
+#define STACKLAT_EVENT_F_PORTS	0x2
+#define STACKLAT_EVENT_F_DEV	0x4
+#define STACKLAT_EVENT_F_OP	0x8
+#define STACKLAT_EVENT_F_IO	0x10
+
+/* the operation of a block request (the kernel's REQ_OP_*, by name) */
+enum stacklat_blk_op {
+	STACKLAT_BLK_OP_UNKNOWN,
+	STACKLAT_BLK_OP_READ,
+	STACKLAT_BLK_OP_WRITE,
+	STACKLAT_BLK_OP_FLUSH,
+	STACKLAT_BLK_OP_DISCARD,
+	STACKLAT_BLK_OP_OTHER,
+};
 
 #endif /* _UAPI_STACKLAT_H */

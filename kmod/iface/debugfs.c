@@ -11,6 +11,7 @@
 #include <linux/utsname.h>
 #include <linux/kernel.h>
 #include <linux/capability.h>
+#include <linux/ctype.h>
 #include <linux/fs.h>
 
 #include "sl.h"
@@ -31,6 +32,7 @@ static const char * const sl_kind_names[__STACKLAT_HOOK_KIND_MAX] = {
 	[STACKLAT_HOOK_KIND_TRACEPOINT] = "tracepoint",
 	[STACKLAT_HOOK_KIND_KPROBE] = "kprobe",
 	[STACKLAT_HOOK_KIND_KRETPROBE] = "kretprobe",
+	[STACKLAT_HOOK_KIND_FTRACE] = "ftrace",
 };
 
 static const char * const sl_key_names[__STACKLAT_KEY_MAX] = {
@@ -71,6 +73,50 @@ void sl_fmt_ns(char *buf, size_t len, u64 ns)
 			 ns % scale * 100 / scale, unit[u]);
 }
 
+/*
+ * A value of a stage in its unit: a time as sl_fmt_ns() does, bytes with
+ * three significant digits in B, KiB, MiB, GiB or TiB (truncated), a
+ * count as it is.
+ */
+void sl_fmt_val(char *buf, size_t len, u32 unit, u64 v)
+{
+	static const char * const bu[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	u64 scale = 1;
+	int u = 0;
+
+	if (unit == STACKLAT_UNIT_NS) {
+		sl_fmt_ns(buf, len, v);
+		return;
+	}
+	if (unit != STACKLAT_UNIT_BYTES) {
+		snprintf(buf, len, "%llu", v);
+		return;
+	}
+	while (u < 4 && v / scale >= 1024) {
+		scale *= 1024;
+		u++;
+	}
+	if (!u || v / scale >= 100)
+		snprintf(buf, len, "%llu%s", v / scale, bu[u]);
+	else if (v / scale >= 10)
+		snprintf(buf, len, "%llu.%llu%s", v / scale,
+			 v % scale * 10 / scale, bu[u]);
+	else
+		snprintf(buf, len, "%llu.%02llu%s", v / scale,
+			 v % scale * 100 / scale, bu[u]);
+}
+
+static const char * const sl_unit_names[__STACKLAT_UNIT_MAX] = {
+	[STACKLAT_UNIT_NS] = "ns",
+	[STACKLAT_UNIT_BYTES] = "bytes",
+	[STACKLAT_UNIT_COUNT] = "count",
+};
+
+static const char *sl_unit_name(u32 unit)
+{
+	return unit < __STACKLAT_UNIT_MAX ? sl_unit_names[unit] : "?";
+}
+
 static int sl_status_show(struct seq_file *m, void *v)
 {
 	struct sl_flight_stats fs;
@@ -82,9 +128,11 @@ static int sl_status_show(struct seq_file *m, void *v)
 	seq_printf(m, "stacklat %s on Linux %s\n", SL_VERSION,
 		   init_utsname()->release);
 	seq_printf(m, "clock: %s\n", SL_CLOCK_NAME);
+	seq_printf(m, "entry points: %s\n", sl_entry_backend());
 	seq_printf(m, "in-flight table: %u/%u used, max age %llums, inserts %llu, full %llu, stale %llu, busy %llu, %llu KiB\n",
 		   fs.used, fs.size, fs.max_age_ns / NSEC_PER_MSEC, fs.inserts,
 		   fs.full, fs.stale, fs.busy, fs.bytes >> 10);
+	sl_events_status(m);
 	mutex_lock(&sl_lock);
 	for (i = 0; i < sl_nr_pipelines; i++) {
 		struct sl_pipeline *p = sl_pipelines[i];
@@ -96,6 +144,9 @@ static int sl_status_show(struct seq_file *m, void *v)
 			   sl_key_names[p->key], p->generation);
 		seq_printf(m, "  %s\n", p->desc);
 		seq_printf(m, "  filter:%s\n", filt);
+		if (READ_ONCE(p->ev_thresh))
+			seq_printf(m, "  slow events above %llu ns\n",
+				   READ_ONCE(p->ev_thresh));
 		seq_puts(m, "  lost:");
 		for (j = 0; j < SL_LOSS_NR; j++)
 			seq_printf(m, " %s=%llu", sl_loss_names[j], loss.v[j]);
@@ -123,11 +174,11 @@ static int sl_status_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sl_status);
 
-static void sl_pct_col(struct seq_file *m, u64 ns)
+static void sl_pct_col(struct seq_file *m, u32 unit, u64 v)
 {
-	char b[16];
+	char b[24];
 
-	sl_fmt_ns(b, sizeof(b), ns);
+	sl_fmt_val(b, sizeof(b), unit, v);
 	seq_printf(m, " %9s", b);
 }
 
@@ -149,6 +200,8 @@ static int sl_show_stages(struct seq_file *m,
 	if (!s)
 		return -ENOMEM;
 	mutex_lock(&sl_lock);
+	if (p->refresh)
+		p->refresh(p);
 	for (i = 0; i < p->nstages; i++) {
 		if (!p->stages[i].name[0])
 			continue;
@@ -167,10 +220,10 @@ static void sl_table_row(struct seq_file *m, const struct sl_pipeline *p,
 	unsigned int j;
 
 	seq_printf(m, "%-24s %10llu", st->name, s->count);
-	sl_pct_col(m, s->count ? s->sum / s->count : 0);
+	sl_pct_col(m, st->unit, s->count ? s->sum / s->count : 0);
 	for (j = 0; j < ARRAY_SIZE(pcts); j++)
-		sl_pct_col(m, sl_hist_pct(s, pcts[j]));
-	sl_pct_col(m, s->max);
+		sl_pct_col(m, st->unit, sl_hist_pct(s, pcts[j]));
+	sl_pct_col(m, st->unit, s->max);
 	seq_puts(m, "\n");
 }
 
@@ -183,13 +236,14 @@ static int sl_table_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(sl_table);
 
 /* One row per power of two (its 16 sub-buckets merged), bcc style. */
-static void sl_hist_bars(struct seq_file *m, const struct sl_hist_sum *s)
+static void sl_hist_bars(struct seq_file *m, const struct sl_hist_sum *s,
+			 u32 unit)
 {
 	u64 rows[STACKLAT_HIST_NBUCKETS / STACKLAT_HIST_SUB + 1] = { 0 };
 	unsigned int nrows = STACKLAT_HIST_NBUCKETS / STACKLAT_HIST_SUB;
 	unsigned int i, first = nrows, last = 0, w;
 	u64 peak = 0;
-	char lo[16], hi[16];
+	char lo[24], hi[24];
 
 	for (i = 0; i < STACKLAT_HIST_NBUCKETS; i++)
 		rows[i / STACKLAT_HIST_SUB] += s->buckets[i];
@@ -209,15 +263,15 @@ static void sl_hist_bars(struct seq_file *m, const struct sl_hist_sum *s)
 	seq_printf(m, "  %22s : %-10s %s\n", "range", "count", "distribution");
 	for (i = first; i <= last; i++) {
 		if (i == nrows) {
-			sl_fmt_ns(lo, sizeof(lo), STACKLAT_HIST_MAX_NS);
+			sl_fmt_val(lo, sizeof(lo), unit, STACKLAT_HIST_MAX_NS);
 			snprintf(hi, sizeof(hi), "inf");
 		} else {
-			sl_fmt_ns(lo, sizeof(lo),
-				  stacklat_hist_lower(i * STACKLAT_HIST_SUB));
-			sl_fmt_ns(hi, sizeof(hi),
-				  i + 1 < nrows ?
-				  stacklat_hist_lower((i + 1) * STACKLAT_HIST_SUB) :
-				  STACKLAT_HIST_MAX_NS);
+			sl_fmt_val(lo, sizeof(lo), unit,
+				   stacklat_hist_lower(i * STACKLAT_HIST_SUB));
+			sl_fmt_val(hi, sizeof(hi), unit,
+				   i + 1 < nrows ?
+				   stacklat_hist_lower((i + 1) * STACKLAT_HIST_SUB) :
+				   STACKLAT_HIST_MAX_NS);
 		}
 		w = (unsigned int)div64_u64(rows[i] * 40, peak);
 		seq_printf(m, "  %9s -> %-9s : %-10llu |%.*s%*s|\n", lo, hi,
@@ -230,9 +284,12 @@ static void sl_hist_bars(struct seq_file *m, const struct sl_hist_sum *s)
 static void sl_hist_row(struct seq_file *m, const struct sl_pipeline *p,
 			const struct sl_stage *st, const struct sl_hist_sum *s)
 {
-	seq_printf(m, "%s: %s (%s -> %s), %llu samples\n", p->name, st->name,
+	seq_printf(m, "%s: %s (%s -> %s), %llu samples", p->name, st->name,
 		   st->from, st->to, s->count);
-	sl_hist_bars(m, s);
+	if (st->unit != STACKLAT_UNIT_NS)
+		seq_printf(m, ", in %s", sl_unit_name(st->unit));
+	seq_puts(m, "\n");
+	sl_hist_bars(m, s, st->unit);
 	seq_puts(m, "\n");
 }
 
@@ -448,6 +505,23 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 		sl_err("control: usage: func add|del SYMBOL\n");
 		return -EINVAL;
 	}
+	if (!strcmp(cmd, "threshold")) {
+		u64 ns;
+
+		arg = rest ? strsep(&rest, " \t") : NULL;
+		p = sl_ctl_pipe(arg, extack);
+		if (!p)
+			return -EINVAL;
+		rest = rest ? strim(rest) : NULL;
+		if (!rest || !*rest || !isdigit(*rest) || kstrtou64(rest, 10, &ns) ||
+		    ns > STACKLAT_THRESHOLD_MAX_NS) {
+			sl_err("control: threshold %s: '%*pE' is not 0..%llu (ns)\n",
+			       p->name, sl_uq(rest ?: ""), rest ?: "",
+			       STACKLAT_THRESHOLD_MAX_NS);
+			return -EINVAL;
+		}
+		return apply ? sl_events_set_threshold(p, ns, extack) : 0;
+	}
 	sl_err("control: unknown command '%*pE'\n", sl_uq(cmd), cmd);
 	return -EINVAL;
 }
@@ -552,6 +626,7 @@ int sl_debugfs_init(void)
 	debugfs_create_file("status", 0400, sl_dir, NULL, &sl_status_fops);
 	debugfs_create_file("control", 0600, sl_dir, NULL, &sl_control_fops);
 	debugfs_create_file("inflight", 0400, sl_dir, NULL, &sl_inflight_fops);
+	debugfs_create_file("events", 0400, sl_dir, NULL, &sl_events_fops);
 	hist = debugfs_create_dir("hist", sl_dir);
 	for (i = 0; i < sl_nr_pipelines; i++) {
 		struct sl_pipeline *p = sl_pipelines[i];

@@ -52,6 +52,7 @@ static const struct nla_policy sl_nl_policy[STACKLAT_A_MAX + 1] = {
 	[STACKLAT_A_FILTER] = { .type = NLA_NESTED },
 	[STACKLAT_A_FUNC_SYMBOL] = { .type = NLA_NUL_STRING,
 				     .len = STACKLAT_SYM_MAX - 1 },
+	[STACKLAT_A_THRESHOLD_NS] = { .type = NLA_U64 },
 };
 
 static struct genl_family sl_genl_family;
@@ -73,6 +74,35 @@ static struct sl_pipeline *sl_nl_pipe(struct nlattr **attrs,
 		sl_compat_err_msg_name(extack, a, "no such pipeline",
 				       (const char *)nla_data(a));
 	return p;
+}
+
+/* The event rings: size, written, read and every CPU's overruns. */
+static int sl_nl_put_events_stats(struct sk_buff *msg)
+{
+	struct sl_events_stats st;
+	struct nlattr *nest, *a;
+	unsigned int cpu;
+	u64 *v;
+
+	sl_events_stats(&st);
+	nest = nla_nest_start(msg, STACKLAT_A_EVENTS);
+	if (!nest ||
+	    nla_put_u32(msg, STACKLAT_EVENTS_A_RING, st.ring) ||
+	    nla_put_u64_64bit(msg, STACKLAT_EVENTS_A_WRITTEN, st.written,
+			      STACKLAT_EVENTS_A_PAD) ||
+	    nla_put_u64_64bit(msg, STACKLAT_EVENTS_A_READ, st.read,
+			      STACKLAT_EVENTS_A_PAD))
+		return -EMSGSIZE;
+	a = nla_reserve(msg, STACKLAT_EVENTS_A_OVERRUNS,
+			sizeof(u64) * nr_cpu_ids);
+	if (!a)
+		return -EMSGSIZE;
+	v = nla_data(a);
+	memset(v, 0, sizeof(u64) * nr_cpu_ids);
+	for_each_possible_cpu(cpu)
+		v[cpu] = sl_events_overruns(cpu);
+	nla_nest_end(msg, nest);
+	return 0;
 }
 
 static int sl_nl_get_status(struct sk_buff *skb, struct genl_info *info)
@@ -112,6 +142,8 @@ static int sl_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 			      STACKLAT_FLIGHT_A_PAD))
 		goto nospace;
 	nla_nest_end(msg, nest);
+	if (sl_nl_put_events_stats(msg))
+		goto nospace;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 nospace:
@@ -209,6 +241,8 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 	u64 nmissed = 0;
 	unsigned int i;
 
+	if (p->refresh)
+		p->refresh(p);
 	pipe = nla_nest_start(skb, STACKLAT_A_PIPELINE);
 	if (!pipe ||
 	    nla_put_string(skb, STACKLAT_PIPE_A_NAME, p->name) ||
@@ -216,7 +250,9 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 	    nla_put_u32(skb, STACKLAT_PIPE_A_KEY, p->key) ||
 	    nla_put_u8(skb, STACKLAT_PIPE_A_ENABLED, p->enabled) ||
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_GENERATION, p->generation,
-			  STACKLAT_PIPE_A_PAD))
+			  STACKLAT_PIPE_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_THRESHOLD_NS,
+			  READ_ONCE(p->ev_thresh), STACKLAT_PIPE_A_PAD))
 		return -EMSGSIZE;
 	list = nla_nest_start(skb, STACKLAT_PIPE_A_STAGES);
 	if (!list)
@@ -231,7 +267,8 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 		    nla_put_u32(skb, STACKLAT_STAGE_A_INDEX, i) ||
 		    nla_put_string(skb, STACKLAT_STAGE_A_NAME, s->name) ||
 		    nla_put_string(skb, STACKLAT_STAGE_A_FROM, s->from) ||
-		    nla_put_string(skb, STACKLAT_STAGE_A_TO, s->to))
+		    nla_put_string(skb, STACKLAT_STAGE_A_TO, s->to) ||
+		    nla_put_u32(skb, STACKLAT_STAGE_A_UNIT, s->unit))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
@@ -338,7 +375,7 @@ static int sl_nl_put_hist(struct sk_buff *skb, const struct sl_hist_sum *s)
 	if (s->count &&
 	    (sl_nl_put_u64(skb, STACKLAT_HIST_A_MIN, s->min,
 			   STACKLAT_HIST_A_PAD) ||
-	     sl_nl_put_u64(skb, STACKLAT_HIST_A_MAX, s->max,
+	     sl_nl_put_u64(skb, STACKLAT_HIST_A_MAX_VALUE, s->max,
 			   STACKLAT_HIST_A_PAD)))
 		return -EMSGSIZE;
 	if (last > first &&
@@ -367,6 +404,8 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 
 		if (cb->args[2] && cb->args[2] != i + 1)
 			continue;
+		if (p->refresh)
+			p->refresh(p);
 		for (; j < p->nstages; j++) {
 			if (!p->stages[j].name[0])
 				continue;
@@ -383,6 +422,8 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 			    nla_put_u32(skb, STACKLAT_A_STAGE_INDEX, j) ||
 			    nla_put_string(skb, STACKLAT_A_STAGE_NAME,
 					   p->stages[j].name) ||
+			    nla_put_u32(skb, STACKLAT_A_STAGE_UNIT,
+					p->stages[j].unit) ||
 			    sl_nl_put_hist(skb, s)) {
 				genlmsg_cancel(skb, hdr);
 				full = true;
@@ -414,10 +455,18 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOENT;
 		goto out;
 	}
-	if (!info->attrs[STACKLAT_A_ENABLE] && !info->attrs[STACKLAT_A_FILTER]) {
+	if (!info->attrs[STACKLAT_A_ENABLE] && !info->attrs[STACKLAT_A_FILTER] &&
+	    !info->attrs[STACKLAT_A_THRESHOLD_NS]) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		ret = -EINVAL;
 		goto out;
+	}
+	if (info->attrs[STACKLAT_A_THRESHOLD_NS]) {
+		ret = sl_events_set_threshold(p,
+				nla_get_u64(info->attrs[STACKLAT_A_THRESHOLD_NS]),
+				info->extack);
+		if (ret)
+			goto out;
 	}
 	if (info->attrs[STACKLAT_A_FILTER]) {
 		ret = sl_filter_from_nla(p, info->attrs[STACKLAT_A_FILTER], &f,
@@ -480,6 +529,178 @@ static int sl_nl_func(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
+/* ---- GET_INFLIGHT ------------------------------------------------------ */
+
+/* The name of point @pt of @p, from the stages that start or end there. */
+static const char *sl_nl_pt_name(const struct sl_pipeline *p, unsigned int pt)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nstages; i++) {
+		if (p->stages[i].from_pt == pt && p->stages[i].from)
+			return p->stages[i].from;
+		if (p->stages[i].to_pt == pt && p->stages[i].to)
+			return p->stages[i].to;
+	}
+	return NULL;
+}
+
+static int sl_nl_put_inflight(struct sk_buff *skb, struct sl_pipeline *p,
+			      const struct sl_flight_ent *e, u64 ident, u64 now,
+			      char *desc)
+{
+	struct nlattr *nest, *pn;
+	char name[16];
+	unsigned int pt;
+
+	if (nla_put_string(skb, STACKLAT_A_PIPELINE_NAME, p->name))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, STACKLAT_A_INFLIGHT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (sl_nl_put_u64(skb, STACKLAT_INFLIGHT_A_AGE_NS,
+			  (s64)(now - e->born) > 0 ? now - e->born : 0,
+			  STACKLAT_INFLIGHT_A_PAD))
+		return -EMSGSIZE;
+	/* a small ident is a thread id; a pointer is never sent */
+	if (!(ident >> 56) &&
+	    nla_put_u32(skb, STACKLAT_INFLIGHT_A_TID, (u32)ident))
+		return -EMSGSIZE;
+	if (p->flight_fmt) {
+		p->flight_fmt(p, e, now, desc, 512);
+		if (nla_put_string(skb, STACKLAT_INFLIGHT_A_DESC, strim(desc)))
+			return -EMSGSIZE;
+	}
+	for (pt = 0; pt < SL_FLIGHT_NTS; pt++) {
+		const char *n = sl_nl_pt_name(p, pt);
+
+		if (!e->ts[pt])
+			continue;
+		if (!n) {
+			snprintf(name, sizeof(name), "point%u", pt);
+			n = name;
+		}
+		pn = nla_nest_start(skb, STACKLAT_INFLIGHT_A_POINT);
+		if (!pn || nla_put_string(skb, STACKLAT_INFLIGHT_POINT_A_NAME, n) ||
+		    sl_nl_put_u64(skb, STACKLAT_INFLIGHT_POINT_A_OFFSET_NS,
+				  (s64)(e->ts[pt] - e->born) > 0 ?
+				  e->ts[pt] - e->born : 0,
+				  STACKLAT_INFLIGHT_POINT_A_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, pn);
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* One message per live entry; the cursor is the table slot (args[0]). */
+static int sl_nl_dump_inflight(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int pos = cb->args[0], prev, id;
+	struct sl_flight_ent e;
+	bool full = false;
+	u64 key, now;
+	char *desc;
+	void *hdr;
+
+	desc = kmalloc(512, GFP_KERNEL);
+	if (!desc)
+		return -ENOMEM;
+	mutex_lock(&sl_lock);
+	now = sl_now();
+	for (prev = pos; sl_flight_next(sl_ft, &pos, &e, &key); prev = pos) {
+		id = sl_flight_key_owner(key);
+		if (id >= sl_nr_pipelines ||
+		    (cb->args[2] && cb->args[2] != id + 1))
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &sl_genl_family,
+				  NLM_F_MULTI, STACKLAT_CMD_GET_INFLIGHT);
+		if (!hdr) {
+			full = true;
+			break;
+		}
+		if (sl_nl_put_inflight(skb, sl_pipelines[id], &e,
+				       key ^ sl_flight_key(id, 0), now, desc)) {
+			genlmsg_cancel(skb, hdr);
+			full = true;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	mutex_unlock(&sl_lock);
+	kfree(desc);
+	cb->args[0] = full ? prev : pos;	/* the entry that did not fit: again */
+	return full ? sl_nl_dump_full(skb, cb) : skb->len;
+}
+
+/* ---- GET_EVENTS -------------------------------------------------------- */
+
+/* Reading consumes the rings: the privilege of a change. */
+static int sl_nl_events_start(struct netlink_callback *cb)
+{
+	if (!sl_nl_may_write(cb->skb, cb->extack))
+		return -EPERM;
+	cb->args[0] = 0;
+	cb->min_dump_alloc = 32768;
+	return 0;
+}
+
+#define SL_NL_EVENTS_PER_DUMP	(1U << 20)	/* then the dump ends */
+#define SL_NL_EVENTS_BATCH	64
+
+/*
+ * As many events as the message has room for, taken in batches that fit
+ * (an event is taken only when there is room for it: none is lost).
+ */
+static int sl_nl_dump_events(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct stacklat_event *ev;
+	unsigned int n = 0, room, got, i;
+	void *hdr;
+	int ret;
+
+	if (cb->args[0] >= SL_NL_EVENTS_PER_DUMP)
+		return 0;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &sl_genl_family, NLM_F_MULTI, STACKLAT_CMD_GET_EVENTS);
+	if (!hdr)
+		return -EMSGSIZE;
+	ev = kmalloc_array(SL_NL_EVENTS_BATCH, sizeof(*ev), GFP_KERNEL);
+	if (!ev) {
+		genlmsg_cancel(skb, hdr);
+		return -ENOMEM;
+	}
+	ret = sl_events_lock_interruptible();
+	if (ret) {
+		genlmsg_cancel(skb, hdr);
+		kfree(ev);
+		return ret;
+	}
+	for (;;) {
+		room = skb_tailroom(skb) / nla_total_size(sizeof(*ev));
+		room = min3(room, SL_NL_EVENTS_BATCH,
+			    (unsigned int)(SL_NL_EVENTS_PER_DUMP - cb->args[0]));
+		got = room ? sl_events_take(ev, room) : 0;
+		for (i = 0; i < got; i++)
+			memcpy(nla_data(nla_reserve(skb, STACKLAT_A_EVENT,
+						    sizeof(*ev))),
+			       &ev[i], sizeof(*ev));
+		cb->args[0] += got;
+		n += got;
+		if (got < room || !got)
+			break;
+	}
+	sl_events_unlock();
+	kfree(ev);
+	if (!n) {
+		genlmsg_cancel(skb, hdr);
+		return 0;
+	}
+	genlmsg_end(skb, hdr);
+	return skb->len;
+}
+
 static const struct genl_ops sl_genl_ops[] = {
 	{
 		.cmd = STACKLAT_CMD_GET_STATUS,
@@ -504,6 +725,14 @@ static const struct genl_ops sl_genl_ops[] = {
 	}, {
 		.cmd = STACKLAT_CMD_FUNC_DEL,
 		.doit = sl_nl_func,
+	}, {
+		.cmd = STACKLAT_CMD_GET_INFLIGHT,
+		.start = sl_nl_dump_start,
+		.dumpit = sl_nl_dump_inflight,
+	}, {
+		.cmd = STACKLAT_CMD_GET_EVENTS,
+		.start = sl_nl_events_start,
+		.dumpit = sl_nl_dump_events,
 	},
 };
 

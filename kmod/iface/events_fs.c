@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs "events" (root only, 0400): the slow events as text lines,
+ *
+ *   TIME COMM TGID/TID PIPELINE total=DUR STAGE=DUR...
+ *
+ * TIME the end point's CLOCK_MONOTONIC in seconds; the stages the object
+ * passed, in the pipeline's order.  read() blocks until an event arrives
+ * (O_NONBLOCK: EAGAIN), poll() says when one is there.  Reading consumes
+ * (one reader position, shared with netlink's GET_EVENTS).  A line that
+ * does not fit the reader's buffer waits for the next read.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/poll.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "sl.h"
+#include "stacklat_event.h"
+
+#define SL_EVLINE_MAX	1024
+
+struct sl_evfile {
+	char line[SL_EVLINE_MAX];
+	size_t len, off;
+	struct stacklat_event ev;
+};
+
+static void sl_ev_format(struct sl_evfile *f)
+{
+	const struct stacklat_event *ev = &f->ev;
+	struct sl_pipeline *p = NULL;
+	char d[16];
+	size_t n;
+	u32 i;
+
+	mutex_lock(&sl_lock);
+	if (ev->pipeline < sl_nr_pipelines)
+		p = sl_pipelines[ev->pipeline];
+	sl_fmt_ns(d, sizeof(d), ev->total_ns);
+	n = scnprintf(f->line, sizeof(f->line), "%llu.%06llu %s %u/%u %s total=%s",
+		      ev->time_ns / NSEC_PER_SEC,
+		      ev->time_ns % NSEC_PER_SEC / NSEC_PER_USEC, ev->comm,
+		      ev->tgid, ev->tid, p ? p->name : "?", d);
+	for (i = 0; i < ev->nstages && i < STACKLAT_EVENT_STAGES; i++) {
+		u32 s = ev->stages[i].index;
+
+		sl_fmt_ns(d, sizeof(d), ev->stages[i].ns);
+		if (p && s < p->nstages && p->stages[s].name[0])
+			n += scnprintf(f->line + n, sizeof(f->line) - n, " %s=%s",
+				       p->stages[s].name, d);
+		else
+			n += scnprintf(f->line + n, sizeof(f->line) - n,
+				       " stage%u=%s", s, d);
+	}
+	mutex_unlock(&sl_lock);
+	n += stacklat_event_obj_fmt(f->line + n, sizeof(f->line) - n, ev);
+	n += scnprintf(f->line + n, sizeof(f->line) - n, "\n");
+	f->len = n;
+	f->off = 0;
+}
+
+static int sl_evfile_open(struct inode *inode, struct file *file)
+{
+	struct sl_evfile *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return -ENOMEM;
+	file->private_data = f;
+	sl_events_reader_get();
+	return nonseekable_open(inode, file);
+}
+
+static int sl_evfile_release(struct inode *inode, struct file *file)
+{
+	sl_events_reader_put();
+	kfree(file->private_data);
+	return 0;
+}
+
+static ssize_t sl_evfile_read(struct file *file, char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	struct sl_evfile *f = file->private_data;
+	size_t done = 0, n;
+	unsigned int got;
+	int ret;
+
+	while (done < len) {
+		if (f->off < f->len) {
+			n = min(f->len - f->off, len - done);
+			/* a whole line, or nothing of it, unless it is the first */
+			if (done && n < f->len - f->off)
+				break;
+			if (copy_to_user(ubuf + done, f->line + f->off, n))
+				return done ? done : -EFAULT;
+			f->off += n;
+			done += n;
+			continue;
+		}
+		ret = sl_events_lock_interruptible();
+		if (ret)
+			return done ? done : ret;
+		got = sl_events_take(&f->ev, 1);
+		sl_events_unlock();
+		if (got) {
+			sl_ev_format(f);
+			continue;
+		}
+		if (done)
+			break;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(*sl_events_wq(), sl_events_avail());
+		if (ret)
+			return ret;
+	}
+	return done;
+}
+
+static __poll_t sl_evfile_poll(struct file *file, poll_table *wait)
+{
+	struct sl_evfile *f = file->private_data;
+
+	poll_wait(file, sl_events_wq(), wait);
+	if (f->off < f->len || sl_events_avail())
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+const struct file_operations sl_events_fops = {
+	.owner = THIS_MODULE,
+	.open = sl_evfile_open,
+	.release = sl_evfile_release,
+	.read = sl_evfile_read,
+	.poll = sl_evfile_poll,
+};
+
+/* The status file's line: ring size, written, read, overruns per CPU. */
+void sl_events_status(struct seq_file *m)
+{
+	struct sl_events_stats st;
+	unsigned int cpu;
+
+	sl_events_stats(&st);
+	seq_printf(m, "events: ring %u/CPU, written %llu, read %llu, overruns %llu (",
+		   st.ring, st.written, st.read, st.overruns_total);
+	for_each_possible_cpu(cpu)
+		seq_printf(m, "%scpu%u=%llu", cpu ? " " : "", cpu,
+			   sl_events_overruns(cpu));
+	seq_puts(m, ")\n");
+}
