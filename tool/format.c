@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Number, duration, error and JSON string formatting (no libnl). */
+/* Number, duration, error and UTF-8 string formatting (no libnl). */
 #define _GNU_SOURCE
+#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
@@ -24,6 +25,46 @@ void fmt_ns(char *buf, size_t len, uint64_t ns)
 	else
 		snprintf(buf, len, "%llu.%02llu%s", (unsigned long long)whole,
 			 (unsigned long long)(ns % scale / (scale / 100)), unit[u]);
+}
+
+void fmt_val(char *buf, size_t len, uint32_t unit, uint64_t v)
+{
+	static const char * const bu[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	uint64_t scale = 1, whole;
+	int u = 0;
+
+	if (unit == STACKLAT_UNIT_NS) {
+		fmt_ns(buf, len, v);
+		return;
+	}
+	if (unit != STACKLAT_UNIT_BYTES) {
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+		return;
+	}
+	while (u < 4 && v / scale >= 1024) {
+		scale *= 1024;
+		u++;
+	}
+	whole = v / scale;
+	if (!u || whole >= 100)
+		snprintf(buf, len, "%llu%s", (unsigned long long)whole, bu[u]);
+	else if (whole >= 10)
+		snprintf(buf, len, "%llu.%llu%s", (unsigned long long)whole,
+			 (unsigned long long)(v % scale * 10 / scale), bu[u]);
+	else
+		snprintf(buf, len, "%llu.%02llu%s", (unsigned long long)whole,
+			 (unsigned long long)(v % scale * 100 / scale), bu[u]);
+}
+
+const char *unit_name(uint32_t unit)
+{
+	static const char * const names[] = {
+		[STACKLAT_UNIT_NS] = "ns",
+		[STACKLAT_UNIT_BYTES] = "bytes",
+		[STACKLAT_UNIT_COUNT] = "count",
+	};
+
+	return unit < sizeof(names) / sizeof(names[0]) ? names[unit] : "?";
 }
 
 /* Length of the valid UTF-8 sequence at @s, or 0 if it is not one. */
@@ -57,52 +98,28 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-void json_string(FILE *f, const char *str)
+char *utf8_clean(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	char *out = malloc(strlen(str) * 3 + 1), *o = out;
 	size_t n;
 
-	fputc('"', f);
+	if (!out)
+		return NULL;
 	while (*s) {
-		switch (*s) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\b':
-			fputs("\\b", f);
-			break;
-		case '\f':
-			fputs("\\f", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (*s < 0x20 || *s == 0x7f) {
-				fprintf(f, "\\u%04x", *s);
-				break;
-			}
-			n = utf8_len(s);
-			if (!n) {
-				fputs("\\ufffd", f);
-				break;
-			}
-			fwrite(s, 1, n, f);
-			s += n;
+		n = utf8_len(s);
+		if (!n) {
+			memcpy(o, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			o += 3;
+			s++;
 			continue;
 		}
-		s++;
+		memcpy(o, s, n);
+		o += n;
+		s += n;
 	}
-	fputc('"', f);
+	*o = '\0';
+	return out;
 }
 
 const char *errno_text(int err, char *buf, size_t len)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Number, duration, error and JSON string formatting (no libnl). */
+/* Number, duration, error and UTF-8 string formatting (no libnl). */
 #ifndef STACKLAT_TOOL_FORMAT_H
 #define STACKLAT_TOOL_FORMAT_H
 
@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "stacklat.h"
 
 /* Longest fmt_ns() output plus NUL ("18446744073709551s"). */
 #define FMT_NS_LEN	24
@@ -18,8 +20,23 @@
  */
 void fmt_ns(char *buf, size_t len, uint64_t ns);
 
-/* @s as a JSON string literal (quotes included); invalid UTF-8 -> U+FFFD. */
-void json_string(FILE *f, const char *s);
+/*
+ * A copy of @s (malloc'ed, NULL when out of memory) in which every byte
+ * that is not part of valid UTF-8 (overlong, surrogate, truncated, above
+ * U+10FFFF) is replaced by U+FFFD, for JSON (tool/json.c).
+ */
+char *utf8_clean(const char *s);
+
+/*
+ * A value in @unit (enum stacklat_unit) as the module's debugfs files print
+ * it: a time as fmt_ns(), bytes with three significant digits in B, KiB,
+ * MiB, GiB or TiB (truncated: 1024B, 1.00KiB, 64.0KiB, 100MiB), a count as
+ * it is.  An unknown unit prints the number.
+ */
+void fmt_val(char *buf, size_t len, uint32_t unit, uint64_t v);
+
+/* "ns", "bytes", "count" ("?" for an unknown unit). */
+const char *unit_name(uint32_t unit);
 
 /* "ENOENT: No such file or directory"; kernel-internal errnos named too. */
 const char *errno_text(int err, char *buf, size_t len);

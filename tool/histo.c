@@ -201,19 +201,19 @@ int hist_set_delta(const struct hist_set *cur, const struct hist_set *prev,
 	return 0;
 }
 
-static void bar_row(FILE *f, uint64_t lo, uint64_t hi, bool inf, uint64_t n,
-		    uint64_t peak)
+static void bar_row(FILE *f, uint32_t unit, uint64_t lo, uint64_t hi,
+		    bool inf, uint64_t n, uint64_t peak)
 {
 	static const char stars[BAR_WIDTH + 1] =
 		"****************************************";
 	char a[FMT_NS_LEN], b[FMT_NS_LEN];
 	unsigned int w;
 
-	fmt_ns(a, sizeof(a), lo);
+	fmt_val(a, sizeof(a), unit, lo);
 	if (inf)
 		snprintf(b, sizeof(b), "inf");
 	else
-		fmt_ns(b, sizeof(b), hi);
+		fmt_val(b, sizeof(b), unit, hi);
 	/* n * 40 cannot overflow for any count a histogram can hold */
 	w = (unsigned int)(n > UINT64_MAX / BAR_WIDTH ? n / (peak / BAR_WIDTH) :
 			   n * BAR_WIDTH / peak);
@@ -258,7 +258,7 @@ void hist_bars(FILE *f, const struct hist *h, bool fine)
 				continue;
 			if (prev >= 0 && i != prev + 1)
 				fprintf(f, "  %22s :\n", "...");
-			bar_row(f, stacklat_hist_lower((uint32_t)i),
+			bar_row(f, h->unit, stacklat_hist_lower((uint32_t)i),
 				stacklat_hist_lower((uint32_t)i) +
 				stacklat_hist_width((uint32_t)i),
 				false, h->buckets[i], peak);
@@ -268,7 +268,7 @@ void hist_bars(FILE *f, const struct hist *h, bool fine)
 			fprintf(f, "  %22s :\n", "...");
 	} else {
 		for (i = first; first >= 0 && i <= last; i++)
-			bar_row(f, stacklat_hist_lower((uint32_t)i * STACKLAT_HIST_SUB),
+			bar_row(f, h->unit, stacklat_hist_lower((uint32_t)i * STACKLAT_HIST_SUB),
 				i + 1 < NROWS ?
 				stacklat_hist_lower((uint32_t)(i + 1) * STACKLAT_HIST_SUB) :
 				STACKLAT_HIST_MAX_NS, false, rows[i], peak);
@@ -276,5 +276,5 @@ void hist_bars(FILE *f, const struct hist *h, bool fine)
 			fprintf(f, "  %22s :\n", "...");
 	}
 	if (h->overflow)
-		bar_row(f, STACKLAT_HIST_MAX_NS, 0, true, h->overflow, peak);
+		bar_row(f, h->unit, STACKLAT_HIST_MAX_NS, 0, true, h->overflow, peak);
 }

@@ -36,6 +36,7 @@ struct hist {
 	/* min/max are the kernel's (exact) or derived from buckets */
 	bool min_exact, max_exact;
 	enum hist_kind kind;
+	uint32_t unit;		/* enum stacklat_unit of the values */
 	__u64 buckets[STACKLAT_HIST_NBUCKETS];
 };
 
@@ -65,6 +66,7 @@ struct stage_info {
 	char name[STACKLAT_NAME_MAX];
 	char from[STACKLAT_NAME_MAX];
 	char to[STACKLAT_NAME_MAX];
+	uint32_t unit;		/* enum stacklat_unit */
 };
 
 struct hook_info {
@@ -89,6 +91,7 @@ struct pipe_info {
 	uint32_t loss_mask;
 	bool has_filter;
 	struct filter_spec filter;
+	uint64_t threshold_ns;		/* slow events above it; 0 off */
 };
 
 struct pipe_list {
@@ -104,6 +107,36 @@ struct status_info {
 	bool has_flight;
 	uint32_t flight_size, flight_used;
 	uint64_t flight_max_age_ns, flight_inserts, flight_full, flight_stale;
+	/* the slow-event rings */
+	bool has_events;
+	uint32_t events_ring;
+	uint64_t events_written, events_read;
+	uint64_t *overruns;		/* per CPU (malloc'ed), ncpus of them */
+	size_t ncpus;
+};
+
+/* ---- the in-flight table (GET_INFLIGHT) -------------------------------- */
+
+#define INFLIGHT_MAX_POINTS	16
+
+struct inflight_point {
+	char name[STACKLAT_NAME_MAX];
+	uint64_t offset_ns;
+};
+
+struct inflight_ent {
+	char pipeline[STACKLAT_NAME_MAX];
+	uint64_t age_ns;
+	bool has_tid;
+	uint32_t tid;
+	char desc[512];
+	struct inflight_point pts[INFLIGHT_MAX_POINTS];
+	size_t npts;
+};
+
+struct inflight_list {
+	struct inflight_ent *e;
+	size_t n, cap;
 };
 
 #endif

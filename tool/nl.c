@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/genetlink.h>
@@ -253,6 +254,7 @@ static uint64_t get_u64(struct nlattr *a)
 static int parse_status(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[STACKLAT_A_MAX + 1], *ft[STACKLAT_FLIGHT_A_MAX + 1];
+	struct nlattr *et[STACKLAT_EVENTS_A_MAX + 1];
 	struct status_info *st = arg;
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL))
@@ -270,6 +272,23 @@ static int parse_status(struct nl_msg *msg, void *arg)
 		st->flight_inserts = get_u64(ft[STACKLAT_FLIGHT_A_INSERTS]);
 		st->flight_full = get_u64(ft[STACKLAT_FLIGHT_A_FULL]);
 		st->flight_stale = get_u64(ft[STACKLAT_FLIGHT_A_STALE]);
+	}
+	if (tb[STACKLAT_A_EVENTS] &&
+	    !nla_parse_nested(et, STACKLAT_EVENTS_A_MAX, tb[STACKLAT_A_EVENTS], NULL)) {
+		struct nlattr *o = et[STACKLAT_EVENTS_A_OVERRUNS];
+
+		st->has_events = true;
+		st->events_ring = get_u32(et[STACKLAT_EVENTS_A_RING]);
+		st->events_written = get_u64(et[STACKLAT_EVENTS_A_WRITTEN]);
+		st->events_read = get_u64(et[STACKLAT_EVENTS_A_READ]);
+		if (o && nla_len(o) >= 8) {
+			st->ncpus = (size_t)nla_len(o) / 8;
+			free(st->overruns);
+			st->overruns = malloc(st->ncpus * 8);
+			if (!st->overruns)
+				return -ENOMEM;
+			memcpy(st->overruns, nla_data(o), st->ncpus * 8);
+		}
 	}
 	return 0;
 }
@@ -350,6 +369,7 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 	pi->enabled = p[STACKLAT_PIPE_A_ENABLED] && nla_len(p[STACKLAT_PIPE_A_ENABLED]) >= 1 &&
 		      nla_get_u8(p[STACKLAT_PIPE_A_ENABLED]);
 	pi->generation = get_u64(p[STACKLAT_PIPE_A_GENERATION]);
+	pi->threshold_ns = get_u64(p[STACKLAT_PIPE_A_THRESHOLD_NS]);
 	if (p[STACKLAT_PIPE_A_STAGES]) {
 		n = count_nested(p[STACKLAT_PIPE_A_STAGES], STACKLAT_PIPE_A_STAGE);
 		pi->stages = calloc((size_t)n + 1, sizeof(*pi->stages));
@@ -368,6 +388,8 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 			copy_str(si->name, sizeof(si->name), s[STACKLAT_STAGE_A_NAME]);
 			copy_str(si->from, sizeof(si->from), s[STACKLAT_STAGE_A_FROM]);
 			copy_str(si->to, sizeof(si->to), s[STACKLAT_STAGE_A_TO]);
+			si->unit = s[STACKLAT_STAGE_A_UNIT] ?
+				   get_u32(s[STACKLAT_STAGE_A_UNIT]) : STACKLAT_UNIT_NS;
 		}
 	}
 	if (p[STACKLAT_PIPE_A_HOOKS]) {
@@ -478,8 +500,14 @@ static int parse_hist(struct nl_msg *msg, void *arg)
 	h->count = get_u64(t[STACKLAT_HIST_A_COUNT]);
 	h->sum = get_u64(t[STACKLAT_HIST_A_SUM]);
 	h->min = get_u64(t[STACKLAT_HIST_A_MIN]);
-	h->max = get_u64(t[STACKLAT_HIST_A_MAX]);
+	h->max = get_u64(t[STACKLAT_HIST_A_MAX_VALUE]);
+	/* a module of 0.1 sent the maximum as type 9 (uapi) */
+	if (!t[STACKLAT_HIST_A_MAX_VALUE] && t[STACKLAT_HIST_A_PAD] &&
+	    nla_len(t[STACKLAT_HIST_A_PAD]) == sizeof(uint64_t))
+		h->max = get_u64(t[STACKLAT_HIST_A_PAD]);
 	h->overflow = get_u64(t[STACKLAT_HIST_A_OVERFLOW]);
+	h->unit = tb[STACKLAT_A_STAGE_UNIT] ? get_u32(tb[STACKLAT_A_STAGE_UNIT]) :
+		  STACKLAT_UNIT_NS;
 	h->min_exact = h->max_exact = true;
 	h->kind = HIST_CUMULATIVE;
 	if (hist_load_buckets(h, t[STACKLAT_HIST_A_NBUCKETS] ?
@@ -503,7 +531,118 @@ void sl_nl_get_hists(const char *pipe, struct hist_set *set)
 		   clear_hist_set);
 }
 
+/* ---- GET_INFLIGHT ---------------------------------------------------------- */
+
+static int parse_inflight(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1], *t[STACKLAT_INFLIGHT_A_MAX + 1];
+	struct nlattr *pt[STACKLAT_INFLIGHT_POINT_A_MAX + 1], *a;
+	struct inflight_list *l = arg;
+	struct inflight_ent *e;
+	int rem;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
+	    !tb[STACKLAT_A_PIPELINE_NAME] || !tb[STACKLAT_A_INFLIGHT] ||
+	    nla_parse_nested(t, STACKLAT_INFLIGHT_A_MAX, tb[STACKLAT_A_INFLIGHT], NULL))
+		return -EINVAL;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct inflight_ent *ne = realloc(l->e, cap * sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		l->e = ne;
+		l->cap = cap;
+	}
+	e = &l->e[l->n++];
+	memset(e, 0, sizeof(*e));
+	copy_str(e->pipeline, sizeof(e->pipeline), tb[STACKLAT_A_PIPELINE_NAME]);
+	e->age_ns = get_u64(t[STACKLAT_INFLIGHT_A_AGE_NS]);
+	if (t[STACKLAT_INFLIGHT_A_TID]) {
+		e->has_tid = true;
+		e->tid = get_u32(t[STACKLAT_INFLIGHT_A_TID]);
+	}
+	if (t[STACKLAT_INFLIGHT_A_DESC])
+		copy_str(e->desc, sizeof(e->desc), t[STACKLAT_INFLIGHT_A_DESC]);
+	nla_for_each_nested(a, tb[STACKLAT_A_INFLIGHT], rem) {
+		if (nla_type(a) != STACKLAT_INFLIGHT_A_POINT || e->npts >= INFLIGHT_MAX_POINTS)
+			continue;
+		if (nla_parse_nested(pt, STACKLAT_INFLIGHT_POINT_A_MAX, a, NULL) ||
+		    !pt[STACKLAT_INFLIGHT_POINT_A_NAME])
+			return -EINVAL;
+		copy_str(e->pts[e->npts].name, sizeof(e->pts[0].name),
+			 pt[STACKLAT_INFLIGHT_POINT_A_NAME]);
+		e->pts[e->npts++].offset_ns = get_u64(pt[STACKLAT_INFLIGHT_POINT_A_OFFSET_NS]);
+	}
+	return 0;
+}
+
+static void clear_inflight(void *arg)
+{
+	((struct inflight_list *)arg)->n = 0;
+}
+
+void sl_nl_get_inflight(const char *pipe, struct inflight_list *l)
+{
+	dump_retry(STACKLAT_CMD_GET_INFLIGHT, pipe, "in-flight table", parse_inflight, l,
+		   clear_inflight);
+}
+
 /* ---- changes ----------------------------------------------------------------- */
+
+void sl_nl_set_threshold(const char *pipe, uint64_t ns)
+{
+	struct nl_msg *msg = new_msg(STACKLAT_CMD_SET_PIPELINE, NLM_F_ACK);
+	char what[64];
+
+	put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
+	if (nla_put_u64(msg, STACKLAT_A_THRESHOLD_NS, ns))
+		fatal("out of memory");
+	snprintf(what, sizeof(what), "threshold %s", pipe);
+	transact(msg, what, NULL, NULL, NULL);
+}
+
+/* ---- GET_EVENTS -------------------------------------------------------------- */
+
+struct ev_cb {
+	void (*fn)(const struct stacklat_event *ev, void *arg);
+	void *arg;
+	size_t n;
+};
+
+static int parse_events(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct ev_cb *c = arg;
+	struct stacklat_event ev;
+	struct nlattr *a;
+	int rem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		size_t n;
+
+		/* a 0.1 module's record ends before flags: the rest unset */
+		if (nla_type(a) != STACKLAT_A_EVENT ||
+		    nla_len(a) < (int)offsetof(struct stacklat_event, flags))
+			continue;
+		n = (size_t)nla_len(a) < sizeof(ev) ? (size_t)nla_len(a) : sizeof(ev);
+		memset(&ev, 0, sizeof(ev));
+		memcpy(&ev, nla_data(a), n);
+		c->fn(&ev, c->arg);
+		c->n++;
+	}
+	return 0;
+}
+
+size_t sl_nl_get_events(void (*fn)(const struct stacklat_event *ev, void *arg), void *arg)
+{
+	struct ev_cb c = { .fn = fn, .arg = arg };
+
+	transact(new_msg(STACKLAT_CMD_GET_EVENTS, NLM_F_DUMP), "events", parse_events, &c,
+		 NULL);
+	return c.n;
+}
 
 void sl_nl_enable(const char *pipe, bool on)
 {

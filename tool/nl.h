@@ -21,7 +21,14 @@ void pipe_list_free(struct pipe_list *pl);
 /* GET_HIST dump (@pipe NULL: all) into @set; interrupted dumps retried. */
 void sl_nl_get_hists(const char *pipe, struct hist_set *set);
 
+/* Every live entry of the in-flight table (of @pipe, or all). */
+void sl_nl_get_inflight(const char *pipe, struct inflight_list *l);
+
 void sl_nl_enable(const char *pipe, bool on);
+/* Slow events above @ns (0: off) on @pipe. */
+void sl_nl_set_threshold(const char *pipe, uint64_t ns);
+/* Take the events waiting in the kernel's rings, @fn for each; how many. */
+size_t sl_nl_get_events(void (*fn)(const struct stacklat_event *ev, void *arg), void *arg);
 void sl_nl_set_filter(const char *pipe, const struct filter_spec *f);
 void sl_nl_reset(const char *pipe);
 void sl_nl_func(bool add, const char *symbol);

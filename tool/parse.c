@@ -270,6 +270,8 @@ int parse_hist_args(int argc, char **argv, struct hist_args *a, char *err,
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--fine") || !strcmp(argv[i], "-f")) {
 			a->fine = true;
+		} else if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+			a->json = true;
 		} else if (argv[i][0] == '-') {
 			snprintf(err, errlen, "unknown option '%s'", argv[i]);
 			return -1;
@@ -291,4 +293,34 @@ int parse_hist_args(int argc, char **argv, struct hist_args *a, char *err,
 		return -1;
 	}
 	return 0;
+}
+
+int parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct { const char *u; uint64_t mul; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	uint64_t v = 0;
+	size_t i;
+
+	if (!strcmp(s, "0")) {
+		*ns = 0;
+		return 0;
+	}
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > 3600000000000ULL)
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(s, units[i].u))
+			continue;
+		if (v > 3600000000000ULL / units[i].mul)
+			return -1;
+		*ns = v * units[i].mul;
+		return 0;
+	}
+	return -1;
 }

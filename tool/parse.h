@@ -45,13 +45,20 @@ int parse_show_args(int argc, char **argv, struct show_args *a, char *err,
 
 struct hist_args {
 	bool fine;
+	bool json;
 	const char *pipe;
 	const char *stage;	/* NULL: all stages */
 };
 
-/* hist [--fine] PIPELINE [STAGE] (argv[0] is "hist") */
+/* hist [--fine] [-j|--json] PIPELINE [STAGE] (argv[0] is "hist") */
 int parse_hist_args(int argc, char **argv, struct hist_args *a, char *err,
 		    size_t errlen);
+
+/*
+ * A duration: digits and a unit, ns us ms or s ("250us", "10ms"), or "0";
+ * at most 3600 s.  Returns 0, or -1 (nothing written).
+ */
+int parse_duration(const char *s, uint64_t *ns);
 
 /* A pipeline, stage or hook name: 1..31 chars of [A-Za-z0-9_.:-]. */
 bool valid_name(const char *s);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Text and JSON views of status and histograms (no libnl). */
+/* Text views of status and histograms (no libnl; JSON: json.c). */
 #include <string.h>
 
 #include "format.h"
 #include "histo.h"
 #include "parse.h"
 #include "render.h"
+#include "stacklat_event.h"
 
 #define C_RESET	"\033[0m"
 #define C_BOLD	"\033[1m"
@@ -35,6 +36,7 @@ static const char * const kind_names[] = {
 	[STACKLAT_HOOK_KIND_TRACEPOINT] = "tracepoint",
 	[STACKLAT_HOOK_KIND_KPROBE] = "kprobe",
 	[STACKLAT_HOOK_KIND_KRETPROBE] = "kretprobe",
+	[STACKLAT_HOOK_KIND_FTRACE] = "ftrace",
 };
 
 static const char * const key_names[] = {
@@ -123,53 +125,58 @@ void render_show_table(FILE *f, const char *pipe, const struct pipe_info *pi,
 			fputc('\n', f);
 			continue;
 		}
-		fmt_ns(b, sizeof(b), st.avg);
+		fmt_val(b, sizeof(b), hs[i].unit, st.avg);
 		fprintf(f, " %9s", b);
 		for (j = 0; j < NPCTS; j++) {
-			fmt_ns(b, sizeof(b), st.pct[j]);
+			fmt_val(b, sizeof(b), hs[i].unit, st.pct[j]);
 			fprintf(f, " %9s", b);
 		}
 		b[0] = '~';
-		fmt_ns(b + 1, sizeof(b) - 1, st.max);
+		fmt_val(b + 1, sizeof(b) - 1, hs[i].unit, st.max);
 		fprintf(f, " %9s\n", st.max_exact ? b + 1 : b);
 	}
 }
 
-void render_show_json(FILE *f, const char *pipe, const struct pipe_info *pi,
-		      const struct hist *hs, size_t n, bool interval)
+static const char *stage_name(const struct pipe_info *pi, uint32_t index)
 {
-	struct hist_stats st;
-	uint64_t gen = pi ? pi->generation : 0;
-	bool reset = false;
 	size_t i;
-	int j;
 
-	for (i = 0; i < n; i++)
-		reset |= hs[i].kind == HIST_BASELINE_RESET;
-	if (n)
-		gen = hs[0].generation;
-	fputs("{\"pipeline\":", f);
-	json_string(f, pipe);
-	fprintf(f, ",\"generation\":%llu", ull(gen));
-	if (pi)
-		fprintf(f, ",\"enabled\":%s", pi->enabled ? "true" : "false");
-	if (interval)
-		fprintf(f, ",\"reset\":%s", reset ? "true" : "false");
-	fputs(",\"stages\":[", f);
-	for (i = 0; i < n; i++) {
-		hist_stats(&hs[i], &st);
-		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		json_string(f, hs[i].stage);
-		fprintf(f, ",\"index\":%u,\"count\":%llu,\"sum_ns\":%llu,\"min_ns\":%llu,\"max_ns\":%llu,\"avg_ns\":%llu",
-			hs[i].index, ull(st.count), ull(st.sum), ull(st.min),
-			ull(st.max), ull(st.avg));
-		for (j = 0; j < NPCTS; j++)
-			fprintf(f, ",\"%s\":%llu", show_pct_keys[j], ull(st.pct[j]));
-		fprintf(f, ",\"overflow\":%llu,\"min_exact\":%s,\"max_exact\":%s}",
-			ull(st.overflow), st.min_exact ? "true" : "false",
-			st.max_exact ? "true" : "false");
+	for (i = 0; pi && i < pi->nstages; i++)
+		if (pi->stages[i].index == index)
+			return pi->stages[i].name;
+	return NULL;
+}
+
+void render_event(char *buf, size_t len, const struct stacklat_event *ev,
+		  const struct pipe_list *pl)
+{
+	const struct pipe_info *pi = pl && ev->pipeline < pl->n ? &pl->p[ev->pipeline] : NULL;
+	char comm[sizeof(ev->comm) + 1], d[FMT_NS_LEN];
+	size_t n, i;
+	int r;
+
+	memcpy(comm, ev->comm, sizeof(ev->comm));
+	comm[sizeof(ev->comm)] = '\0';
+	for (i = 0; comm[i]; i++)	/* one word of printable ASCII */
+		if ((unsigned char)comm[i] <= ' ' || (unsigned char)comm[i] >= 0x7f)
+			comm[i] = '?';
+	fmt_ns(d, sizeof(d), ev->total_ns);
+	r = snprintf(buf, len, "%llu.%06llu %s %u/%u %s total=%s",
+		     ull(ev->time_ns / 1000000000ULL), ull(ev->time_ns % 1000000000ULL / 1000),
+		     comm[0] ? comm : "?", ev->tgid, ev->tid, pi ? pi->name : "?", d);
+	n = r < 0 ? 0 : (size_t)r < len ? (size_t)r : len - 1;
+	for (i = 0; i < ev->nstages && i < STACKLAT_EVENT_STAGES && n < len - 1; i++) {
+		const char *name = stage_name(pi, ev->stages[i].index);
+
+		fmt_ns(d, sizeof(d), ev->stages[i].ns);
+		if (name)
+			r = snprintf(buf + n, len - n, " %s=%s", name, d);
+		else
+			r = snprintf(buf + n, len - n, " stage%u=%s", ev->stages[i].index, d);
+		n = r < 0 ? n : n + (size_t)r < len ? n + (size_t)r : len - 1;
 	}
-	fputs("]}", f);
+	if (n < len - 1)
+		stacklat_event_obj_fmt(buf + n, (unsigned int)(len - n), ev);
 }
 
 void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
@@ -189,6 +196,10 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 	if (p->has_filter) {
 		filter_format(&p->filter, filt, sizeof(filt));
 		fprintf(f, "  filter:%s\n", filt);
+	}
+	if (p->threshold_ns) {
+		fmt_ns(err, sizeof(err), p->threshold_ns);
+		fprintf(f, "  slow events above %s\n", err);
 	}
 	if (p->loss_mask) {
 		fprintf(f, "  lost:");
@@ -247,6 +258,17 @@ void render_status(FILE *f, const struct status_info *st,
 			st->flight_used, st->flight_size, age,
 			ull(st->flight_inserts), ull(st->flight_full),
 			ull(st->flight_stale));
+	}
+	if (st->has_events) {
+		uint64_t over = 0;
+
+		for (i = 0; i < st->ncpus; i++)
+			over += st->overruns[i];
+		fprintf(f, "slow events: ring %u per CPU, written %llu, read %llu, overruns %llu",
+			st->events_ring, ull(st->events_written), ull(st->events_read), ull(over));
+		for (i = 0; over && i < st->ncpus; i++)
+			fprintf(f, "%scpu%zu=%llu", i ? " " : " (", i, ull(st->overruns[i]));
+		fprintf(f, "%s\n", over ? ")" : "");
 	}
 	for (i = 0; i < pl->n; i++) {
 		fputc('\n', f);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Text and JSON views of status and histograms (no libnl). */
+/* Text views of status and histograms (no libnl; JSON: json.h). */
 #ifndef STACKLAT_TOOL_RENDER_H
 #define STACKLAT_TOOL_RENDER_H
 
@@ -24,20 +24,18 @@ const char *loss_name(int attr);
 void render_show_table(FILE *f, const char *pipe, const struct pipe_info *pi,
 		       const struct hist *hs, size_t n);
 
-/*
- * One pipeline as a JSON object (no newline):
- * {"pipeline":S,"generation":N,["enabled":B,]["reset":B,]"stages":[
- *   {"name":S,"index":N,"count":N,"sum_ns":N,"min_ns":N,"max_ns":N,
- *    "avg_ns":N,"p50_ns":N,"p90_ns":N,"p99_ns":N,"p999_ns":N,
- *    "overflow":N,"min_exact":B,"max_exact":B}...]}
- * "reset" is present in interval mode only.
- */
-void render_show_json(FILE *f, const char *pipe, const struct pipe_info *pi,
-		      const struct hist *hs, size_t n, bool interval);
-
 /* "stacklat status": module line, in-flight table, then each pipeline. */
 void render_status(FILE *f, const struct status_info *st,
 		   const struct pipe_list *pl, bool color);
+
+/*
+ * One slow event as a line (no newline), as debugfs "events" prints it:
+ * TIME COMM TGID/TID PIPELINE total=DUR STAGE=DUR... (TIME: the end
+ * point's CLOCK_MONOTONIC in seconds; stages in the pipeline's order,
+ * named from @pl, which may be NULL).
+ */
+void render_event(char *buf, size_t len, const struct stacklat_event *ev,
+		  const struct pipe_list *pl);
 
 /* One pipeline of the status view. */
 void render_pipe_status(FILE *f, const struct pipe_info *p, bool color);

@@ -6,16 +6,20 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "format.h"
 #include "histo.h"
+#include "json.h"
+#include "metrics.h"
 #include "nl.h"
 #include "parse.h"
 #include "render.h"
@@ -91,18 +95,36 @@ static bool use_color(void)
 
 /* ---- status -------------------------------------------------------------- */
 
+static uint64_t now_ns(clockid_t clk);
+
+static bool is_json_opt(const char *s)
+{
+	return !strcmp(s, "-j") || !strcmp(s, "--json");
+}
+
 static int cmd_status(int argc, char **argv)
 {
 	struct status_info st;
 	struct pipe_list pl = { 0 };
+	bool json = false;
+	int i;
 
-	(void)argv;
-	if (argc > 1)
-		usage_error("unexpected '%s'", argv[1]);
+	for (i = 1; i < argc; i++) {
+		if (!is_json_opt(argv[i]) || json)
+			usage_error("unexpected '%s'", argv[i]);
+		json = true;
+	}
 	sl_nl_open();
 	sl_nl_get_status(&st);
 	sl_nl_get_pipelines(NULL, &pl);
-	render_status(stdout, &st, &pl, use_color());
+	if (json) {
+		struct json_object *env = json_envelope("status", now_ns(CLOCK_REALTIME), 0);
+
+		json_status(env, &st, &pl);
+		json_emit(stdout, env);
+	} else {
+		render_status(stdout, &st, &pl, use_color());
+	}
 	pipe_list_free(&pl);
 	sl_nl_close();
 	return 0;
@@ -142,28 +164,37 @@ static const struct hist *pipe_hists(const struct hist_set *set, const char *pip
 	return i < set->n ? &set->h[i] : NULL;
 }
 
-/* Print one sample: every selected pipeline of @set. */
+/*
+ * Print one sample: every selected pipeline of @set; as JSON one line,
+ * the "show" envelope (@elapsed 0: cumulative).
+ */
 static void print_sample(const struct show_args *a, const char **names, size_t nnames,
 			 const struct pipe_list *pl, const struct hist_set *set,
-			 bool interval)
+			 bool interval, uint64_t elapsed)
 {
+	struct json_object *env = NULL, *arr = NULL;
 	const struct hist *hs;
 	size_t i, n;
 
+	if (a->json) {
+		env = json_envelope("show", now_ns(CLOCK_REALTIME), elapsed);
+		arr = json_object_new_array();
+		json_object_object_add(env, "pipelines", arr);
+	}
 	for (i = 0; i < nnames; i++) {
 		const struct pipe_info *pi = interval ? NULL : find_pipe(pl, names[i]);
 
 		hs = pipe_hists(set, names[i], &n);
 		if (a->json) {
-			if (i)
-				fputc(',', stdout);
-			render_show_json(stdout, names[i], pi, hs, n, interval);
+			json_object_array_add(arr, json_pipe_hists(names[i], pi, hs, n, false));
 		} else {
 			if (i)
 				fputc('\n', stdout);
 			render_show_table(stdout, names[i], pi, hs, n);
 		}
 	}
+	if (env)
+		json_emit(stdout, env);
 }
 
 static uint64_t now_ns(clockid_t clk)
@@ -203,11 +234,7 @@ static int cmd_show(int argc, char **argv)
 	}
 	sl_nl_get_hists(one, &cur);
 	if (!a.interval_ns) {
-		if (a.json)
-			fputc('[', stdout);
-		print_sample(&a, names, nnames, &pl, &cur, false);
-		if (a.json)
-			fputs("]\n", stdout);
+		print_sample(&a, names, nnames, &pl, &cur, false, 0);
 		goto out;
 	}
 
@@ -235,11 +262,7 @@ static int cmd_show(int argc, char **argv)
 		if (hist_set_delta(&cur, &prev, &delta))
 			runtime_error("out of memory");
 		if (a.json) {
-			printf("{\"timestamp_ns\":%llu,\"elapsed_ns\":%llu,\"pipelines\":[",
-			       (unsigned long long)now_ns(CLOCK_REALTIME),
-			       (unsigned long long)(t_cur - t_prev));
-			print_sample(&a, names, nnames, &pl, &delta, true);
-			fputs("]}\n", stdout);
+			print_sample(&a, names, nnames, &pl, &delta, true, t_cur - t_prev);
 		} else {
 			char tb[32], el[FMT_NS_LEN];
 			time_t wall = time(NULL);
@@ -247,7 +270,7 @@ static int cmd_show(int argc, char **argv)
 			strftime(tb, sizeof(tb), "%H:%M:%S", localtime(&wall));
 			fmt_ns(el, sizeof(el), t_cur - t_prev);
 			printf("%s--- %s, the last %s\n", k ? "\n" : "", tb, el);
-			print_sample(&a, names, nnames, &pl, &delta, true);
+			print_sample(&a, names, nnames, &pl, &delta, true, 0);
 		}
 		fflush(stdout);
 		t_prev = t_cur;
@@ -268,6 +291,7 @@ out:
 
 static int cmd_hist(int argc, char **argv)
 {
+	struct json_object *env = NULL, *arr = NULL;
 	struct hist_set set = { 0 };
 	struct hist_stats st;
 	struct hist_args a;
@@ -278,21 +302,30 @@ static int cmd_hist(int argc, char **argv)
 		usage_error("%s", err);
 	sl_nl_open();
 	sl_nl_get_hists(a.pipe, &set);
+	if (a.json) {
+		env = json_envelope("hist", now_ns(CLOCK_REALTIME), 0);
+		arr = json_object_new_array();
+	}
 	for (i = 0; i < set.n; i++) {
 		const struct hist *h = &set.h[i];
 
 		if (a.stage && strcmp(a.stage, h->stage))
 			continue;
+		if (a.json) {
+			json_object_array_add(arr, json_stage(h, true));
+			shown++;
+			continue;
+		}
 		hist_stats(h, &st);
 		if (shown++)
 			fputc('\n', stdout);
 		printf("%s %s: %llu sample%s", h->pipeline, h->stage,
 		       (unsigned long long)st.count, st.count == 1 ? "" : "s");
 		if (st.count) {
-			fmt_ns(b[0], sizeof(b[0]), st.min);
-			fmt_ns(b[1], sizeof(b[1]), st.avg);
-			fmt_ns(b[2], sizeof(b[2]), st.pct[0]);
-			fmt_ns(b[3], sizeof(b[3]), st.max);
+			fmt_val(b[0], sizeof(b[0]), h->unit, st.min);
+			fmt_val(b[1], sizeof(b[1]), h->unit, st.avg);
+			fmt_val(b[2], sizeof(b[2]), h->unit, st.pct[0]);
+			fmt_val(b[3], sizeof(b[3]), h->unit, st.max);
 			printf(", min %s, avg %s, p50 %s, max %s", b[0], b[1], b[2], b[3]);
 		}
 		fputc('\n', stdout);
@@ -306,9 +339,281 @@ static int cmd_hist(int argc, char **argv)
 			fputc('\n', stderr);
 			exit(1);
 		}
-		printf("%s: no stages\n", a.pipe);
+		if (!a.json)
+			printf("%s: no stages\n", a.pipe);
+	}
+	if (a.json) {
+		struct json_object *p = json_object_new_object(), *pa = json_object_new_array();
+
+		json_object_object_add(p, "pipeline", json_str(a.pipe));
+		json_object_object_add(p, "generation",
+				       json_object_new_uint64(set.n ? set.h[0].generation : 0));
+		json_object_object_add(p, "reset", json_object_new_boolean(false));
+		json_object_object_add(p, "stages", arr);
+		json_object_array_add(pa, p);
+		json_object_object_add(env, "pipelines", pa);
+		json_emit(stdout, env);
 	}
 	hist_set_free(&set);
+	sl_nl_close();
+	return 0;
+}
+
+/* ---- inflight ---------------------------------------------------------------- */
+
+static int cmd_inflight(int argc, char **argv)
+{
+	struct inflight_list l = { 0 };
+	const char *pipe = NULL;
+	char age[FMT_NS_LEN], off[FMT_NS_LEN];
+	bool json = false;
+	size_t i, j;
+
+	for (i = 1; i < (size_t)argc; i++) {
+		if (is_json_opt(argv[i]))
+			json = true;
+		else if (!pipe && valid_name(argv[i]))
+			pipe = argv[i];
+		else
+			usage_error("unexpected '%s'", argv[i]);
+	}
+	sl_nl_open();
+	sl_nl_get_inflight(pipe, &l);
+	if (json) {
+		struct json_object *env = json_envelope("inflight", now_ns(CLOCK_REALTIME), 0);
+
+		json_inflight(env, &l);
+		json_emit(stdout, env);
+	} else {
+		printf("%-10s %9s %10s  %s\n", "pipeline", "age", "thread", "points passed");
+		for (i = 0; i < l.n; i++) {
+			const struct inflight_ent *e = &l.e[i];
+			char tid[16] = "-";
+
+			if (e->has_tid)
+				snprintf(tid, sizeof(tid), "%u", e->tid);
+			fmt_ns(age, sizeof(age), e->age_ns);
+			printf("%-10s %9s %10s ", e->pipeline, age, tid);
+			if (e->desc[0]) {
+				printf(" %s", e->desc);
+			} else {
+				for (j = 0; j < e->npts; j++) {
+					fmt_ns(off, sizeof(off), e->pts[j].offset_ns);
+					printf(" %s@+%s", e->pts[j].name, off);
+				}
+			}
+			putchar('\n');
+		}
+		printf("%zu in flight\n", l.n);
+	}
+	free(l.e);
+	sl_nl_close();
+	return 0;
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+struct ev_ctx {
+	const struct pipe_list *pl;
+	bool want[SHOW_MAX_PIPES + 64];
+	uint32_t pid;
+	bool json;
+	uint64_t shown, limit;
+};
+
+static void on_event(const struct stacklat_event *ev, void *arg)
+{
+	struct ev_ctx *c = arg;
+	char line[1024];
+
+	if (c->limit && c->shown >= c->limit)
+		return;
+	if (ev->pipeline >= c->pl->n || !c->want[ev->pipeline])
+		return;
+	if (c->pid && ev->tgid != c->pid && ev->tid != c->pid)
+		return;
+	c->shown++;
+	if (c->json) {
+		struct json_object *env = json_envelope("events", now_ns(CLOCK_REALTIME), 0);
+
+		json_event(env, ev, c->pl);
+		json_emit(stdout, env);
+	} else {
+		render_event(line, sizeof(line), ev, c->pl);
+		puts(line);
+	}
+}
+
+static uint64_t total_overruns(const struct status_info *st)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < st->ncpus; i++)
+		v += st->overruns[i];
+	return v;
+}
+
+static int cmd_events(int argc, char **argv)
+{
+	struct status_info st0, st1;
+	struct pipe_list pl = { 0 };
+	struct ev_ctx c = { .pl = &pl };
+	uint64_t thresh = 0, dur_ns = 0, pid = 0, got = 0, prev[SHOW_MAX_PIPES + 64];
+	const char *names[SHOW_MAX_PIPES];
+	size_t nnames = 0, i, k;
+	bool set_t = false;
+	struct sigaction sa;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		const char *o = argv[a];
+
+		if (is_json_opt(o)) {
+			c.json = true;
+		} else if (!strcmp(o, "-t") || !strcmp(o, "-p") || !strcmp(o, "-n") ||
+			   !strcmp(o, "-d")) {
+			if (a + 1 >= argc)
+				usage_error("%s needs a value", o);
+			a++;
+			if (o[1] == 't' && parse_duration(argv[a], &thresh))
+				usage_error("bad THRESHOLD '%s' (e.g. 500us, 10ms; at most 3600s)", argv[a]);
+			if (o[1] == 'p' && parse_u64_range(argv[a], 1, 4194304, &pid))
+				usage_error("bad PID '%s'", argv[a]);
+			if (o[1] == 'n' && parse_u64_range(argv[a], 1, 1000000000, &c.limit))
+				usage_error("bad COUNT '%s'", argv[a]);
+			if (o[1] == 'd' && parse_interval(argv[a], &dur_ns))
+				usage_error("bad SECONDS '%s'", argv[a]);
+			set_t |= o[1] == 't';
+		} else if (o[0] == '-' || !valid_name(o)) {
+			usage_error("unexpected '%s'", o);
+		} else if (nnames < SHOW_MAX_PIPES) {
+			names[nnames++] = o;
+		} else {
+			usage_error("more than %d pipelines", SHOW_MAX_PIPES);
+		}
+	}
+	c.pid = (uint32_t)pid;
+	sl_nl_open();
+	sl_nl_get_pipelines(NULL, &pl);
+	if (pl.n > sizeof(prev) / sizeof(prev[0]))
+		runtime_error("events: too many pipelines");
+	for (k = 0; k < nnames; k++) {
+		for (i = 0; i < pl.n && strcmp(pl.p[i].name, names[k]); i++)
+			;
+		if (i == pl.n)
+			runtime_error("events: no such pipeline '%s'", names[k]);
+		c.want[i] = true;
+	}
+	for (i = 0; i < pl.n; i++) {
+		if (!nnames)
+			c.want[i] = set_t ? pl.p[i].enabled : true;
+		prev[i] = pl.p[i].threshold_ns;
+		if (set_t && c.want[i])
+			sl_nl_set_threshold(pl.p[i].name, thresh);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sl_nl_get_status(&st0);
+	{
+		uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+
+		while (!stop && (!c.limit || c.shown < c.limit) &&
+		       (!dur_ns || now_ns(CLOCK_MONOTONIC) - t0 < dur_ns)) {
+			size_t n = sl_nl_get_events(on_event, &c);
+
+			got += n;
+			fflush(stdout);
+			if (!n) {
+				struct timespec ts = { 0, 2000000 };	/* 2 ms */
+
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	sl_nl_get_status(&st1);
+	for (i = 0; set_t && i < pl.n; i++)
+		if (c.want[i])
+			sl_nl_set_threshold(pl.p[i].name, prev[i]);
+	if (c.json) {
+		struct json_object *env = json_envelope("events", now_ns(CLOCK_REALTIME), 0);
+		struct json_object *sum = json_object_new_object();
+
+		json_object_object_add(sum, "read", json_object_new_uint64(got));
+		json_object_object_add(sum, "shown", json_object_new_uint64(c.shown));
+		json_object_object_add(sum, "overruns",
+				       json_object_new_uint64(total_overruns(&st1) -
+							      total_overruns(&st0)));
+		json_object_object_add(env, "summary", sum);
+		json_emit(stdout, env);
+	} else {
+		fprintf(stderr, "stacklat: %llu events read, %llu shown; kernel overruns meanwhile: %llu\n",
+			(unsigned long long)got, (unsigned long long)c.shown,
+			(unsigned long long)(total_overruns(&st1) - total_overruns(&st0)));
+	}
+	free(st0.overruns);
+	free(st1.overruns);
+	pipe_list_free(&pl);
+	sl_nl_close();
+	return 0;
+}
+
+/* ---- metrics --------------------------------------------------------------- */
+
+/* DIR/stacklat.prom, atomically: a temporary file in DIR, then rename(2). */
+static void write_textfile(const char *dir, const struct pipe_list *pl,
+			   const struct hist_set *set)
+{
+	char tmp[4096], dst[4096];
+	FILE *f;
+	int fd;
+
+	if ((size_t)snprintf(dst, sizeof(dst), "%s/stacklat.prom", dir) >= sizeof(dst) ||
+	    (size_t)snprintf(tmp, sizeof(tmp), "%s/.stacklat.prom.XXXXXX", dir) >= sizeof(tmp))
+		usage_error("directory name too long");
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		runtime_error("metrics: cannot create a file in %s: %s", dir, strerror(errno));
+	f = fdopen(fd, "w");
+	if (!f)
+		runtime_error("metrics: %s", strerror(errno));
+	metrics_render(f, pl, set);
+	/* node_exporter reads files 0644; mkstemp made it 0600 */
+	if (fflush(f) || fchmod(fd, 0644) || fsync(fd) || ferror(f)) {
+		unlink(tmp);
+		runtime_error("metrics: writing %s: %s", tmp, strerror(errno));
+	}
+	fclose(f);
+	if (rename(tmp, dst)) {
+		unlink(tmp);
+		runtime_error("metrics: rename to %s: %s", dst, strerror(errno));
+	}
+}
+
+static int cmd_metrics(int argc, char **argv)
+{
+	struct hist_set set = { 0 };
+	struct pipe_list pl = { 0 };
+	const char *dir = NULL;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--textfile") && i + 1 < argc && !dir && argv[i + 1][0])
+			dir = argv[++i];
+		else
+			usage_error("unexpected '%s'", argv[i]);
+	}
+	sl_nl_open();
+	sl_nl_get_pipelines(NULL, &pl);
+	sl_nl_get_hists(NULL, &set);
+	if (dir)
+		write_textfile(dir, &pl, &set);
+	else
+		metrics_render(stdout, &pl, &set);
+	hist_set_free(&set);
+	pipe_list_free(&pl);
 	sl_nl_close();
 	return 0;
 }
@@ -386,10 +691,11 @@ static int cmd_func(int argc, char **argv)
 static int cmd_help(int argc, char **argv);
 
 static const struct subcommand subcommands[] = {
-	{ "status", cmd_status, "",
+	{ "status", cmd_status, "[-j|--json]",
 	  "Module version, kernel, clock, in-flight table; per pipeline its state,\n"
 	  "key, filter, losses and every hook point (armed, disarmed, not available,\n"
-	  "failed (why) or skipped) with its kind, target, hits and nmissed.", NULL },
+	  "failed (why) or skipped) with its kind, target, hits and nmissed.",
+	  "-j, --json  one JSON line (schema: README, \"JSON output\").\n" },
 	{ "show", cmd_show, "[-j|--json] [PIPELINE...] [INTERVAL [COUNT]]",
 	  "Per stage: count, avg, p50, p90, p99, p99.9 and max (all pipelines, or\n"
 	  "those named).",
@@ -401,16 +707,51 @@ static const struct subcommand subcommands[] = {
 	  "has \"max_exact\":false in JSON.  If someone reset a pipeline during the\n"
 	  "interval, the counts since that reset are printed, with a note.\n"
 	  "\n"
-	  "-j, --json  one JSON array of pipeline objects; with INTERVAL one line\n"
-	  "            per sample: {\"timestamp_ns\",\"elapsed_ns\",\"pipelines\":[...]}.\n"
-	  "            A pipeline object: {\"pipeline\",\"generation\",[\"enabled\"],\n"
-	  "            [\"reset\"],\"stages\":[{\"name\",\"index\",\"count\",\"sum_ns\",\n"
-	  "            \"min_ns\",\"max_ns\",\"avg_ns\",\"p50_ns\",\"p90_ns\",\"p99_ns\",\n"
-	  "            \"p999_ns\",\"overflow\",\"min_exact\",\"max_exact\"}]}\n" },
-	{ "hist", cmd_hist, "[--fine] PIPELINE [STAGE]",
+	  "-j, --json  one JSON line per sample (JSON lines with INTERVAL), the same\n"
+	  "            shape either way: {\"schema\":1,\"command\":\"show\",\"time_ns\",\n"
+	  "            \"interval_ns\" (null: cumulative),\"pipelines\":[{\"pipeline\",\n"
+	  "            \"generation\",[\"enabled\"],\"reset\",\"stages\":[{\"name\",\"index\",\n"
+	  "            \"unit\",\"count\",\"sum\",\"min\",\"max\",\"avg\",\"p50\",\"p90\",\"p99\",\n"
+	  "            \"p999\",\"overflow\",\"min_exact\",\"max_exact\"}]}]} (README,\n"
+	  "            \"JSON output\").\n" },
+	{ "hist", cmd_hist, "[--fine] [-j|--json] PIPELINE [STAGE]",
 	  "The histogram of a stage (or of every stage of the pipeline) as text bars.",
 	  "One row per power of two; --fine: one row per bucket (16 per power of\n"
-	  "two, at most 1/16 wide), skipped empty ones shown as '...'.\n" },
+	  "two, at most 1/16 wide), skipped empty ones shown as '...'.\n"
+	  "-j, --json  show's JSON line, each stage with \"buckets\":[[lo,hi,count]...]\n"
+	  "            (every non-empty kernel bucket, lo inclusive, hi exclusive).\n" },
+	{ "inflight", cmd_inflight, "[-j|--json] [PIPELINE]",
+	  "What is being followed right now: every live entry of the in-flight table\n"
+	  "with its pipeline, age, thread (if it follows one) and the points it has\n"
+	  "passed, as offsets from its start.",
+	  "-j, --json  one JSON line: {\"schema\":1,\"command\":\"inflight\",...,\"entries\":\n"
+	  "            [{\"pipeline\",\"age_ns\",\"tid\",\"desc\",\"points\":[{\"name\",\n"
+	  "            \"offset_ns\"}]}]} (README, \"JSON output\").\n" },
+	{ "events", cmd_events,
+	  "[-j] [-t THRESHOLD] [-p PID] [-n COUNT] [-d SECONDS] [PIPELINE...]",
+	  "Slow objects, one line each: time (CLOCK_MONOTONIC s), comm, tgid/tid,\n"
+	  "pipeline, total and every stage passed in wire order.",
+	  "-t THRESHOLD  set the pipelines' threshold (500us, 10ms...; all enabled\n"
+	  "              pipelines if none is named) for the run, restored after\n"
+	  "              (CAP_SYS_ADMIN or CAP_PERFMON); without it, the thresholds\n"
+	  "              set (control \"threshold PIPELINE NS\") are used.\n"
+	  "-p PID        only events of this process (or thread)\n"
+	  "-n COUNT      stop after COUNT events; -d SECONDS: after SECONDS\n"
+	  "-j, --json    JSON lines: {\"schema\":1,\"command\":\"events\",\"time_ns\",\n"
+	  "              \"interval_ns\":null,\"event\":{\"mono_ns\",\"pipeline\",\"comm\",\n"
+	  "              \"tgid\",\"tid\",\"cpu\",\"seq\",\"total_ns\",\"stages\":[{\"name\",\n"
+	  "              \"index\",\"ns\"}]}}, last a line with \"summary\":{\"read\",\n"
+	  "              \"shown\",\"overruns\"}.\n"
+	  "Reading consumes the kernel's rings (one reader at a time; debugfs\n"
+	  "\"events\" reads the same).  At the end it reports the kernel's overruns\n"
+	  "(events the rings had no room for) during the run.\n" },
+	{ "metrics", cmd_metrics, "[--textfile DIR]",
+	  "Every enabled pipeline's histograms and loss counters in the Prometheus /\n"
+	  "OpenMetrics text format.",
+	  "--textfile DIR  write DIR/stacklat.prom atomically (a temporary file, then\n"
+	  "                rename) for node_exporter's textfile collector.\n"
+	  "Buckets: le = 2^k-1 ns (k = 1..36) in seconds, exact counts, coarser than\n"
+	  "the kernel's (a quantile from them is within a factor of two).\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

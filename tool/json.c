@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The JSON views of the stacklat tool, with json-c (no libnl). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "histo.h"
+#include "json.h"
+#include "stacklat_event.h"
+#include "parse.h"
+#include "render.h"
+
+struct json_object *json_str(const char *s)
+{
+	struct json_object *o;
+	char *clean = utf8_clean(s);
+
+	if (!clean)
+		return NULL;
+	o = json_object_new_string(clean);
+	free(clean);
+	return o;
+}
+
+static void add(struct json_object *o, const char *key, struct json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+static void add_u64(struct json_object *o, const char *key, uint64_t v)
+{
+	add(o, key, json_object_new_uint64(v));
+}
+
+static void add_bool(struct json_object *o, const char *key, bool v)
+{
+	add(o, key, json_object_new_boolean(v));
+}
+
+static void add_str(struct json_object *o, const char *key, const char *s)
+{
+	add(o, key, json_str(s));
+}
+
+struct json_object *json_envelope(const char *command, uint64_t time_ns,
+				  uint64_t interval_ns)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "schema", json_object_new_int(STACKLAT_JSON_SCHEMA));
+	add_str(o, "command", command);
+	add_u64(o, "time_ns", time_ns);
+	add(o, "interval_ns", interval_ns ? json_object_new_uint64(interval_ns) : NULL);
+	return o;
+}
+
+const char *hist_unit(const struct hist *h)
+{
+	return unit_name(h->unit);
+}
+
+struct json_object *json_stage(const struct hist *h, bool buckets)
+{
+	static const char * const pkeys[NPCTS] = { "p50", "p90", "p99", "p999" };
+	struct json_object *o = json_object_new_object(), *b;
+	const char *unit = hist_unit(h);
+	struct hist_stats st;
+	uint32_t i;
+	int j;
+
+	hist_stats(h, &st);
+	add_str(o, "name", h->stage);
+	add_u64(o, "index", h->index);
+	add_str(o, "unit", unit);
+	add_u64(o, "count", st.count);
+	add_u64(o, "sum", st.sum);
+	add_u64(o, "min", st.min);
+	add_u64(o, "max", st.max);
+	add_u64(o, "avg", st.avg);
+	for (j = 0; j < NPCTS; j++)
+		add_u64(o, pkeys[j], st.pct[j]);
+	add_u64(o, "overflow", st.overflow);
+	add_bool(o, "min_exact", st.min_exact);
+	add_bool(o, "max_exact", st.max_exact);
+	/* the older names, kept for scripts: in a value stage they hold its unit */
+	add_u64(o, "sum_ns", st.sum);
+	add_u64(o, "min_ns", st.min);
+	add_u64(o, "max_ns", st.max);
+	add_u64(o, "avg_ns", st.avg);
+	for (j = 0; j < NPCTS; j++)
+		add_u64(o, show_pct_keys[j], st.pct[j]);
+	if (!buckets)
+		return o;
+	b = json_object_new_array();
+	for (i = 0; i < STACKLAT_HIST_NBUCKETS; i++) {
+		struct json_object *row;
+
+		if (!h->buckets[i])
+			continue;
+		row = json_object_new_array();
+		json_object_array_add(row, json_object_new_uint64(stacklat_hist_lower(i)));
+		json_object_array_add(row, json_object_new_uint64(stacklat_hist_lower(i) +
+								  stacklat_hist_width(i)));
+		json_object_array_add(row, json_object_new_uint64(h->buckets[i]));
+		json_object_array_add(b, row);
+	}
+	add(o, "buckets", b);
+	return o;
+}
+
+struct json_object *json_pipe_hists(const char *pipe, const struct pipe_info *pi,
+				    const struct hist *hs, size_t n, bool buckets)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	uint64_t gen = pi ? pi->generation : 0;
+	bool reset = false;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		reset |= hs[i].kind == HIST_BASELINE_RESET;
+	if (n)
+		gen = hs[0].generation;
+	add_str(o, "pipeline", pipe);
+	add_u64(o, "generation", gen);
+	if (pi)
+		add_bool(o, "enabled", pi->enabled);
+	add_bool(o, "reset", reset);
+	a = json_object_new_array();
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_stage(&hs[i], buckets));
+	add(o, "stages", a);
+	return o;
+}
+
+/* The filter as the kernel prints it, word by word: numbers as numbers. */
+static struct json_object *json_filter(const struct filter_spec *f)
+{
+	struct json_object *o = json_object_new_object();
+	char buf[256], *w, *save = NULL, *eq, *end;
+	unsigned long long v;
+
+	filter_format(f, buf, sizeof(buf));
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		eq = strchr(w, '=');
+		if (!eq)
+			continue;
+		*eq++ = '\0';
+		v = strtoull(eq, &end, 10);
+		if (*eq >= '0' && *eq <= '9' && !*end)
+			add_u64(o, w, v);
+		else
+			add_str(o, w, eq);
+	}
+	return o;
+}
+
+static struct json_object *json_pipe_status(const struct pipe_info *p)
+{
+	struct json_object *o = json_object_new_object(), *a, *l;
+	char err[128];
+	size_t i;
+	int k;
+
+	add_str(o, "pipeline", p->name);
+	add_str(o, "desc", p->desc);
+	add_str(o, "key", key_name(p->key));
+	add_bool(o, "enabled", p->enabled);
+	add_u64(o, "generation", p->generation);
+	add(o, "filter", p->has_filter ? json_filter(&p->filter) : NULL);
+	add_u64(o, "threshold_ns", p->threshold_ns);
+	l = json_object_new_object();
+	for (k = 1; k <= STACKLAT_LOSS_A_MAX; k++)
+		if (p->loss_mask & (1U << k) && strcmp(loss_name(k), "?"))
+			add_u64(l, loss_name(k), p->loss[k]);
+	add(o, "losses", l);
+	a = json_object_new_array();
+	for (i = 0; i < p->nstages; i++) {
+		struct json_object *s = json_object_new_object();
+
+		add_u64(s, "index", p->stages[i].index);
+		add_str(s, "name", p->stages[i].name);
+		add_str(s, "from", p->stages[i].from);
+		add_str(s, "to", p->stages[i].to);
+		json_object_array_add(a, s);
+	}
+	add(o, "stages", a);
+	a = json_object_new_array();
+	for (i = 0; i < p->nhooks; i++) {
+		const struct hook_info *h = &p->hooks[i];
+		struct json_object *s = json_object_new_object();
+		bool failed = h->error && h->state != STACKLAT_HOOK_ARMED &&
+			      h->state != STACKLAT_HOOK_DISARMED;
+
+		add_str(s, "name", h->name);
+		add_str(s, "kind", hook_kind_name(h->kind));
+		add(s, "target", h->target[0] ? json_str(h->target) : NULL);
+		add_str(s, "state", hook_state_name(h->state));
+		add(s, "error", failed ?
+		    json_str(errno_text((int)h->error, err, sizeof(err))) : NULL);
+		add_u64(s, "hits", h->hits);
+		add_u64(s, "nmissed", h->nmissed);
+		json_object_array_add(a, s);
+	}
+	add(o, "hooks", a);
+	return o;
+}
+
+void json_status(struct json_object *env, const struct status_info *st,
+		 const struct pipe_list *pl)
+{
+	struct json_object *m = json_object_new_object(), *fl = NULL, *a;
+	size_t i;
+
+	add_str(m, "version", st->version);
+	add_str(m, "kernel", st->release);
+	add_str(m, "clock", st->clock);
+	add_u64(m, "nr_pipelines", st->nr_pipelines);
+	add(env, "module", m);
+	if (st->has_flight) {
+		fl = json_object_new_object();
+		add_u64(fl, "size", st->flight_size);
+		add_u64(fl, "used", st->flight_used);
+		add_u64(fl, "max_age_ns", st->flight_max_age_ns);
+		add_u64(fl, "inserts", st->flight_inserts);
+		add_u64(fl, "full", st->flight_full);
+		add_u64(fl, "stale", st->flight_stale);
+	}
+	add(env, "flight", fl);
+	if (st->has_events) {
+		struct json_object *ev = json_object_new_object(), *ov = json_object_new_array();
+		uint64_t over = 0;
+
+		add_u64(ev, "ring", st->events_ring);
+		add_u64(ev, "written", st->events_written);
+		add_u64(ev, "read", st->events_read);
+		for (i = 0; i < st->ncpus; i++) {
+			over += st->overruns[i];
+			json_object_array_add(ov, json_object_new_uint64(st->overruns[i]));
+		}
+		add_u64(ev, "overruns", over);
+		add(ev, "overruns_per_cpu", ov);
+		add(env, "events", ev);
+	} else {
+		add(env, "events", NULL);
+	}
+	a = json_object_new_array();
+	for (i = 0; i < pl->n; i++)
+		json_object_array_add(a, json_pipe_status(&pl->p[i]));
+	add(env, "pipelines", a);
+}
+
+void json_inflight(struct json_object *env, const struct inflight_list *l)
+{
+	struct json_object *a = json_object_new_array();
+	size_t i, j;
+
+	for (i = 0; i < l->n; i++) {
+		const struct inflight_ent *e = &l->e[i];
+		struct json_object *o = json_object_new_object(), *pts;
+
+		add_str(o, "pipeline", e->pipeline);
+		add_u64(o, "age_ns", e->age_ns);
+		add(o, "tid", e->has_tid ? json_object_new_uint64(e->tid) : NULL);
+		add(o, "desc", e->desc[0] ? json_str(e->desc) : NULL);
+		pts = json_object_new_array();
+		for (j = 0; j < e->npts; j++) {
+			struct json_object *p = json_object_new_object();
+
+			add_str(p, "name", e->pts[j].name);
+			add_u64(p, "offset_ns", e->pts[j].offset_ns);
+			json_object_array_add(pts, p);
+		}
+		add(o, "points", pts);
+		json_object_array_add(a, o);
+	}
+	add(env, "entries", a);
+}
+
+void json_event(struct json_object *env, const struct stacklat_event *ev,
+		const struct pipe_list *pl)
+{
+	const struct pipe_info *pi = pl && ev->pipeline < pl->n ? &pl->p[ev->pipeline] : NULL;
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	char comm[sizeof(ev->comm) + 1];
+	uint32_t i;
+	size_t j;
+
+	memcpy(comm, ev->comm, sizeof(ev->comm));
+	comm[sizeof(ev->comm)] = '\0';
+	add_u64(o, "mono_ns", ev->time_ns);
+	add(o, "pipeline", pi ? json_str(pi->name) : NULL);
+	add_str(o, "comm", comm);
+	add_u64(o, "tgid", ev->tgid);
+	add_u64(o, "tid", ev->tid);
+	add_u64(o, "cpu", ev->cpu);
+	add_u64(o, "seq", ev->seq);
+	add_u64(o, "total_ns", ev->total_ns);
+	for (i = 0; i < ev->nstages && i < STACKLAT_EVENT_STAGES; i++) {
+		struct json_object *s = json_object_new_object();
+		const char *name = NULL;
+
+		for (j = 0; pi && j < pi->nstages; j++)
+			if (pi->stages[j].index == ev->stages[i].index)
+				name = pi->stages[j].name;
+		add(s, "name", name ? json_str(name) : NULL);
+		add_u64(s, "index", ev->stages[i].index);
+		add_u64(s, "ns", ev->stages[i].ns);
+		json_object_array_add(a, s);
+	}
+	add(o, "stages", a);
+	if (ev->flags & STACKLAT_EVENT_F_IF) {
+		char name[sizeof(ev->ifname) + 1];
+
+		memcpy(name, ev->ifname, sizeof(ev->ifname));
+		name[sizeof(ev->ifname)] = '\0';
+		add_str(o, "ifname", name);
+	}
+	if (ev->flags & STACKLAT_EVENT_F_PORTS) {
+		add_u64(o, "sport", ev->sport);
+		add_u64(o, "dport", ev->dport);
+	}
+	if (ev->flags & STACKLAT_EVENT_F_DEV) {
+		char dev[24];
+
+		snprintf(dev, sizeof(dev), "%u:%u", ev->dev >> 20, ev->dev & 0xfffff);
+		add_str(o, "dev", dev);
+	}
+	if (ev->flags & STACKLAT_EVENT_F_OP)
+		add_str(o, "op", stacklat_blk_op_name(ev->op));
+	if (ev->flags & STACKLAT_EVENT_F_IO) {
+		add_u64(o, "sector", ev->sector);
+		add_u64(o, "bytes", ev->bytes);
+	}
+	add(env, "event", o);
+}
+
+void json_emit(FILE *f, struct json_object *o)
+{
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	json_object_put(o);
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The Prometheus / OpenMetrics text exposition of the stacklat tool. */
+#include <string.h>
+
+#include "json.h"
+#include "metrics.h"
+#include "render.h"
+
+void metrics_decimal(char *buf, size_t len, uint64_t v, unsigned int decimals)
+{
+	uint64_t scale = 1;
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < decimals; i++)
+		scale *= 10;
+	n = snprintf(buf, len, "%llu", (unsigned long long)(v / scale));
+	if (!decimals || v % scale == 0 || n < 0 || (size_t)n >= len)
+		return;
+	n = snprintf(buf + n, len - (size_t)n, ".%0*llu", (int)decimals,
+		     (unsigned long long)(v % scale));
+	if (n > 0) {
+		char *end = buf + strlen(buf) - 1;
+
+		while (*end == '0')	/* 0.000001000 -> 0.000001 */
+			*end-- = '\0';
+	}
+}
+
+/* A label value: backslash, double quote and newline escaped. */
+static void label(FILE *f, const char *name, const char *v)
+{
+	fprintf(f, "%s=\"", name);
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(f, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+	fputc('"', f);
+}
+
+static void labels(FILE *f, const char *pipe, const char *stage)
+{
+	label(f, "pipeline", pipe);
+	if (stage) {
+		fputc(',', f);
+		label(f, "stage", stage);
+	}
+}
+
+static bool pipe_on(const struct pipe_list *pl, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < pl->n; i++)
+		if (!strcmp(pl->p[i].name, name))
+			return pl->p[i].enabled;
+	return false;
+}
+
+static void stage_metric(FILE *f, const struct hist *h, const char *name)
+{
+	char b[48];
+	uint64_t cum = 0;
+	uint32_t i = 0, k;
+
+	for (k = METRICS_POW_MIN; k <= METRICS_POW_MAX; k++) {
+		uint64_t edge = 1ULL << k;
+
+		for (; i < STACKLAT_HIST_NBUCKETS &&
+		       stacklat_hist_lower(i) + stacklat_hist_width(i) <= edge; i++)
+			cum += h->buckets[i];
+		fprintf(f, "%s_bucket{", name);
+		labels(f, h->pipeline, h->stage);
+		metrics_decimal(b, sizeof(b), edge - 1, 9);
+		fprintf(f, ",le=\"%s\"} %llu\n", b, (unsigned long long)cum);
+	}
+	fprintf(f, "%s_bucket{", name);
+	labels(f, h->pipeline, h->stage);
+	fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)h->count);
+	fprintf(f, "%s_sum{", name);
+	labels(f, h->pipeline, h->stage);
+	metrics_decimal(b, sizeof(b), h->sum, 9);
+	fprintf(f, "} %s\n", b);
+	fprintf(f, "%s_count{", name);
+	labels(f, h->pipeline, h->stage);
+	fprintf(f, "} %llu\n", (unsigned long long)h->count);
+}
+
+void metrics_render(FILE *f, const struct pipe_list *pl, const struct hist_set *set)
+{
+	static const char hname[] = "stacklat_stage_seconds";
+	size_t i;
+	int a;
+
+	fprintf(f, "# HELP %s Time objects spent in a stage of a stacklat pipeline.\n"
+		"# TYPE %s histogram\n", hname, hname);
+	for (i = 0; i < set->n; i++) {
+		/* other units (sizes) get their own family when they exist */
+		if (strcmp(hist_unit(&set->h[i]), "ns") || !pipe_on(pl, set->h[i].pipeline))
+			continue;
+		stage_metric(f, &set->h[i], hname);
+	}
+	for (a = 1; a <= STACKLAT_LOSS_A_MAX; a++) {
+		const char *ln = loss_name(a);
+
+		if (!strcmp(ln, "?"))
+			continue;
+		fprintf(f, "# HELP stacklat_lost_%s_total Samples a stacklat pipeline lost: %s.\n"
+			"# TYPE stacklat_lost_%s_total counter\n", ln, ln, ln);
+		for (i = 0; i < pl->n; i++) {
+			const struct pipe_info *p = &pl->p[i];
+
+			if (!p->enabled)
+				continue;
+			fprintf(f, "stacklat_lost_%s_total{", ln);
+			labels(f, p->name, NULL);
+			fprintf(f, "} %llu\n", (unsigned long long)
+				(p->loss_mask & (1U << a) ? p->loss[a] : 0));
+		}
+	}
+	fputs("# EOF\n", f);
+}
