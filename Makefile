@@ -18,7 +18,10 @@
 #                        libFuzzer harness for FUZZ_TOOL_RUNS inputs
 #   make demo            boot 6.1 in QEMU with stacklat, show what it measures
 #   make bench           per-event cost of the hooks, armed vs disarmed
-#                        (BENCH_BASE=REV: against REV's module, same boot)
+#                        (BENCH_BASE=REV: against REV's module, same boot;
+#                        BENCH_ROUNDS=N rounds, default 5), and against
+#                        bpftrace and ftrace on the same stages; on the
+#                        first of KERNELS (KERNELS=6.1 make bench)
 #   make install / make dkms-install
 #   make style           checkpatch, sparse and shellcheck
 #   make sparse          sparse (C=1) over the module
@@ -129,8 +132,12 @@ check-debug: deps tool helpers
 demo: deps tool helpers
 	tests/vm/demo.sh
 
+# rounds of each bench case, interleaved in one boot (medians reported)
+BENCH_ROUNDS ?= 5
+# the kernel make bench boots (the peers' tables in the README are 6.1's)
+BENCH_KERNEL ?= 6.1
 bench: deps tool helpers
-	BENCH_BASE=$(BENCH_BASE) tests/vm/run.sh --bench $(firstword $(KERNELS))
+	BENCH_BASE=$(BENCH_BASE) BENCH_ROUNDS=$(BENCH_ROUNDS) tests/vm/run.sh --bench $(BENCH_KERNEL)
 
 style:
 	tests/style.sh

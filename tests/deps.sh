@@ -13,7 +13,7 @@ set -euo pipefail
 pkgs=(
 	# module, tool and unit tests
 	gcc make bc flex bison libelf-dev libssl-dev pkg-config
-	libnl-3-dev libnl-genl-3-dev libcmocka-dev sparse dwarves
+	libnl-3-dev libnl-genl-3-dev libjson-c-dev libcmocka-dev sparse dwarves
 	linux-source-6.1 shellcheck
 	# the libFuzzer harness of the tool (tests/fuzz)
 	clang libclang-rt-14-dev
@@ -24,7 +24,11 @@ pkgs=(
 	ca-certificates debian-archive-keyring
 	# programs the scenarios run in the guest (host userland over 9p)
 	# (libcap2-bin: capsh for 17-privileges)
-	bash coreutils util-linux libcap2-bin procps iproute2 python3 memcached fio dmsetup
+	bash coreutils util-linux libcap2-bin procps iproute2 nftables python3 memcached python3-pymemcache fio dmsetup
+	# promtool, which checks `stacklat metrics` (80-json-metrics)
+	prometheus
+	# make bench: the peers stacklat is compared with (tests/vm/bench/4*)
+	bpftrace
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -214,9 +214,9 @@ def main():
             attrs = rand_bytes(r, r.randrange(0, 64))
             ver = r.randrange(256)
         elif k < 4:				# random, well-formed
-            cmd = r.randrange(0, 9)
-            dump = cmd in (2, 3) if r.random() < 0.9 else r.random() < 0.5
-            attrs = b"".join(nla(r.randrange(0, 17), rand_value(r))
+            cmd = r.randrange(0, 11)
+            dump = cmd in (2, 3, 8, 9) if r.random() < 0.9 else r.random() < 0.5
+            attrs = b"".join(nla(r.randrange(0, 20), rand_value(r))
                              for _ in range(r.randrange(0, 4)))
         else:					# mutated valid
             cmd, attrs, dump = r.choice(corpus)

@@ -124,6 +124,13 @@ def ctl_line_ok(line):
                 [len(rest)])
         arg, sym = rest[:j], (rest[j + 1:] if j < len(rest) else "").strip(WS)
         return arg in ("add", "del") and sym != "" and valid_symbol(sym)
+    if cmd == "threshold":
+        j = min([x for x in (rest.find(" "), rest.find("\t")) if x >= 0] or
+                [len(rest)])
+        pipe, v = rest[:j], (rest[j + 1:] if j < len(rest) else "").strip(WS)
+        # kstrtou64 base 10: digits only, at most 3600 s in ns
+        return (pipe in PIPES and v != "" and all("0" <= c <= "9" for c in v)
+                and int(v) <= THRESHOLD_MAX_NS)
     return False
 
 
@@ -152,11 +159,16 @@ def ctl_write_must_reject(data):
 
 CMD_GET_STATUS, CMD_GET_PIPELINES, CMD_GET_HIST = 1, 2, 3
 CMD_SET_PIPELINE, CMD_RESET, CMD_FUNC_ADD, CMD_FUNC_DEL = 4, 5, 6, 7
-A_PIPELINE_NAME, A_ENABLE, A_FILTER, A_FUNC_SYMBOL, A_MAX = 7, 12, 13, 14, 15
+CMD_GET_INFLIGHT, CMD_GET_EVENTS = 8, 9
+CMD_LAST = 9
+A_PIPELINE_NAME, A_ENABLE, A_FILTER, A_FUNC_SYMBOL = 7, 12, 13, 14
+A_THRESHOLD_NS, A_MAX = 17, 19
+THRESHOLD_MAX_NS = 3600 * 10**9
 FILTER_A_MAX = 9
 # attribute -> (kind, size or max string length)
 POLICY = {A_PIPELINE_NAME: ("str", 31), A_ENABLE: ("u8", 1),
-          A_FILTER: ("nest", 0), A_FUNC_SYMBOL: ("str", 127)}
+          A_FILTER: ("nest", 0), A_FUNC_SYMBOL: ("str", 127),
+          A_THRESHOLD_NS: ("u64", 8)}
 FPOLICY = {1: 4, 2: 4, 3: 2, 4: 2, 5: 1, 6: 4, 7: 4, 8: 4, 9: 4}
 FKEY_OF_ATTR = {1: "tgid", 2: "tid", 3: "lport", 4: "rport", 5: "proto",
                 6: "ifindex", 7: "dev", 8: "op", 9: "fs"}
@@ -227,9 +239,10 @@ def nl_must_reject(cmd, attr_bytes, dump):
     short integer.  Then the meaning: unknown command, unknown pipeline,
     nothing to set, enable > 1, a bad filter, a bad symbol.
     """
-    if not 1 <= cmd <= 7:
+    if not 1 <= cmd <= CMD_LAST:
         return "unknown command"
-    if dump != (cmd in (CMD_GET_PIPELINES, CMD_GET_HIST)):
+    if dump != (cmd in (CMD_GET_PIPELINES, CMD_GET_HIST, CMD_GET_INFLIGHT,
+                        CMD_GET_EVENTS)):
         return "dump flag does not match the command"
     attrs = parse_attrs(attr_bytes)
     if attrs is None:
@@ -247,23 +260,28 @@ def nl_must_reject(cmd, attr_bytes, dump):
             return "bad string"
         if kind == "u8" and len(p) < 1:
             return "short u8"
+        if kind == "u64" and len(p) < 8:
+            return "short u64"
         if kind == "nest" and 0 < len(p) < 4:
             return "nest shorter than a header"
         tb[t] = p
     name = None
     if A_PIPELINE_NAME in tb:
         name = nul_string(tb[A_PIPELINE_NAME], 31)
-    if cmd in (CMD_GET_PIPELINES, CMD_GET_HIST, CMD_RESET):
+    if cmd in (CMD_GET_PIPELINES, CMD_GET_HIST, CMD_RESET, CMD_GET_INFLIGHT):
         if name is not None and name not in PIPES:
             return "unknown pipeline"
         return None
-    if cmd == CMD_GET_STATUS:
+    if cmd in (CMD_GET_STATUS, CMD_GET_EVENTS):
         return None
     if cmd == CMD_SET_PIPELINE:
         if name is None or name not in PIPES:
             return "no or unknown pipeline"
-        if A_ENABLE not in tb and A_FILTER not in tb:
+        if A_ENABLE not in tb and A_FILTER not in tb and A_THRESHOLD_NS not in tb:
             return "nothing to set"
+        if (A_THRESHOLD_NS in tb and
+                int.from_bytes(tb[A_THRESHOLD_NS][:8], "little") > THRESHOLD_MAX_NS):
+            return "threshold above 3600 s"
         if A_FILTER in tb:
             why = filter_nest_must_reject(name, tb[A_FILTER])
             if why:

@@ -25,6 +25,9 @@ main() {
 	sel=$(arg sl.scenarios | tr ',' ' ')
 	IFS=, read -r SL_FUZZ_NL SL_FUZZ_CTL SL_FUZZ_SEED <<<"$(arg sl.fuzz)"
 	export SL_FUZZ_NL SL_FUZZ_CTL SL_FUZZ_SEED
+	# make bench BENCH_ROUNDS=N (the benches' default when absent)
+	BENCH_ROUNDS=$(arg sl.brounds)
+	[ -n "$BENCH_ROUNDS" ] && export BENCH_ROUNDS
 	export SL_REPO KERNEL KVER SL_MODE SL_HOSTPORT SL_GUESTPORT
 	export SL_KO=$SL_REPO/tests/vm/.cache/build/$KERNEL/stacklat.ko
 	# make bench BENCH_BASE=REV: the module of another revision, to compare
@@ -66,7 +69,7 @@ main() {
 	for s in "${scripts[@]}"; do
 		[ -f "$s" ] || continue
 		name=$(basename "$s" .sh)
-		if [ -n "$sel" ] && [ "$SL_MODE" = test ]; then
+		if [ -n "$sel" ] && [ "$SL_MODE" != demo ]; then
 			ok=0
 			for w in $sel; do
 				case $name in "$w"*) ok=1 ;; esac

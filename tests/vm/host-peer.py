@@ -4,12 +4,48 @@
 # connection starts with one instruction line from the guest (see lib.sh):
 #   rr N SIZE     N request/response rounds of SIZE bytes, TCP_NODELAY
 #   stream BYTES  send BYTES bytes, then close
+#   mcget N M     the guest closes this connection and starts a memcached on
+#                 the same port: N memcached gets (keys k0..k{M-1}, round
+#                 robin) on M new connections, each opened again until its
+#                 first get is answered (the port forward accepts before
+#                 the guest listens), then closed
 # Bounded: exits after DEADLINE seconds or when its parent goes away.
 import os, socket, sys, time
 
 port = int(sys.argv[1])
 deadline = time.time() + float(sys.argv[2] if len(sys.argv) > 2 else 3600)
 parent = os.getppid()
+
+def mc_get(s, key):
+    s.sendall(b"get %s\r\n" % key)
+    buf = b""
+    while not buf.endswith(b"END\r\n"):
+        d = s.recv(4096)
+        if not d:
+            raise EOFError
+        buf += d
+
+def mcget(n, m):
+    cs = []
+    done = 0
+    for i in range(m):
+        while True:
+            c = socket.create_connection(("127.0.0.1", port), timeout=5)
+            c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            try:
+                mc_get(c, b"k%d" % i)
+                break
+            except (OSError, EOFError):
+                c.close()
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.2)
+        cs.append(c)
+        done += 1
+    for i in range(done, n):
+        mc_get(cs[i % m], b"k%d" % (i % m))
+    for c in cs:
+        c.close()
 
 def recv_exact(s, n):
     buf = b""
@@ -41,6 +77,10 @@ while time.time() < deadline and os.getppid() == parent:
             for _ in range(n):
                 s.sendall(b"q" * size)
                 recv_exact(s, size)
+        elif cmd[0] == "mcget":
+            s.close()
+            mcget(int(cmd[1]), int(cmd[2]))
+            continue
         elif cmd[0] == "stream":
             left = int(cmd[1])
             while left > 0:

@@ -44,6 +44,22 @@ sl_note_ranges() {
 	} >> /tmp/stacklat-ranges
 }
 
+# entry_kind: how function-entry points are armed on this kernel: ftrace
+# where the module has its ftrace backend (every kernel of the matrix from
+# 6.1: ftrace_regs callbacks and the recursion lock), kprobe on 5.10 or
+# when loaded with ftrace=0 (say so: entry_kind ftrace=0).  The expectation
+# is the test's, per kernel; the module's own "entry points:" line must
+# agree with it.  Sets EK.
+entry_kind() {
+	local want=ftrace got
+	case $KERNEL in 5.10*) want=kprobe ;; esac
+	[ "${1:-}" = ftrace=0 ] && want=kprobe
+	got=$(awk '$1 == "entry" && $2 == "points:" { print $3 }' "$SL_DBG/status")
+	[ "$got" = "$want" ] || fail "entry points on $got, expected $want on $KERNEL"
+	# shellcheck disable=SC2034 # read by the scenarios
+	EK=$want
+}
+
 sl_unload() {
 	rmmod stacklat || fail "rmmod stacklat failed"
 }

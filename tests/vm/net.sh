@@ -107,7 +107,7 @@ sums_match() {
 	python3 - "$("$SL_TOOL" show -j "$1")" "$@" <<'PY' || fail "$1: total is not the sum of its stages"
 import json, sys
 d = json.loads(sys.argv[1])
-d = d if isinstance(d, list) else [d]
+d = d["pipelines"] if isinstance(d, dict) else d
 st = {s["name"]: s for x in d if x["pipeline"] == sys.argv[2] for s in x["stages"]}
 parts = sys.argv[3:]
 tot, sm = st["total"]["sum_ns"], sum(st[n]["sum_ns"] for n in parts)

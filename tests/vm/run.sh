@@ -288,7 +288,7 @@ run_kernel() {
 	timeout -k 5 "$vm_timeout" "$qemu" -accel "tcg,thread=${VM_TCG:-single}" -cpu max \
 		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
-		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}" \
+		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:$gport" -device virtio-net-pci,netdev=n0 \
 		-drive "file=$out/disk.img,if=virtio,format=raw" \
@@ -324,6 +324,8 @@ run_kernel() {
 	collect "$k" "$out/results.log"
 	local n=$nres
 	grep -a '^STACKLAT-BENCH ' "$out/results.log" | sed "s/^/[$k] /" || true
+	# the peer benches' comparison table (tests/vm/bench/4*-peers-*.sh)
+	[ "$mode" != bench ] || "$here/bench-table.sh" "$out/results.log" || true
 	if [ "$mode" = demo ]; then
 		echo
 		sed -n 's/^\[demo-guest\] //p' "$out/results.log"

@@ -6,7 +6,9 @@
  *
  * Runs THREADS threads (each pinned to CPU i % ncpus) that each call
  * getppid(2) exactly N times, so a func pipeline on __x64_sys_getppid must
- * count exactly N * THREADS calls.  With -f it first writes
+ * count exactly N * THREADS calls.  -t 0: the calls are made N times by the
+ * main thread itself (pinned to CPU 0), so that its tid is its pid (what a
+ * tracer filtering on the pid of the process it started sees).  With -f it first writes
  * "filter PIPELINE tgid=<own pid>" into CONTROL, so the count is exact even
  * when other processes make the same call.  Prints one line:
  *   calls=<N*THREADS> ns_per_call=<wall time per call per thread>
@@ -75,7 +77,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (threads < 1 || threads > 256 || ncpu < 1)
+	if (threads < 0 || threads > 256 || ncpu < 1)
 		return 2;
 	if (control) {
 		FILE *f = fopen(control, "w");
@@ -85,6 +87,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sl-spin: %s: %s\n", control, strerror(errno));
 			return 1;
 		}
+	}
+	if (!threads) {
+		pthread_barrier_init(&start, NULL, 1);
+		t0 = now();
+		spin((void *)0);
+		t1 = now();
+		printf("calls=%lu ns_per_call=%.1f\n", n_calls,
+		       (t1 - t0) / (double)n_calls);
+		return 0;
 	}
 	pthread_barrier_init(&start, NULL, threads + 1);
 	for (i = 0; i < threads; i++)

@@ -42,15 +42,17 @@ for p in net_rx net_tx; do
 		assert_eq "$p $h" armed "$(hook_state $p $h)"
 		n=$((n + 1))
 	done
-	# the preferred candidate, where every supported kernel has it
-	for want in driver:tracepoint:netif_receive_skb ip_rcv:kprobe:ip_rcv_core \
-		ipv6_rcv:kprobe:ip6_rcv_core tcp_queue:kprobe:tcp_queue_rcv \
+	# the preferred candidate, where every supported kernel has it; a
+	# function entry on ftrace where the kernel allows it
+	entry_kind
+	for want in driver:tracepoint:netif_receive_skb ip_rcv:$EK:ip_rcv_core \
+		ipv6_rcv:$EK:ip6_rcv_core tcp_queue:$EK:tcp_queue_rcv \
 		copy_to_app:tracepoint:skb_copy_datagram_iovec \
-		tcp_transmit:kprobe:__tcp_transmit_skb ip_queue_xmit:kprobe:__ip_queue_xmit \
+		tcp_transmit:$EK:__tcp_transmit_skb ip_queue_xmit:$EK:__ip_queue_xmit \
 		dev_queue:tracepoint:net_dev_queue driver_start:tracepoint:net_dev_start_xmit \
 		driver_done:tracepoint:net_dev_xmit kfree_skb:tracepoint:kfree_skb \
 		tcp_sendmsg:kretprobe:tcp_sendmsg gso_segment:kretprobe:__skb_gso_segment \
-		coalesce:kretprobe:skb_try_coalesce udp_read:kprobe:skb_consume_udp; do
+		coalesce:kretprobe:skb_try_coalesce udp_read:$EK:skb_consume_udp; do
 		IFS=: read -r h kind target <<<"$want"
 		line=$(hooks_of $p | awk -v h="$h" '$2 == h')
 		[ -n "$line" ] || continue
@@ -75,4 +77,14 @@ for p in net_rx net_tx; do
 	[ -z "$(hooks_of $p | awk '$3 == "armed"')" ] || fail "$p: hooks still armed after disable"
 done
 sl_unload
-pass "net_rx: ${narmed[net_rx]} hook points armed, net_tx: ${narmed[net_tx]} armed, preferred candidates on $KERNEL; all disarmed by disable"
+
+# ftrace=0: the same function-entry points on kprobes
+ek_default=$EK
+sl_load ftrace=0
+entry_kind ftrace=0
+echo "enable net_rx" > "$SL_DBG/control"
+assert_eq "net_rx ip_rcv with ftrace=0" "kprobe ip_rcv_core" \
+	"$(hooks_of net_rx | awk '$2 == "ip_rcv" { print $4, $5 }')"
+echo "disable net_rx" > "$SL_DBG/control"
+sl_unload
+pass "net_rx: ${narmed[net_rx]} hook points armed, net_tx: ${narmed[net_tx]} armed, preferred candidates on $KERNEL, entry points on $ek_default; all disarmed by disable; kprobes with ftrace=0"

@@ -44,7 +44,7 @@ python3 - /tmp/sl-base.json /tmp/sl-netem.json $D_MS <<'PY' || fail "the netem d
 import json, sys
 def load(f):
     d = json.load(open(f))
-    d = d if isinstance(d, list) else [d]
+    d = d["pipelines"] if isinstance(d, dict) else d
     return {(x["pipeline"], s["name"]): s["sum_ns"] / max(1, s["count"]) for x in d for s in x["stages"]}
 a, b = load(sys.argv[1]), load(sys.argv[2])
 D = float(sys.argv[3]) * 1e6

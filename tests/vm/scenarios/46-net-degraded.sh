@@ -31,12 +31,13 @@ note "1. fallback candidates"
 sl_load skip_hooks=netif_receive_skb,ip_rcv_core,ip6_rcv_core,tcp_transmit,skb_copy_datagram_iovec,net_dev_queue
 ctl enable net_rx
 ctl enable net_tx
-assert_eq "driver" "armed kprobe __netif_receive_skb" "$(hook net_rx driver)"
-assert_eq "ip_rcv" "armed kprobe ip_rcv" "$(hook net_rx ip_rcv)"
-assert_eq "ipv6_rcv" "armed kprobe ipv6_rcv" "$(hook net_rx ipv6_rcv)"
-assert_eq "copy_to_app" "armed kprobe skb_copy_datagram_iter" "$(hook net_rx copy_to_app)"
+entry_kind
+assert_eq "driver" "armed $EK __netif_receive_skb" "$(hook net_rx driver)"
+assert_eq "ip_rcv" "armed $EK ip_rcv" "$(hook net_rx ip_rcv)"
+assert_eq "ipv6_rcv" "armed $EK ipv6_rcv" "$(hook net_rx ipv6_rcv)"
+assert_eq "copy_to_app" "armed $EK skb_copy_datagram_iter" "$(hook net_rx copy_to_app)"
 assert_eq "tcp_transmit" "skipped - -" "$(hook net_tx tcp_transmit)"
-assert_eq "dev_queue" "armed kprobe __dev_queue_xmit" "$(hook net_tx dev_queue)"
+assert_eq "dev_queue" "armed $EK __dev_queue_xmit" "$(hook net_tx dev_queue)"
 flow tcp 127.0.0.1 8001
 expect net_rx $N driver-\>ip ip-\>transport transport-\>socket socket-\>app total lo.total
 expect net_tx 0 app-\>tcp tcp-\>ip

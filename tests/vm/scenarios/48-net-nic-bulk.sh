@@ -25,7 +25,7 @@ all_complete() { # PIPE STAGES...: same count everywhere, total = sum of the sta
 	python3 - "$("$SL_TOOL" show -j "$1")" "$@" <<'PY' || fail "$1: incomplete samples"
 import json, sys
 d = json.loads(sys.argv[1])
-d = d if isinstance(d, list) else [d]
+d = d["pipelines"] if isinstance(d, dict) else d
 st = {s["name"]: s for x in d if x["pipeline"] == sys.argv[2] for s in x["stages"]}
 parts = sys.argv[3:]
 counts = {n: st[n]["count"] for n in parts + ["total"]}

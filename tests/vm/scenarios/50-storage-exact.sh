@@ -65,7 +65,7 @@ for op in open fsync; do
 done
 python3 - "$("$SL_TOOL" show -j storage block)" <<'PY' || fail "self/inclusive or block stages wrong"
 import json, sys
-st = {s["name"]: s for p in json.loads(sys.argv[1]) for s in p["stages"]}
+st = {s["name"]: s for p in json.loads(sys.argv[1])["pipelines"] for s in p["stages"]}
 for op in ("read", "write", "open", "fsync"):
     for l in ("syscall", "vfs"):
         assert st[op + "." + l + ".self"]["sum_ns"] <= st[op + "." + l]["sum_ns"], (op, l)

@@ -25,7 +25,7 @@ dd if=/dev/nullb0 of=/dev/null bs=4k count=$N iflag=direct status=none
 cat "$SL_DBG/block"
 python3 - "$("$SL_TOOL" show -j block)" "$N" "$T" <<'PY' || fail "D2C not at the device's service time"
 import json, sys
-st = {s["name"]: s for p in json.loads(sys.argv[1]) for s in p["stages"]}
+st = {s["name"]: s for p in json.loads(sys.argv[1])["pipelines"] for s in p["stages"]}
 n, t = int(sys.argv[2]), int(sys.argv[3])
 d = st["nullb0.D2C"]
 assert d["count"] == n, ("count", d["count"], n)
@@ -75,7 +75,7 @@ echo 0 > "$c/power"; rmdir "$c"
 trap - EXIT
 python3 - "$("$SL_TOOL" show -j storage)" "$T" <<'PY' || fail "fsync does not show the device time"
 import json, sys
-st = {s["name"]: s for p in json.loads(sys.argv[1]) for s in p["stages"]}
+st = {s["name"]: s for p in json.loads(sys.argv[1])["pipelines"] for s in p["stages"]}
 t = int(sys.argv[2])
 f = st["fsync.fs"]
 assert f["count"] == 5, f

@@ -68,7 +68,7 @@ grep -A3 "^pipeline storage" "$SL_DBG/status" | matches "lost: table_full=0 stal
 sed -n '/^pipeline storage/,/^pipeline block/p' "$SL_DBG/status" | grep "^  hook" | grep -v "nmissed=0" && fail "a storage kretprobe missed calls"
 python3 - "$("$SL_TOOL" show -j storage)" "$N" <<'PY' || fail "layers do not add up"
 import json, sys
-st = {s["name"]: s for p in json.loads(sys.argv[1]) for s in p["stages"]}
+st = {s["name"]: s for p in json.loads(sys.argv[1])["pipelines"] for s in p["stages"]}
 n = int(sys.argv[2])
 for op in ("read", "write", "open", "fsync"):
     g = lambda l: st[op + "." + l]

@@ -32,7 +32,7 @@ dd if=/dev/nullb0 of=/dev/null bs=4k count=$N iflag=direct status=none
 cat "$SL_DBG/block"
 python3 - "$("$SL_TOOL" show -j block)" "$N" "$T" <<'PY' || fail "D2C is not the device's service time"
 import json, sys
-st = {s["name"]: s for p in json.loads(sys.argv[1]) for s in p["stages"]}
+st = {s["name"]: s for p in json.loads(sys.argv[1])["pipelines"] for s in p["stages"]}
 n, t = int(sys.argv[2]), int(sys.argv[3])
 d = st["nullb0.D2C"]
 print("nullb0 D2C: count %d avg %.3f ms p50 %.3f ms min %.3f ms max %.3f ms (T = %.1f ms)" % (
@@ -92,7 +92,7 @@ PY
 cat "$SL_DBG/storage" "$SL_DBG/block"
 python3 - "$("$SL_TOOL" show -j storage block)" "$F" "$T" "$disk" <<'PY' || fail "fsync on ext4/null_blk does not show the device time"
 import json, sys
-st = {s["name"]: s for p in json.loads(sys.argv[1]) for s in p["stages"]}
+st = {s["name"]: s for p in json.loads(sys.argv[1])["pipelines"] for s in p["stages"]}
 n, t, disk = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 fs, self_, wait = st["fsync.fs"], st["fsync.fs.self"], st["fsync.wait"]
 waited = (fs["sum_ns"] - self_["sum_ns"]) / n

@@ -45,7 +45,7 @@ for s in Q2D D2C Q2C; do
 done
 python3 - "$("$SL_TOOL" show -j block)" "$dm" <<'PY' || fail "the mapper's Q2C does not contain the disk's"
 import json, sys
-st = {s["name"]: s for p in json.loads(sys.argv[1]) for s in p["stages"]}
+st = {s["name"]: s for p in json.loads(sys.argv[1])["pipelines"] for s in p["stages"]}
 dm = sys.argv[2]
 assert st[dm + ".Q2C"]["sum_ns"] >= st["nullb0.Q2C"]["sum_ns"], (st[dm + ".Q2C"], st["nullb0.Q2C"])
 print("%s Q2C avg %.1f us over nullb0 Q2C avg %.1f us" % (dm, st[dm + ".Q2C"]["avg_ns"] / 1e3, st["nullb0.Q2C"]["avg_ns"] / 1e3))

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Retransmission traffic for 72-tcp-retrans, in network namespace NS
+(entered with setns(2), so that debugfs stays visible) on its loopback.
+
+  tcpretrans.py NS bulk PORT BYTES
+      a client sends BYTES to a server over lo (the scenario put netem
+      loss on it), the server answers one byte once it has them all;
+      then, while both sockets stay open, their tcpi_total_retrans are
+      read before and after the module's tcpretrans table, until no
+      retransmission happened in between.
+  tcpretrans.py NS blackhole PORT N
+      a connection is made, then netem loss 100 % is put on lo by this
+      script (tc), 1000 bytes are sent, until N retransmissions: the RTO
+      backoff; the socket is then aborted (no more retransmissions).
+  tcpretrans.py NS syn PORT N
+      a non-blocking connect into a lossy lo, until N SYN
+      retransmissions, then aborted.
+Each prints one JSON line with the socket counters and the module's
+per-kind and per-port counts read consistently with them.
+"""
+import ctypes
+import json
+import os
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+DBG = "/sys/kernel/debug/stacklat/tcpretrans"
+KINDS = ("rto", "fast", "tlp", "syn", "synack", "other")
+
+
+def enter(ns):
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open("/run/netns/" + ns, os.O_RDONLY)
+    if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
+        sys.exit("setns: " + os.strerror(ctypes.get_errno()))
+    os.close(fd)
+
+
+def info(s):
+    """(tcpi_total_retrans, tcpi_backoff) of socket @s."""
+    b = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
+    return struct.unpack_from("I", b, 100)[0], b[4]
+
+
+def table():
+    """Every row of the module's table: stage -> (count, max as printed)."""
+    out = {}
+    with open(DBG) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 8 and w[1].isdigit():
+                out[w[0]] = int(w[1])
+    return out
+
+
+def result(total, tab, **kw):
+    kw.update(total_retrans=total,
+              kinds={k: tab.get(k, 0) for k in KINDS},
+              ports={k: v for k, v in tab.items() if k.endswith(".retrans")})
+    return kw
+
+
+def consistent(socks):
+    """The module's counts and the sockets' total, with no change between."""
+    for _ in range(200):
+        a = sum(info(s)[0] for s in socks)
+        t = table()
+        b = sum(info(s)[0] for s in socks)
+        if a == b:
+            return a, t
+        time.sleep(0.05)
+    sys.exit("tcpi_total_retrans never settled")
+
+
+def pair(port):
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", port))
+    srv.listen(1)
+    c = socket.create_connection(("127.0.0.1", port), timeout=60)
+    s, _ = srv.accept()
+    srv.close()
+    return c, s
+
+
+def bulk(port, nbytes):
+    c, s = pair(port)
+    s.settimeout(120)
+
+    def serve():
+        got = 0
+        while got < nbytes:
+            d = s.recv(1 << 16)
+            if not d:
+                break
+            got += len(d)
+        s.sendall(b"k")
+    t = threading.Thread(target=serve)
+    t.start()
+    c.sendall(b"b" * nbytes)
+    assert c.recv(1) == b"k"
+    t.join()
+    total, tab = consistent([c, s])
+    c.close()
+    s.close()
+    return result(total, tab)
+
+
+def wait_retrans(c, n):
+    """Until socket @c has retransmitted @n times: right after the n-th, the
+    next is a backed-off timeout away, time to read and abort."""
+    end = time.monotonic() + 60
+    while info(c)[0] < n:
+        if time.monotonic() > end:
+            sys.exit("no %d retransmissions in 60 s" % n)
+        time.sleep(0.01)
+
+
+def abort(c):
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    c.close()
+
+
+def blackhole(port, n):
+    c, s = pair(port)
+    subprocess.run(["tc", "qdisc", "add", "dev", "lo", "root", "netem",
+                    "loss", "100%"], check=True)
+    c.sendall(b"x" * 1000)
+    wait_retrans(c, n)
+    total, tab = consistent([c])
+    backoff = info(c)[1]
+    abort(c)
+    subprocess.run(["tc", "qdisc", "del", "dev", "lo", "root"], check=True)
+    s.close()
+    return result(total, tab, backoff=backoff)
+
+
+def syn(port, n):
+    c = socket.socket()
+    c.setblocking(False)
+    try:
+        c.connect(("127.0.0.1", port))
+    except BlockingIOError:
+        pass
+    wait_retrans(c, n)
+    total, tab = consistent([c])
+    abort(c)
+    return result(total, tab)
+
+
+def main():
+    enter(sys.argv[1])
+    cmd, port, arg = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    if cmd == "bulk":
+        out = bulk(port, int(arg))
+    elif cmd == "blackhole":
+        out = blackhole(port, int(arg))
+    elif cmd == "syn":
+        out = syn(port, int(arg))
+    else:
+        sys.exit("unknown command " + cmd)
+    print(json.dumps(out, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

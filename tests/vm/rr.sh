@@ -1,0 +1,53 @@
+#!/bin/bash
+# Sourced by the reqresp scenarios (60-64), after lib.sh.
+RR=$SL_REPO/tests/vm/helpers/sl-rrserver
+[ -x "$RR" ] || fail "no $RR (make -C tests/vm/helpers)"
+
+rr_ctl() { echo "$*" > "$SL_DBG/control" || fail "control: '$*' refused"; }
+
+# the reqresp stages, in wire order
+RR_STAGES="rx tcpip notify runqueue wait-return queue read app tx total"
+
+# rr_run PORT MODE THREADS CONNS N X_US Y_US [XSTEP_US]: a server and a
+# client over loopback; the server's summary line in $RR_SRV, the client's
+# in $RR_CLI
+rr_run() {
+	local port=$1 mode=$2 thr=$3 conns=$4 n=$5 x=$6 y=$7 step=${8:-0}
+	rm -f /tmp/rr-srv.out
+	"$RR" server "$port" "$mode" "$thr" "$conns" "$x" "$y" "$step" > /tmp/rr-srv.out &
+	local spid=$!
+	for _ in $(seq 100); do
+		grep -q listening /tmp/rr-srv.out 2> /dev/null && break
+		sleep 0.05
+	done
+	RR_CLI=$(timeout 120 "$RR" client 127.0.0.1 "$port" "$conns" "$n" 64) || fail "rr client failed"
+	wait "$spid" || fail "rr server failed"
+	RR_SRV=$(tail -n 1 /tmp/rr-srv.out)
+	note "server: $RR_SRV; client: $RR_CLI"
+}
+
+# rr_json FILE: the reqresp pipeline as JSON
+rr_json() { "$SL_TOOL" show -j reqresp > "$1" || fail "stacklat show reqresp failed"; }
+
+# rr_lost KIND: reqresp's loss counter KIND (table_full, stale, ...)
+rr_lost() {
+	awk -v k="$1" '/^pipeline / { on = ($2 == "reqresp:") }
+		on && $1 == "lost:" { for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == k) print a[2] } }' "$SL_DBG/status"
+}
+
+# rr_inflight: reqresp's entries in the in-flight table
+rr_inflight() { awk '$1 == "reqresp:" { print $2 }' "$SL_DBG/inflight"; }
+
+# rr_counts N: every time stage and the segments histogram hold exactly N
+# samples, no request was lost and nothing is left in flight
+rr_counts() {
+	local n=$1 s c
+	for s in $RR_STAGES segments; do
+		c=$(awk -v s="$s" '$1 == s { print $2 }' "$SL_DBG/reqresp")
+		assert_eq "reqresp $s count" "$n" "${c:-0}"
+	done
+	for s in table_full stale bad_delta unmatched dropped; do
+		assert_eq "reqresp lost $s" 0 "$(rr_lost $s)"
+	done
+	assert_eq "reqresp entries in flight" 0 "$(rr_inflight)"
+}

@@ -1,0 +1,87 @@
+#!/bin/bash
+# The reqresp pipeline against a server whose times are known
+# (helpers/sl-rrserver.c), over loopback.
+#  - Exact counts: N requests give exactly N samples in every stage and in
+#    the segments histogram, in epoll, poll and blocking modes with 2
+#    threads and 4 connections; nothing lost, nothing left in flight.
+#  - Attribution: one thread, one connection, run without injected times
+#    (base) and with an application time X (busy work between the read and
+#    the write) and a queue time Y (busy work after the wait returns,
+#    before the read; epoll and poll only).  The mean of app grows by the X
+#    the server measured around its busy work, the mean of queue by its Y,
+#    each within 5 % of X (Y); every other stage's median moves by less
+#    than 5 % of Y.  With one server thread and the client on two vCPUs
+#    nothing else competes for a CPU, so the busy work can only show where
+#    it was done; a point stamped on the wrong side of it (the write's
+#    return instead of its entry, the read's return instead of its entry)
+#    moves X or Y into tx or read, and fails.
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+. "$SL_REPO/tests/vm/rr.sh"
+
+N=40
+X_US=20000
+Y_US=10000
+PORT=7100
+
+sl_load
+rr_ctl enable reqresp
+for h in driver ip_rcv tcp_queue data_ready waking oncpu epoll_wait poll sk_wait_data read write xmit_start xmit; do
+	grep -q "hook $h  *armed" "$SL_DBG/status" || fail "hook $h not armed: $(grep "hook $h " "$SL_DBG/status")"
+done
+
+# measure NAME MODE THREADS CONNS X Y: N requests, exact counts
+measure() {
+	rr_ctl reset reqresp
+	PORT=$((PORT + 1))
+	rr_run $PORT "$2" "$3" "$4" $N "$5" "$6"
+	cat "$SL_DBG/reqresp"
+	rr_counts $N
+	rr_json "/tmp/rr-$1.json"
+	echo "$RR_SRV" > "/tmp/rr-$1.srv"
+}
+
+for m in epoll poll blocking; do
+	measure "$m-2x4" $m 2 4 1000 0
+done
+# with a pause after each response the one thread is asleep in its wait
+# when each request arrives (without it the next request can come before
+# it is back in epoll_wait: a busy thread, its wait then in queue)
+export RR_GAP_US=2000
+measure base epoll 1 1 0 0
+assert_eq "reads-per-wakeup count" $N "$(awk '$1 == "reads-per-wakeup" { print $2 }' "$SL_DBG/reqresp")"
+assert_eq "busy.queue count" 0 "$(awk '$1 == "busy.queue" { print $2 }' "$SL_DBG/reqresp")"
+measure epoll epoll 1 1 $X_US $Y_US
+measure poll poll 1 1 $X_US $Y_US
+measure blocking blocking 1 1 $X_US 0
+unset RR_GAP_US
+
+python3 - $N $Y_US <<'PY' || fail "an injected time is not where it should be"
+import json, re, sys
+n, Y = int(sys.argv[1]), float(sys.argv[2]) * 1e3
+def load(name):
+    d = json.load(open("/tmp/rr-%s.json" % name))
+    d = d["pipelines"] if isinstance(d, dict) and "pipelines" in d else d
+    d = d if isinstance(d, list) else [d]
+    st = {s["name"]: s for x in d for s in x["stages"]}
+    srv = dict(kv.split("=") for kv in open("/tmp/rr-%s.srv" % name).read().split())
+    return st, float(srv["x_ns"]) / n, float(srv["y_ns"]) / n
+base, _, _ = load("base")
+ok = True
+for run in ("epoll", "poll", "blocking"):
+    st, x, y = load(run)
+    for s in ("rx", "tcpip", "notify", "runqueue", "wait-return", "queue", "read", "app", "tx"):
+        if s in ("app", "queue"):
+            want = x if s == "app" else y
+            d = st[s]["avg_ns"] - base[s]["avg_ns"]
+            good = abs(d - want) <= 0.05 * max(want, Y if s == "queue" else want)
+            desc = "mean +%.2fms, injected %.2fms" % (d / 1e6, want / 1e6)
+        else:
+            d = st[s]["p50_ns"] - base[s]["p50_ns"]
+            good = abs(d) < 0.05 * Y
+            desc = "median %+.3fms" % (d / 1e6)
+        print("%-8s %-12s %s %s" % (run, s, desc, "ok" if good else "WRONG"))
+        ok &= good
+sys.exit(0 if ok else 1)
+PY
+pass "N=$N requests -> N samples per stage in epoll/poll/blocking (2 threads x 4 connections); X=${X_US}us in app only, Y=${Y_US}us in queue only"

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tcpretrans: retransmissions by kind, each a sample of the time since
+# the segment was last sent.  In a namespace of its own, on its loopback
+# (MTU 1500, so that a bulk transfer is thousands of segments):
+#  - netem loss 5 % on a bulk transfer: the kinds add up to the sum of
+#    both sockets' tcpi_total_retrans exactly (read with nothing
+#    retransmitted between the two), and some are fast retransmits;
+#  - a peer blackholed after the handshake (loss 100 %, no tail loss
+#    probes): every retransmission is "rto", as many as the socket's
+#    tcpi_total_retrans and tcpi_backoff, and the backoff shows: the last
+#    came 2^(n-1) times as long after its predecessor as the first after
+#    the original;
+#  - a connect into that blackhole: the SYN retransmissions, 1 s then 2 s
+#    after the previous SYN, as many as tcpi_total_retrans;
+#  - the per-remote-port stages hold them all.
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+. "$SL_REPO/tests/vm/net.sh"
+
+TR=$SL_REPO/tests/vm/helpers/tcpretrans.py
+NS=slr NRTO=4
+trap 'ip netns del $NS 2>/dev/null || true' EXIT
+
+# js JSON EXPR: a Python expression over the parsed JSON "d"
+js() { python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"; }
+stage() {
+	python3 - "$("$SL_TOOL" show -j tcpretrans)" "$1" "$2" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+d = d["pipelines"] if isinstance(d, dict) and "pipelines" in d else d
+d = d if isinstance(d, list) else [d]
+st = {s["name"]: s for x in d if x["pipeline"] == "tcpretrans" for s in x["stages"]}
+print(st.get(sys.argv[2], {}).get(sys.argv[3], 0))
+PY
+}
+
+sl_modprobe sch_netem
+ip netns add $NS
+ip -n $NS link set lo mtu 1500
+ip -n $NS link set lo up
+sl_load
+ctl enable tcpretrans
+
+note "netem loss 5% on a 2 MB transfer"
+ip netns exec $NS tc qdisc add dev lo root netem loss 5%
+ctl reset
+out=$(python3 "$TR" $NS bulk 7201 2000000)
+echo "$out"
+ip netns exec $NS tc qdisc del dev lo root
+cat "$SL_DBG/tcpretrans"
+grep -A8 "^pipeline tcpretrans" "$SL_DBG/status"
+tot=$(js "$out" 'd["total_retrans"]')
+assert_range "retransmissions (tcpi_total_retrans of both sockets)" 1 100000 "$tot"
+assert_eq "unmatched" 0 "$(lost tcpretrans unmatched)"
+assert_eq "kinds counted = tcpi_total_retrans" "$tot" "$(js "$out" 'sum(d["kinds"].values())')"
+# Which kinds the losses produce is netem's draw, not a kernel guarantee:
+# on 6.12 lo's GSO packets made one run lose only a SYN-ACK (1 synack, 0
+# fast).  The exact checks are the sums above and below; the kinds are shown.
+note "fast retransmits: $(js "$out" 'd["kinds"]["fast"]') of $tot"
+assert_eq "7201.retrans (the client's) + the server's port" "$tot" "$(js "$out" 'sum(d["ports"].values())')"
+bulk_kinds=$(js "$out" '" ".join("%s=%d" % kv for kv in sorted(d["kinds"].items()))')
+
+note "a peer blackholed after the handshake, no tail loss probe"
+ip netns exec $NS sysctl -qw net.ipv4.tcp_early_retrans=0
+ctl reset
+out=$(python3 "$TR" $NS blackhole 7202 $NRTO)
+echo "$out"
+cat "$SL_DBG/tcpretrans"
+n=$(js "$out" 'd["total_retrans"]')
+assert_eq "RTO retransmissions" $NRTO "$n"
+assert_eq "rto = tcpi_total_retrans" "$n" "$(js "$out" 'd["kinds"]["rto"]')"
+assert_eq "tcpi_backoff" "$n" "$(js "$out" 'd["backoff"]')"
+assert_eq "other kinds" 0 "$(js "$out" 'sum(d["kinds"].values()) - d["kinds"]["rto"]')"
+assert_eq "7202.retrans" "$n" "$(js "$out" 'd["ports"]["7202.retrans"]')"
+"$SL_TOOL" hist tcpretrans rto
+mn=$(stage rto min_ns)
+mx=$(stage rto max_ns)
+# the kernel doubles the RTO exactly (icsk_rto << 1); each timer fires no
+# earlier than asked and, from the timer wheel, at most 1/8 later
+assert_range "backoff: last / first interval (2^$((n - 1)))" \
+	"$(awk "BEGIN { print 2 ^ ($n - 1) / 1.125 }")" "$(awk "BEGIN { print 2 ^ ($n - 1) * 1.125 }")" \
+	"$(awk "BEGIN { print $mx / $mn }")"
+
+note "a connect into the blackhole: SYN retransmissions"
+# 6.5+ retransmits the first SYNs at a fixed interval
+# (tcp_syn_linear_timeouts, 4 by default): the exponential backoff here
+if [ -e /proc/sys/net/ipv4/tcp_syn_linear_timeouts ]; then
+	ip netns exec $NS sysctl -qw net.ipv4.tcp_syn_linear_timeouts=0
+fi
+ip netns exec $NS tc qdisc add dev lo root netem loss 100%
+ctl reset
+out=$(python3 "$TR" $NS syn 7203 2)
+echo "$out"
+ip netns exec $NS tc qdisc del dev lo root
+cat "$SL_DBG/tcpretrans"
+s=$(js "$out" 'd["total_retrans"]')
+# SYNs at 0, 1 s and 3 s (initial RTO 1 s, doubled); a jiffies timer may
+# fire up to one jiffy (4 ms at HZ=250) before the exact instant of the
+# send it was armed after, and at most 1/8 late (the timer wheel)
+assert_eq "SYN retransmissions" 2 "$s"
+assert_eq "syn = tcpi_total_retrans" "$s" "$(js "$out" 'd["kinds"]["syn"]')"
+assert_range "first SYN retransmission after (s)" 0.996 1.125 "$(awk "BEGIN { print $(stage syn min_ns) / 1e9 }")"
+assert_range "second SYN retransmission after (s)" 1.996 2.25 "$(awk "BEGIN { print $(stage syn max_ns) / 1e9 }")"
+ctl disable tcpretrans
+sl_unload
+pass "loss 5%: $tot retransmissions = tcpi_total_retrans ($bulk_kinds); blackhole: $n RTO = backoff, intervals $(awk "BEGIN { printf \"%.0f..%.0f\", $mn / 1e6, $mx / 1e6 }") ms; $s SYN retransmissions at 1 s and 2 s"
