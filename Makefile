@@ -105,11 +105,15 @@ CHECK_EXTRAS ?= fuzz-tool vmtest-mt dkmscheck firstrun
 check: deps
 	$(MAKE) style
 	$(MAKE) unit
-	@fail=0; \
-	$(MAKE) buildcheck || fail=1; \
-	$(MAKE) vmtest || fail=1; \
-	for t in $(CHECK_EXTRAS); do $(MAKE) $$t || fail=1; done; \
-	exit $$fail
+	@failed=; \
+	$(MAKE) buildcheck || failed="$$failed buildcheck"; \
+	$(MAKE) vmtest || failed="$$failed vmtest"; \
+	for t in $(CHECK_EXTRAS); do $(MAKE) $$t || failed="$$failed $$t"; done; \
+	if [ -n "$$failed" ]; then \
+		echo "check: FAILED:$$failed"; \
+		cat tests/vm/out/*/fails 2>/dev/null | sed 's/^/check: FAILED: /'; \
+		exit 1; \
+	fi; echo "check: all passed"
 
 # The long fuzz run: 18-fuzz with SL_FUZZ=netlink,control,seed
 FUZZ_KERNELS ?= 6.1

@@ -61,6 +61,7 @@ passed=0
 failed=0
 skipped=0
 summary=()
+fails=()
 
 # What the kernel log must never contain.
 bad_re='Oops|WARNING:|BUG:|Call Trace|lockdep|possible recursive locking|KASAN|UBSAN|kernel BUG|general protection|INFO: task|stack-protector|Kernel panic|kmemleak|RCU stall|rcu_sched self-detected|soft lockup|hard LOCKUP|refcount_t:|list_add corruption|list_del corruption'
@@ -73,7 +74,7 @@ record() { # record KERNEL NAME VERDICT MSG
 	case $3 in
 	PASS) passed=$((passed + 1)) ;;
 	SKIP) skipped=$((skipped + 1)) ;;
-	*) failed=$((failed + 1)) ;;
+	*) failed=$((failed + 1)); fails+=("$1 $2: $3 ${4:0:300}") ;;
 	esac
 	echo "[$1] $2: $3 $4"
 }
@@ -353,6 +354,7 @@ run_kernel() {
 run_kernel_bg() {
 	local k=$1 out=$repo/tests/vm/out/$1
 	summary=()
+	fails=()
 	passed=0
 	failed=0
 	skipped=0
@@ -361,6 +363,7 @@ run_kernel_bg() {
 	run_kernel "$k"
 	mkdir -p "$out"
 	printf '%s\n' "${summary[@]}" > "$out/summary"
+	[ ${#fails[@]} = 0 ] || printf '%s\n' "${fails[@]}" > "$out/fails"
 	echo "$passed $failed $skipped" > "$out/counts"
 }
 
@@ -402,7 +405,7 @@ done
 jobs=${VM_JOBS:-$(($(nproc) < 2 ? 1 : 2))}
 kpids=()
 for k in "$@"; do
-	rm -f "$repo/tests/vm/out/$k/summary" "$repo/tests/vm/out/$k/counts"
+	rm -f "$repo/tests/vm/out/$k/summary" "$repo/tests/vm/out/$k/counts" "$repo/tests/vm/out/$k/fails"
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 		wait -n || true
 	done
@@ -416,6 +419,7 @@ for k in "$@"; do
 	o=$repo/tests/vm/out/$k
 	if [ -s "$o/counts" ]; then
 		mapfile -t -O "${#summary[@]}" summary < "$o/summary"
+		[ ! -s "$o/fails" ] || mapfile -t -O "${#fails[@]}" fails < "$o/fails"
 		read -r p f sk < "$o/counts"
 		passed=$((passed + p))
 		failed=$((failed + f))
@@ -430,6 +434,10 @@ echo "== summary"
 printf '%s\n' "${summary[@]}"
 echo "($skipped skipped)"
 echo "$passed passed, $failed failed"
+# the failures again, last: a log cut to its end still names them
+for l in "${fails[@]}"; do
+	[ -z "$l" ] || echo "FAILED: $l"
+done
 [ $failed = 0 ]
 exit
 }
