@@ -168,14 +168,25 @@ for c in cpu0 cpu1; do
 done
 
 # 4. cost per event: sl-spin (its own tgid filter) with the func hook
-# armed, threshold off and 1 ns, best of three each (the rings drained in
-# between, 3000 calls < one ring); the reader's rate: rings filled with
-# 4096 events per CPU, then drained by `stacklat events -j` (best of 3)
+# armed, threshold off and 1 ns in turn, 5 rounds interleaved, medians
+# (the rings drained after each "on" run; 3000 calls < one ring); the
+# reader's rate: rings filled with 4096 events per CPU, then drained by
+# `stacklat events -j` (best of 3)
 ns_call() { "$SPIN" -n 3000 -t 1 -f "$SL_DBG/control" | sed -n 's/.*ns_per_call=\([0-9]*\).*/\1/p'; }
-off=$(for _ in 1 2 3; do ns_call; done | sort -n | head -1)
+ns_call >/dev/null		# warm up: the first run pays for what the others reuse
+offs=() ons=()
+for _ in 1 2 3 4 5; do
+	offs+=("$(ns_call)")
+	ctl threshold func 1
+	ons+=("$(ns_call)")
+	"$SL_TOOL" events -d 0.1 func >/dev/null 2>&1
+	ctl threshold func 0
+done
+median() { printf '%s\n' "$@" | sort -n | sed -n 3p; }
+off=$(median "${offs[@]}")
+on=$(median "${ons[@]}")
+note "getppid with the func hook, medians of 5 interleaved rounds: ${off} ns/call without events (${offs[*]}), ${on} ns/call with one event each (${ons[*]}): $((on - off)) ns per event"
 ctl threshold func 1
-on=$(for _ in 1 2 3; do ns_call; "$SL_TOOL" events -d 0.1 func >/dev/null 2>&1; done | sort -n | head -1)
-note "getppid with the func hook: ${off} ns/call without events, ${on} ns/call with one event each: $((on - off)) ns per event"
 best=0
 bwhole=0
 for _ in 1 2 3; do
