@@ -637,6 +637,7 @@ extern struct sl_pipeline sl_pipe_tcpretrans;
 extern struct sl_pipeline sl_pipe_netsize;
 extern struct sl_pipeline sl_pipe_netdrop;
 extern struct sl_pipeline sl_pipe_reqresp;
+extern struct sl_pipeline sl_pipe_irq;
 int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack);
 
