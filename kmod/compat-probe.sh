@@ -119,10 +119,10 @@ esac
 	flag IRQ_HANDLER_ENTRY_TP_UNKNOWN
 [ "$(tp_proto irq_handler_exit irq)" = "int irq, struct irqaction *action, int ret" ] ||
 	flag IRQ_HANDLER_EXIT_TP_UNKNOWN
-[ "$(tp_proto softirq_entry irq)" = "unsigned int vec_nr" ] ||
+if [ "$(tp_proto softirq_entry irq)" != "unsigned int vec_nr" ] ||
+	[ "$(tp_proto softirq_exit irq)" != "unsigned int vec_nr" ]; then
 	flag SOFTIRQ_TP_UNKNOWN
-[ "$(tp_proto softirq_exit irq)" = "unsigned int vec_nr" ] ||
-	flag SOFTIRQ_TP_UNKNOWN
+fi
 
 # ---- block tracepoints and structures
 # the bio tracepoints lost their request_queue argument in 5.11
