@@ -26,7 +26,8 @@
  * exit checks the stamp is its own (the same irqaction, the same vector)
  * and clears it; an exit without one is counted unmatched.  That is the
  * handler that was running, on each CPU, when the gate opened (at most one
- * hardirq and one softirq per CPU at each enable).  The stamps are cleared
+ * hardirq and one softirq per CPU at each enable); a run whose exit comes
+ * after the gate closed is simply not a sample.  The stamps are cleared
  * at enable, so an entry seen before the last disable is never paired
  * with an exit after the next enable.
  *

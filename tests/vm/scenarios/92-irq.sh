@@ -9,7 +9,10 @@
 #  - those rows have time histograms (buckets, sum, percentiles);
 #  - the unmatched exits are at most the handlers that were running when
 #    the gate opened: one hardirq and one softirq per CPU;
-#  - debugfs, show -j and hist -j agree.
+#  - debugfs, show -j and hist -j agree;
+#  - with a threshold, slow handler runs come out as events naming a row;
+#  - enabled and disabled C times under load, the unmatched exits stay
+#    within 2 x CPUs x C and no delta is bad.
 #
 # The window.  stacklat counts a handler run when both its entry and its
 # exit fall between the gate opening (enable) and closing (disable); the
@@ -35,6 +38,7 @@
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 . "$SL_REPO/tests/vm/net.sh"
+. "$SL_REPO/tests/vm/traffic.sh"
 
 N=200
 SIZE=1000
@@ -50,7 +54,6 @@ note "$SL_NIC is $dev, $ncpu CPUs"
 grep -E " $dev-" /proc/interrupts || fail "no IRQ line of $dev in /proc/interrupts"
 
 sl_load
-hook irq hardirq_entry
 [ "$(hook irq hardirq_entry | cut -d' ' -f1)" = disarmed ] || fail "irq hooks: $(grep -A5 '^pipeline irq' "$SL_DBG/status")"
 
 timeout 200 python3 - "$SL_DBG/control" "$SL_GUESTPORT" "$dev" $N $SIZE > "$OUT/window.json" <<'PY' || fail "the measured window failed"
@@ -195,7 +198,47 @@ print("exact" if exact else "bracketed", ", ".join(summary) + "; unmatched %d" %
 PY
 cat "$OUT/verdict"
 read -r how res <<<"$(tail -n 1 "$OUT/verdict")"
+
+note "slow handler runs as events (threshold 1 us), irq enabled again"
+ctl enable irq
+timeout 60 "$SL_TOOL" events -j -t 1us -n 5 irq > "$OUT/ev.json" || fail "stacklat events on irq failed"
+"$SL_TOOL" show -j irq > "$OUT/show2.json"
+ctl disable irq
+python3 - "$OUT" <<'PY' || fail "irq events: $(head -c 600 "$OUT/ev.json")"
+import json, sys
+out = sys.argv[1]
+evs = [json.loads(l)["event"] for l in open(out + "/ev.json") if '"event"' in l]
+p, = json.load(open(out + "/show2.json"))["pipelines"]
+names = {s["name"] for s in p["stages"]}
+assert len(evs) == 5, len(evs)
+for e in evs:
+    st, = e["stages"]
+    assert e["pipeline"] == "irq" and st["name"] in names, (e, names)
+    assert e["total_ns"] == st["ns"] > 1000, e
+print("events:", ", ".join("%s %dus" % (e["stages"][0]["name"], e["total_ns"] // 1000) for e in evs))
+PY
+
+C=20
+note "$C enables and disables under load (loopback TCP, syscalls, disk I/O)"
+ctl reset irq
+traffic_start 120
+trap traffic_stop EXIT
+for _ in $(seq $C); do
+	ctl enable irq
+	sleep 0.2
+	ctl disable irq
+done
+traffic_stop
+trap - EXIT
+grep -A8 '^pipeline irq' "$SL_DBG/status"
+cu=$(lost irq unmatched)
+samples=$("$SL_TOOL" show -j irq | python3 -c 'import json, sys; print(sum(s["count"] for s in json.load(sys.stdin)["pipelines"][0]["stages"]))')
+assert_range "samples over the $C enables" 1 1000000000 "$samples"
+# the handlers running when the gate opened: one hardirq, one softirq per CPU
+assert_range "unmatched over $C enables" 0 $((2 * ncpu * C)) "$cu"
+assert_eq "bad deltas" 0 "$(lost irq bad_delta)"
 sl_unload
+res="$res; $C enables under load: $samples samples, $cu unmatched"
 if [ "$how" = exact ]; then
 	pass "measured/proc delta, exact: $res"
 fi
