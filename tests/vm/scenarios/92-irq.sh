@@ -12,7 +12,7 @@
 #  - debugfs, show -j and hist -j agree;
 #  - with a threshold, slow handler runs come out as events naming a row;
 #  - enabled and disabled C times under load, the unmatched exits stay
-#    within 2 x CPUs x C and no delta is bad.
+#    within 2 x CPUs x C and no delta is bad; then it is unloaded armed.
 #
 # The window.  stacklat counts a handler run when both its entry and its
 # exit fall between the gate opening (enable) and closing (disable); the
@@ -228,8 +228,6 @@ for _ in $(seq $C); do
 	sleep 0.2
 	ctl disable irq
 done
-traffic_stop
-trap - EXIT
 grep -A8 '^pipeline irq' "$SL_DBG/status"
 cu=$(lost irq unmatched)
 samples=$("$SL_TOOL" show -j irq | python3 -c 'import json, sys; print(sum(s["count"] for s in json.load(sys.stdin)["pipelines"][0]["stages"]))')
@@ -237,7 +235,12 @@ assert_range "samples over the $C enables" 1 1000000000 "$samples"
 # the handlers running when the gate opened: one hardirq, one softirq per CPU
 assert_range "unmatched over $C enables" 0 $((2 * ncpu * C)) "$cu"
 assert_eq "bad deltas" 0 "$(lost irq bad_delta)"
+note "unloaded while armed, under the same load"
+ctl enable irq
+sleep 0.5
 sl_unload
+traffic_stop
+trap - EXIT
 res="$res; $C enables under load: $samples samples, $cu unmatched"
 if [ "$how" = exact ]; then
 	pass "measured/proc delta, exact: $res"
