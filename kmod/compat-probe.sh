@@ -113,6 +113,17 @@ esac
 [ "$(tp_proto sched_waking sched)" = "struct task_struct *p" ] ||
 	flag SCHED_WAKING_TP_UNKNOWN
 
+# ---- interrupt tracepoints (pipelines/irq.c): written out by hand, the
+# same on every kernel known; any other is named by compat.h
+[ "$(tp_proto irq_handler_entry irq)" = "int irq, struct irqaction *action" ] ||
+	flag IRQ_HANDLER_ENTRY_TP_UNKNOWN
+[ "$(tp_proto irq_handler_exit irq)" = "int irq, struct irqaction *action, int ret" ] ||
+	flag IRQ_HANDLER_EXIT_TP_UNKNOWN
+if [ "$(tp_proto softirq_entry irq)" != "unsigned int vec_nr" ] ||
+	[ "$(tp_proto softirq_exit irq)" != "unsigned int vec_nr" ]; then
+	flag SOFTIRQ_TP_UNKNOWN
+fi
+
 # ---- block tracepoints and structures
 # the bio tracepoints lost their request_queue argument in 5.11
 case $(tp_proto block_bio_queue block) in

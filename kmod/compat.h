@@ -256,5 +256,43 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 
 /* ---- end of network ---------------------------------------------------- */
 
+/* ---- interrupts (pipelines/irq.c) ------------------------------------------
+ *
+ * The irq_handler_* and softirq_* prototypes irq.c writes out have been the
+ * same on every kernel of the range; compat-probe.sh checks them, so that a
+ * new one is named here rather than failing deep in irq.c (whose probes
+ * are type-checked against register_trace_*() as well).
+ */
+#if defined(COMPAT_IRQ_HANDLER_ENTRY_TP_UNKNOWN) || \
+	defined(COMPAT_IRQ_HANDLER_EXIT_TP_UNKNOWN) || \
+	defined(COMPAT_SOFTIRQ_TP_UNKNOWN)
+#error "stacklat: irq_handler_entry/exit or softirq_entry/exit has a prototype pipelines/irq.c does not know"
+#endif
+
+/*
+ * The names of the softirq vectors, as /proc/softirqs prints them.  The
+ * kernel's own table, softirq_to_name[] (kernel/softirq.c), is declared
+ * in <linux/interrupt.h> but exported to modules by no kernel of the range
+ * (it is not in any Module.symvers): hence this copy, indexed by the
+ * kernel's own enum, so that a reordering cannot misname a vector.  A
+ * vector this table does not know (a kernel that adds one) is left NULL
+ * and named "softirq<N>" by irq.c.  An initialiser for a
+ * const char *[NR_SOFTIRQS]; needs <linux/interrupt.h>.
+ */
+#define SL_COMPAT_SOFTIRQ_NAMES {					\
+	[HI_SOFTIRQ] = "HI",						\
+	[TIMER_SOFTIRQ] = "TIMER",					\
+	[NET_TX_SOFTIRQ] = "NET_TX",					\
+	[NET_RX_SOFTIRQ] = "NET_RX",					\
+	[BLOCK_SOFTIRQ] = "BLOCK",					\
+	[IRQ_POLL_SOFTIRQ] = "IRQ_POLL",				\
+	[TASKLET_SOFTIRQ] = "TASKLET",					\
+	[SCHED_SOFTIRQ] = "SCHED",					\
+	[HRTIMER_SOFTIRQ] = "HRTIMER",					\
+	[RCU_SOFTIRQ] = "RCU",						\
+}
+
+/* ---- end of interrupts ------------------------------------------------- */
+
 #endif /* __ASSEMBLY__ */
 #endif /* _STACKLAT_COMPAT_H */

@@ -75,6 +75,24 @@ static bool sl_dim_name_taken(struct sl_dim *d, unsigned int slot,
 }
 
 /*
+ * The tag of @key's slot if it has one, else SL_DIM_NONE (probe context:
+ * loads only).  For a caller whose name costs something to make: it makes
+ * it only when this misses, then calls sl_dim_tag().
+ */
+u32 sl_dim_find(const struct sl_dim *d, u64 key)
+{
+	unsigned int i;
+
+	if (!key)
+		return SL_DIM_OTHER;
+	for (i = 0; i < SL_DIM_SLOTS; i++) {
+		if (READ_ONCE(d->key[i]) == key)
+			return i | READ_ONCE(d->gen[i]) << 8;
+	}
+	return SL_DIM_NONE;
+}
+
+/*
  * The tag of @key's slot, claiming a free one on first sight (probe
  * context: cmpxchg, byte stores).  @name names it; a name already in use
  * (the same interface name in two namespaces) gets "#<slot>" after it.
@@ -82,15 +100,12 @@ static bool sl_dim_name_taken(struct sl_dim *d, unsigned int slot,
 u32 sl_dim_tag(struct sl_dim *d, u64 key, const char *name)
 {
 	unsigned int i;
+	u32 tag;
 	u64 k;
 
-	if (!key)
-		return SL_DIM_OTHER;
-	for (i = 0; i < SL_DIM_SLOTS; i++) {
-		k = READ_ONCE(d->key[i]);
-		if (k == key)
-			return i | READ_ONCE(d->gen[i]) << 8;
-	}
+	tag = sl_dim_find(d, key);
+	if (tag != SL_DIM_NONE)
+		return tag;
 	for (i = 0; i < SL_DIM_SLOTS; i++) {
 		if (READ_ONCE(d->key[i]))
 			continue;

@@ -31,6 +31,7 @@ struct sl_pipeline *sl_pipelines[] = {
 	&sl_pipe_netsize,
 	&sl_pipe_netdrop,
 	&sl_pipe_reqresp,
+	&sl_pipe_irq,
 };
 
 unsigned int sl_nr_pipelines = ARRAY_SIZE(sl_pipelines);

@@ -560,6 +560,7 @@ static __always_inline void sl_chain_put(struct sl_flight_ent *e)
 
 #define SL_DIM_SLOTS	8			/* named slots per dimension */
 #define SL_DIM_OTHER	SL_DIM_SLOTS		/* the tag of "other" */
+#define SL_DIM_NONE	0xffffffffU		/* sl_dim_find(): no slot */
 
 struct sl_dim {
 	u64 key[SL_DIM_SLOTS];			/* 0: free */
@@ -574,6 +575,7 @@ struct sl_dim {
 void sl_dim_init(struct sl_dim *d, struct sl_stage *stages, unsigned int first,
 		 unsigned int nper, const char * const *suffix,
 		 const char * const *from, const char * const *to);
+u32 sl_dim_find(const struct sl_dim *d, u64 key);
 u32 sl_dim_tag(struct sl_dim *d, u64 key, const char *name);
 void sl_dim_label(const struct sl_dim *d, u32 tag, char *buf, size_t len);
 unsigned int sl_dim_stage(const struct sl_dim *d, u32 tag);
@@ -635,6 +637,7 @@ extern struct sl_pipeline sl_pipe_tcpretrans;
 extern struct sl_pipeline sl_pipe_netsize;
 extern struct sl_pipeline sl_pipe_netdrop;
 extern struct sl_pipeline sl_pipe_reqresp;
+extern struct sl_pipeline sl_pipe_irq;
 int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack);
 

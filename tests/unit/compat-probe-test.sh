@@ -4,8 +4,8 @@
 # kmod/compat-probe.sh on header snippets of the kernels the matrix does not
 # have, written as those kernels have them: 5.10.0-5.10.136 (block_rq_*
 # with a queue), 5.17 (kfree_skb with a reason, no rq->rq_disk), 6.11
-# (rx_sk, not const), and no headers at all.  Each must give exactly the
-# flags listed.  (The matrix's own header sets are probed by every build.)
+# (rx_sk, not const), interrupt events that changed, and no headers at
+# all.  Each must give exactly the flags listed.  (The matrix's own header sets are probed by every build.)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 probe=$here/../../kmod/compat-probe.sh
@@ -19,7 +19,29 @@ w() { # w TREE FILE: stdin into TREE/include/FILE
 }
 
 net_common() { # the net_dev_* and netif_receive_skb events every kernel has
-	# (and the scheduler events as before 5.18: no flag)
+	# (and the scheduler events as before 5.18, the interrupt events: no flag)
+	w "$1" trace/events/irq.h <<'H'
+TRACE_EVENT(irq_handler_entry,
+
+	TP_PROTO(int irq, struct irqaction *action),
+
+	TP_ARGS(irq, action),
+TRACE_EVENT(irq_handler_exit,
+
+	TP_PROTO(int irq, struct irqaction *action, int ret),
+
+	TP_ARGS(irq, action, ret),
+DEFINE_EVENT(softirq, softirq_entry,
+
+	TP_PROTO(unsigned int vec_nr),
+
+	TP_ARGS(vec_nr)
+DEFINE_EVENT(softirq, softirq_exit,
+
+	TP_PROTO(unsigned int vec_nr),
+
+	TP_ARGS(vec_nr)
+H
 	w "$1" trace/events/sched.h <<'H'
 TRACE_EVENT(sched_switch,
 	TP_PROTO(bool preempt,
@@ -176,6 +198,13 @@ expect "ftrace backend" "$t3" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS
 sed -i '/ftrace_free_filter/d' "$t3/include/linux/ftrace.h"
 expect "ftrace_free_filter missing" "$t3" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
 	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T
+
+# an interrupt event that changed: named, not guessed
+sed -i '/softirq_exit/,/TP_ARGS/s/unsigned int vec_nr)/unsigned int vec_nr, int cpu)/' "$t3/include/trace/events/irq.h"
+sed -i 's/struct irqaction \*action, int ret)/struct irqaction *action, irqreturn_t ret)/' "$t3/include/trace/events/irq.h"
+expect "softirq_exit, irq_handler_exit changed" "$t3" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON \
+	KFREE_SKB_TP_HAS_RX_SK CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T \
+	SOFTIRQ_TP_UNKNOWN IRQ_HANDLER_EXIT_TP_UNKNOWN
 
 # no headers there at all
 expect "no headers" "$tmp/none" PROBE_FAILED
