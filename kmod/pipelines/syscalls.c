@@ -34,6 +34,7 @@
  * (faultable from 6.x): the probes turn it off around the dispatcher.
  */
 #include <linux/compat.h>
+#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -342,7 +343,10 @@ static u32 sl_sc_key_nr(u64 key)
 	return (u32)key & STACKLAT_SC_NR_INVALID;
 }
 
-/* The debugfs table's rows: numbers, not names (the tool names them). */
+/*
+ * The debugfs table's rows: numbers, not names (the tool names them); a
+ * name's blanks and unprintable bytes as '?', so that columns stay columns.
+ */
 static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 {
 	char tot[16], avg[16], mx[16], lo[16], comm[16];
@@ -361,6 +365,11 @@ static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 	timed = v[SV_COUNT] - v[SV_UNTIMED];
 	memcpy(comm, &v[SV_COMM], sizeof(comm));
 	comm[15] = '\0';
+	for (i = 0; comm[i]; i++)
+		if (!isgraph(comm[i]))
+			comm[i] = '?';
+	if (!comm[0])
+		strscpy(comm, "-", sizeof(comm));
 	sl_fmt_ns(tot, sizeof(tot), v[SV_TIME]);
 	sl_fmt_ns(avg, sizeof(avg), timed ? div64_u64(v[SV_TIME], timed) : 0);
 	sl_fmt_ns(mx, sizeof(mx), v[SV_MAX]);
