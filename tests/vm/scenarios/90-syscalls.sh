@@ -167,7 +167,7 @@ note "the rows of ended processes age out (linger ${linger}ms)"
 aged0=$(keyed aged_rows)
 touch "$T/quit"
 wait
-sleep $((linger / 1000 + 3))
+sleep $((linger / 1000 + 5))
 assert_eq "A's rows, aged out" 0 "$(top "$a" getppid count)"
 assert_eq "B's rows, aged out" 0 "$(top "$b" stat count)"
 [ "$(keyed aged_rows)" -gt "$aged0" ] || fail "no row counted aged"
