@@ -70,15 +70,15 @@ module_param_cb(max_delta_ms, &sl_uint_ops, &max_delta_ms, 0444);
 MODULE_PARM_DESC(max_delta_ms,
 		 "deltas above this are discarded as absurd, 1..3600000 ms (default 60000)");
 
-static struct sl_uint_param keyed_rows = { 8192, 256, 1U << 20 };
+static struct sl_uint_param keyed_rows = { 8192, 256, 1U << 18 };
 module_param_cb(keyed_rows, &sl_uint_ops, &keyed_rows, 0444);
 MODULE_PARM_DESC(keyed_rows,
-		 "rows of a keyed table (syscalls: one per process and syscall), 256..1048576 (default 8192)");
+		 "rows of a keyed table (syscalls: one per process and syscall), 256..262144 (default 8192)");
 
-static struct sl_uint_param keyed_cpu_rows = { 512, 64, 1U << 16 };
+static struct sl_uint_param keyed_cpu_rows = { 512, 64, 1U << 14 };
 module_param_cb(keyed_cpu_rows, &sl_uint_ops, &keyed_cpu_rows, 0444);
 MODULE_PARM_DESC(keyed_cpu_rows,
-		 "rows each CPU counts in between folds (it has two such buffers), 64..65536 (default 512)");
+		 "rows each CPU counts in between folds (it has two such buffers), 64..16384 (default 512)");
 
 static struct sl_uint_param keyed_linger_ms = { 5000, 0, 3600000 };
 module_param_cb(keyed_linger_ms, &sl_uint_ops, &keyed_linger_ms, 0444);
