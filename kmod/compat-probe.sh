@@ -103,7 +103,7 @@ fi
 [ "$(tp_proto netif_receive_skb net)" = "struct sk_buff *skb" ] ||
 	flag NETIF_RECEIVE_SKB_TP_UNKNOWN
 
-# ---- scheduler tracepoints (pipelines/reqresp.c)
+# ---- scheduler tracepoints (pipelines/reqresp.c, pipelines/syscalls.c)
 # sched_switch gained prev_state in 5.18 (and Debian's 6.1 has it)
 case $(tp_proto sched_switch sched) in
 *"unsigned int prev_state"*) flag SCHED_SWITCH_TP_HAS_PREV_STATE ;;
@@ -112,6 +112,13 @@ case $(tp_proto sched_switch sched) in
 esac
 [ "$(tp_proto sched_waking sched)" = "struct task_struct *p" ] ||
 	flag SCHED_WAKING_TP_UNKNOWN
+# sched_process_exit says whether the whole process ended (7.x; before,
+# pipelines/syscalls.c reads the signal struct's live count)
+case $(tp_proto sched_process_exit sched) in
+"struct task_struct *p, bool group_dead") flag SCHED_PROCESS_EXIT_TP_HAS_GROUP_DEAD ;;
+"struct task_struct *p") ;;
+*) flag SCHED_PROCESS_EXIT_TP_UNKNOWN ;;
+esac
 
 # ---- interrupt tracepoints (pipelines/irq.c): written out by hand, the
 # same on every kernel known; any other is named by compat.h

@@ -254,6 +254,22 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 					struct task_struct *next
 #endif
 
+/*
+ * sched_process_exit tells whether the thread was the last of its process
+ * (group_dead) in 7.x; before, the probe reads the signal struct's count
+ * of live threads, which do_exit() decremented before the tracepoint.
+ */
+#ifdef COMPAT_SCHED_PROCESS_EXIT_TP_UNKNOWN
+#error "stacklat: sched_process_exit has a prototype pipelines/syscalls.c does not know"
+#endif
+#ifdef COMPAT_SCHED_PROCESS_EXIT_TP_HAS_GROUP_DEAD
+#define SL_COMPAT_PROCESS_EXIT_ARGS	struct task_struct *p, bool group_dead
+#define sl_compat_group_dead(p)		group_dead
+#else
+#define SL_COMPAT_PROCESS_EXIT_ARGS	struct task_struct *p
+#define sl_compat_group_dead(p)		(atomic_read(&(p)->signal->live) == 0)
+#endif
+
 /* ---- end of network ---------------------------------------------------- */
 
 /* ---- interrupts (pipelines/irq.c) ------------------------------------------

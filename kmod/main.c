@@ -70,12 +70,30 @@ module_param_cb(max_delta_ms, &sl_uint_ops, &max_delta_ms, 0444);
 MODULE_PARM_DESC(max_delta_ms,
 		 "deltas above this are discarded as absurd, 1..3600000 ms (default 60000)");
 
+static struct sl_uint_param keyed_rows = { 8192, 256, 1U << 18 };
+module_param_cb(keyed_rows, &sl_uint_ops, &keyed_rows, 0444);
+MODULE_PARM_DESC(keyed_rows,
+		 "rows of a keyed table (syscalls: one per process and syscall), 256..262144 (default 8192)");
+
+static struct sl_uint_param keyed_cpu_rows = { 512, 64, 1U << 14 };
+module_param_cb(keyed_cpu_rows, &sl_uint_ops, &keyed_cpu_rows, 0444);
+MODULE_PARM_DESC(keyed_cpu_rows,
+		 "rows each CPU counts in between folds (it has two such buffers), 64..16384 (default 512)");
+
+static struct sl_uint_param keyed_linger_ms = { 5000, 0, 3600000 };
+module_param_cb(keyed_linger_ms, &sl_uint_ops, &keyed_linger_ms, 0444);
+MODULE_PARM_DESC(keyed_linger_ms,
+		 "how long the rows of an ended process stay readable, 0..3600000 ms (default 5000)");
+
 static char *enable;
 module_param(enable, charp, 0444);
 MODULE_PARM_DESC(enable, "comma-separated pipelines to enable at load");
 
 u64 sl_max_delta_ns;
 struct sl_flight *sl_ft;
+unsigned int sl_keyed_rows;
+unsigned int sl_keyed_cpu_rows;
+u64 sl_keyed_linger_ns;
 
 /*
  * A module whose functions are hooked is going away: the kprobes core
@@ -134,6 +152,9 @@ static int __init sl_init(void)
 	int ret;
 
 	sl_max_delta_ns = (u64)max_delta_ms.val * NSEC_PER_MSEC;
+	sl_keyed_rows = keyed_rows.val;
+	sl_keyed_cpu_rows = keyed_cpu_rows.val;
+	sl_keyed_linger_ns = (u64)keyed_linger_ms.val * NSEC_PER_MSEC;
 	sl_ft = sl_flight_create(flight_entries.val,
 				 (u64)stale_ms.val * NSEC_PER_MSEC);
 	if (!sl_ft)

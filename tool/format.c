@@ -122,25 +122,60 @@ char *utf8_clean(const char *str)
 	return out;
 }
 
-const char *errno_text(int err, char *buf, size_t len)
+/* errnos the kernel uses internally, unknown to libc (include/linux/errno.h) */
+static const struct {
+	int err;
+	const char *name, *text;
+} kern_errnos[] = {
+	{ 512, "ERESTARTSYS", "Interrupted, to be restarted" },
+	{ 513, "ERESTARTNOINTR", "Interrupted, restarted" },
+	{ 514, "ERESTARTNOHAND", "Interrupted, restarted if no handler" },
+	{ 515, "ENOIOCTLCMD", "No ioctl command" },
+	{ 516, "ERESTART_RESTARTBLOCK", "Interrupted, restarted by restart_syscall" },
+	{ 517, "EPROBE_DEFER", "Driver requests probe retry" },
+	{ 518, "EOPENSTALE", "Open found a stale dentry" },
+	{ 519, "ENOPARAM", "Parameter not supported" },
+	{ 521, "EBADHANDLE", "Illegal NFS file handle" },
+	{ 522, "ENOTSYNC", "Update synchronization mismatch" },
+	{ 523, "EBADCOOKIE", "Cookie is stale" },
+	{ 524, "ENOTSUPP", "Operation is not supported" },
+	{ 525, "ETOOSMALL", "Buffer or request is too small" },
+	{ 526, "ESERVERFAULT", "An untranslatable error occurred" },
+	{ 527, "EBADTYPE", "Type not supported by server" },
+	{ 528, "EJUKEBOX", "Request initiated, but will not complete before timeout" },
+	{ 529, "EIOCBQUEUED", "iocb queued, will get completion event" },
+	{ 530, "ERECALLCONFLICT", "Conflict with recalled state" },
+	{ 531, "ENOGRACE", "NFS file lock reclaim refused" },
+};
+
+const char *errno_name(int err, char *buf, size_t len)
 {
-	/* errnos the kernel uses internally, unknown to libc */
-	static const struct {
-		int err;
-		const char *name, *text;
-	} kern[] = {
-		{ 512, "ERESTARTSYS", "Interrupted, to be restarted" },
-		{ 517, "EPROBE_DEFER", "Driver requests probe retry" },
-		{ 524, "ENOTSUPP", "Operation is not supported" },
-	};
 	const char *name;
 	size_t i;
 
 	if (err < 0)
 		err = -err;
-	for (i = 0; i < sizeof(kern) / sizeof(kern[0]); i++) {
-		if (kern[i].err == err) {
-			snprintf(buf, len, "%s: %s", kern[i].name, kern[i].text);
+	for (i = 0; i < sizeof(kern_errnos) / sizeof(kern_errnos[0]); i++)
+		if (kern_errnos[i].err == err)
+			return kern_errnos[i].name;
+	name = strerrorname_np(err);
+	if (name)
+		return name;
+	snprintf(buf, len, "errno%d", err);
+	return buf;
+}
+
+const char *errno_text(int err, char *buf, size_t len)
+{
+	const char *name;
+	size_t i;
+
+	if (err < 0)
+		err = -err;
+	for (i = 0; i < sizeof(kern_errnos) / sizeof(kern_errnos[0]); i++) {
+		if (kern_errnos[i].err == err) {
+			snprintf(buf, len, "%s: %s", kern_errnos[i].name,
+				 kern_errnos[i].text);
 			return buf;
 		}
 	}

@@ -38,6 +38,12 @@ void fmt_val(char *buf, size_t len, uint32_t unit, uint64_t v);
 /* "ns", "bytes", "count" ("?" for an unknown unit). */
 const char *unit_name(uint32_t unit);
 
+/*
+ * "ENOENT" (the kernel-internal errnos too: ERESTARTSYS...), or "errnoN"
+ * written to @buf for a number nothing names.
+ */
+const char *errno_name(int err, char *buf, size_t len);
+
 /* "ENOENT: No such file or directory"; kernel-internal errnos named too. */
 const char *errno_text(int err, char *buf, size_t len);
 

@@ -173,6 +173,28 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 		if (p->loss_mask & (1U << k) && strcmp(loss_name(k), "?"))
 			add_u64(l, loss_name(k), p->loss[k]);
 	add(o, "losses", l);
+	if (p->has_keyed) {
+		const struct keyed_info *k = &p->keyed;
+
+		l = json_object_new_object();
+		add_u64(l, "rows", k->rows);
+		add_u64(l, "max_rows", k->max_rows);
+		add_u64(l, "cpu_rows", k->cpu_rows);
+		add_u64(l, "cpus", k->cpus);
+		add_u64(l, "row_bytes", k->row_bytes);
+		add_u64(l, "row_bytes_cpu", k->row_bytes_cpu);
+		add_u64(l, "bytes", k->bytes);
+		add_u64(l, "linger_ns", k->linger_ns);
+		add_u64(l, "folds", k->folds);
+		add_u64(l, "full", k->full);
+		add_u64(l, "busy", k->busy);
+		add_u64(l, "dropped", k->dropped);
+		add_u64(l, "dropped_rows", k->dropped_rows);
+		add_u64(l, "aged", k->aged);
+		add_u64(l, "aged_rows", k->aged_rows);
+		add_u64(l, "retire_lost", k->retire_lost);
+		add(o, "keyed", l);
+	}
 	a = json_object_new_array();
 	for (i = 0; i < p->nstages; i++) {
 		struct json_object *s = json_object_new_object();

@@ -76,6 +76,13 @@ struct hook_info {
 	uint64_t hits, nmissed;
 };
 
+/* A pipeline's keyed table (GET_PIPELINES' STACKLAT_PIPE_A_KEYED). */
+struct keyed_info {
+	uint32_t rows, max_rows, cpu_rows, cpus, row_bytes, row_bytes_cpu;
+	uint64_t bytes, linger_ns, folds, full, busy, dropped, dropped_rows;
+	uint64_t aged, aged_rows, retire_lost;
+};
+
 struct pipe_info {
 	char name[STACKLAT_NAME_MAX];
 	char desc[128];
@@ -92,6 +99,8 @@ struct pipe_info {
 	bool has_filter;
 	struct filter_spec filter;
 	uint64_t threshold_ns;		/* slow events above it; 0 off */
+	bool has_keyed;
+	struct keyed_info keyed;
 };
 
 struct pipe_list {
@@ -113,6 +122,30 @@ struct status_info {
 	uint64_t events_written, events_read;
 	uint64_t *overruns;		/* per CPU (malloc'ed), ncpus of them */
 	size_t ncpus;
+};
+
+/* ---- the syscalls pipeline's rows (GET_KEYED) ------------------------- */
+
+/* One row: a process's calls of one syscall (in one ABI). */
+struct sc_row {
+	uint32_t tgid;
+	uint32_t abi;			/* enum stacklat_sc_abi */
+	uint32_t nr;
+	char comm[16];
+	uint64_t count, errors, time_ns, untimed, max_ns, errno_other;
+	uint32_t nerr;
+	struct {
+		uint32_t err;
+		uint64_t count;
+	} errs[STACKLAT_SC_ERRNOS];
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
+/* Every row of one GET_KEYED dump. */
+struct sc_set {
+	struct sc_row *r;
+	size_t n, cap;
+	uint64_t generation;		/* the pipeline's, 0 if no row */
 };
 
 /* ---- the in-flight table (GET_INFLIGHT) -------------------------------- */

@@ -343,6 +343,32 @@ static int count_nested(struct nlattr *nest, int type)
 	return n;
 }
 
+static void parse_keyed_stats(struct nlattr *nest, struct pipe_info *pi)
+{
+	struct nlattr *t[STACKLAT_KEYED_A_MAX + 1];
+	struct keyed_info *k = &pi->keyed;
+
+	if (nla_parse_nested(t, STACKLAT_KEYED_A_MAX, nest, NULL))
+		return;
+	pi->has_keyed = true;
+	k->rows = get_u32(t[STACKLAT_KEYED_A_ROWS]);
+	k->max_rows = get_u32(t[STACKLAT_KEYED_A_MAX_ROWS]);
+	k->cpu_rows = get_u32(t[STACKLAT_KEYED_A_CPU_ROWS]);
+	k->cpus = get_u32(t[STACKLAT_KEYED_A_CPUS]);
+	k->row_bytes = get_u32(t[STACKLAT_KEYED_A_ROW_BYTES]);
+	k->row_bytes_cpu = get_u32(t[STACKLAT_KEYED_A_ROW_BYTES_CPU]);
+	k->bytes = get_u64(t[STACKLAT_KEYED_A_BYTES]);
+	k->linger_ns = get_u64(t[STACKLAT_KEYED_A_LINGER_NS]);
+	k->folds = get_u64(t[STACKLAT_KEYED_A_FOLDS]);
+	k->full = get_u64(t[STACKLAT_KEYED_A_FULL]);
+	k->busy = get_u64(t[STACKLAT_KEYED_A_BUSY]);
+	k->dropped = get_u64(t[STACKLAT_KEYED_A_DROPPED]);
+	k->dropped_rows = get_u64(t[STACKLAT_KEYED_A_DROPPED_ROWS]);
+	k->aged = get_u64(t[STACKLAT_KEYED_A_AGED]);
+	k->aged_rows = get_u64(t[STACKLAT_KEYED_A_AGED_ROWS]);
+	k->retire_lost = get_u64(t[STACKLAT_KEYED_A_RETIRE_LOST]);
+}
+
 static int parse_pipeline(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[STACKLAT_A_MAX + 1], *p[STACKLAT_PIPE_A_MAX + 1];
@@ -427,6 +453,8 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 		pi->has_filter = true;
 		parse_filter_nest(p[STACKLAT_PIPE_A_FILTER], &pi->filter);
 	}
+	if (p[STACKLAT_PIPE_A_KEYED])
+		parse_keyed_stats(p[STACKLAT_PIPE_A_KEYED], pi);
 	return 0;
 }
 
@@ -529,6 +557,89 @@ void sl_nl_get_hists(const char *pipe, struct hist_set *set)
 {
 	dump_retry(STACKLAT_CMD_GET_HIST, pipe, "histograms", parse_hist, set,
 		   clear_hist_set);
+}
+
+/* ---- GET_KEYED -------------------------------------------------------------- */
+
+static int parse_sc_row(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1], *t[STACKLAT_SC_A_MAX + 1];
+	struct nlattr *et[STACKLAT_SC_ERRNO_A_MAX + 1], *a;
+	struct sc_set *s = arg;
+	struct sc_row *r;
+	uint32_t first;
+	size_t nb, i;
+	int rem;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
+	    !tb[STACKLAT_A_KEYED] ||
+	    nla_parse_nested(t, STACKLAT_SC_A_MAX, tb[STACKLAT_A_KEYED], NULL) ||
+	    !t[STACKLAT_SC_A_TGID] || !t[STACKLAT_SC_A_NR])
+		return -EINVAL;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		struct sc_row *nr = realloc(s->r, cap * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		s->r = nr;
+		s->cap = cap;
+	}
+	r = &s->r[s->n++];
+	memset(r, 0, sizeof(*r));
+	s->generation = get_u64(tb[STACKLAT_A_GENERATION]);
+	r->tgid = get_u32(t[STACKLAT_SC_A_TGID]);
+	r->abi = get_u32(t[STACKLAT_SC_A_ABI]);
+	r->nr = get_u32(t[STACKLAT_SC_A_NR]);
+	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_SC_A_COMM]);
+	r->count = get_u64(t[STACKLAT_SC_A_COUNT]);
+	r->errors = get_u64(t[STACKLAT_SC_A_ERRORS]);
+	r->time_ns = get_u64(t[STACKLAT_SC_A_TIME_NS]);
+	r->untimed = get_u64(t[STACKLAT_SC_A_UNTIMED]);
+	r->max_ns = get_u64(t[STACKLAT_SC_A_MAX_NS]);
+	r->errno_other = get_u64(t[STACKLAT_SC_A_ERRNO_OTHER]);
+	nla_for_each_nested(a, tb[STACKLAT_A_KEYED], rem) {
+		if (nla_type(a) != STACKLAT_SC_A_ERRNO)
+			continue;
+		if (nla_parse_nested(et, STACKLAT_SC_ERRNO_A_MAX, a, NULL))
+			return -EINVAL;
+		if (r->nerr < STACKLAT_SC_ERRNOS) {
+			r->errs[r->nerr].err = get_u32(et[STACKLAT_SC_ERRNO_A_ERRNO]);
+			r->errs[r->nerr++].count = get_u64(et[STACKLAT_SC_ERRNO_A_COUNT]);
+		} else {
+			r->errno_other += get_u64(et[STACKLAT_SC_ERRNO_A_COUNT]);
+		}
+	}
+	if (t[STACKLAT_SC_A_HIST]) {
+		first = get_u32(t[STACKLAT_SC_A_HIST_FIRST]);
+		nb = (size_t)nla_len(t[STACKLAT_SC_A_HIST]) / sizeof(uint64_t);
+		if (first >= STACKLAT_SC_NBUCKETS || nb > STACKLAT_SC_NBUCKETS - first)
+			return -EINVAL;
+		for (i = 0; i < nb; i++)
+			memcpy(&r->hist[first + i],
+			       (const char *)nla_data(t[STACKLAT_SC_A_HIST]) + i * 8, 8);
+	}
+	return 0;
+}
+
+void sc_set_free(struct sc_set *s)
+{
+	free(s->r);
+	memset(s, 0, sizeof(*s));
+}
+
+static void clear_sc_set(void *arg)
+{
+	struct sc_set *s = arg;
+
+	s->n = 0;
+	s->generation = 0;
+}
+
+void sl_nl_get_syscalls(struct sc_set *s)
+{
+	dump_retry(STACKLAT_CMD_GET_KEYED, "syscalls", "syscalls", parse_sc_row, s,
+		   clear_sc_set);
 }
 
 /* ---- GET_INFLIGHT ---------------------------------------------------------- */

@@ -24,6 +24,7 @@
 #include "parse.h"
 #include "render.h"
 #include "stacklat_filter.h"
+#include "top.h"
 
 #ifndef STACKLAT_TOOL_VERSION
 #define STACKLAT_TOOL_VERSION "unknown"
@@ -560,6 +561,144 @@ static int cmd_events(int argc, char **argv)
 	return 0;
 }
 
+/* ---- top ------------------------------------------------------------------- */
+
+/* the pipeline top enabled for its run, disabled at its end */
+static bool top_enabled_here;
+
+static void top_disable(void)
+{
+	if (!top_enabled_here)
+		return;
+	top_enabled_here = false;
+	sl_nl_enable("syscalls", false);
+}
+
+static void top_print(const struct top_args *a, const struct sc_set *s,
+		      uint64_t elapsed, bool first)
+{
+	struct top_table t;
+
+	if (top_build(s, a, &t))
+		runtime_error("out of memory");
+	if (a->json) {
+		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
+
+		top_json(env, &t, a, !elapsed);
+		json_emit(stdout, env);
+	} else {
+		char tb[32], el[FMT_NS_LEN];
+		time_t wall = time(NULL);
+
+		strftime(tb, sizeof(tb), "%H:%M:%S", localtime(&wall));
+		if (elapsed) {
+			fmt_ns(el, sizeof(el), elapsed);
+			printf("%s[%s] syscalls, the last %s", first ? "" : "\n", tb, el);
+		} else {
+			printf("[%s] syscalls since the pipeline was enabled or reset", tb);
+		}
+		if (a->pid)
+			printf(", process %u", a->pid);
+		printf(": %llu calls, %llu failed%s\n", (unsigned long long)t.calls,
+		       (unsigned long long)t.errors, a->errors ? " (failed calls only)" : "");
+		top_render(stdout, &t, a, !elapsed);
+	}
+	fflush(stdout);
+	top_table_free(&t);
+}
+
+/* What the kernel could not count, if anything: on stderr. */
+static void top_losses(void)
+{
+	struct pipe_list pl = { 0 };
+	const struct keyed_info *k;
+
+	sl_nl_get_pipelines("syscalls", &pl);
+	if (pl.n && pl.p[0].has_keyed) {
+		k = &pl.p[0].keyed;
+		if (k->full || k->busy || k->dropped)
+			fprintf(stderr, "stacklat: top: %llu calls not counted (full %llu, busy %llu, dropped %llu in %llu rows): keyed_cpu_rows=, keyed_rows= (status)\n",
+				(unsigned long long)(k->full + k->busy + k->dropped),
+				(unsigned long long)k->full, (unsigned long long)k->busy,
+				(unsigned long long)k->dropped,
+				(unsigned long long)k->dropped_rows);
+	}
+	pipe_list_free(&pl);
+}
+
+static int cmd_top(int argc, char **argv)
+{
+	struct sc_set cur = { 0 }, prev = { 0 }, delta = { 0 }, tmp;
+	struct pipe_list pl = { 0 };
+	struct top_args a;
+	struct sigaction sa;
+	uint64_t k, t_prev, t_cur, deadline;
+	char err[160];
+
+	if (parse_top_args(argc, argv, &a, err, sizeof(err)))
+		usage_error("%s", err);
+	sl_nl_open();
+	sl_nl_get_pipelines(NULL, &pl);
+	if (!find_pipe(&pl, "syscalls"))
+		runtime_error("top: the module has no syscalls pipeline (an older module?)");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: wake the sleep */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!find_pipe(&pl, "syscalls")->enabled) {
+		sl_nl_enable("syscalls", true);
+		top_enabled_here = true;
+		atexit(top_disable);
+		if (!a.interval_ns) {
+			/* like syscount: count until interrupted, then print */
+			fprintf(stderr, "stacklat: tracing syscalls (the pipeline is enabled until the end)... Ctrl-C to end.\n");
+			while (!stop) {
+				struct timespec ts = { 0, 100000000 };
+
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	pipe_list_free(&pl);
+	sl_nl_get_syscalls(&cur);
+	if (!a.interval_ns) {
+		top_print(&a, &cur, 0, true);
+		goto out;
+	}
+	t_prev = now_ns(CLOCK_MONOTONIC);
+	deadline = t_prev;
+	for (k = 0; !stop && (!a.count || k < a.count); k++) {
+		struct timespec ts;
+
+		deadline += a.interval_ns;
+		ts.tv_sec = (time_t)(deadline / 1000000000ULL);
+		ts.tv_nsec = (long)(deadline % 1000000000ULL);
+		while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		if (stop)
+			break;
+		tmp = prev;
+		prev = cur;
+		cur = tmp;
+		sl_nl_get_syscalls(&cur);
+		t_cur = now_ns(CLOCK_MONOTONIC);
+		if (sc_delta(&cur, &prev, &delta))
+			runtime_error("out of memory");
+		top_print(&a, &delta, t_cur - t_prev, !k);
+		t_prev = t_cur;
+		if (t_cur > deadline + a.interval_ns)
+			deadline = t_cur;
+	}
+out:
+	top_losses();
+	top_disable();
+	sc_set_free(&cur);
+	sc_set_free(&prev);
+	sc_set_free(&delta);
+	sl_nl_close();
+	return 0;
+}
+
 /* ---- metrics --------------------------------------------------------------- */
 
 /* DIR/stacklat.prom, atomically: a temporary file in DIR, then rename(2). */
@@ -752,6 +891,32 @@ static const struct subcommand subcommands[] = {
 	  "                rename) for node_exporter's textfile collector.\n"
 	  "Buckets: le = 2^k-1 ns (k = 1..36) in seconds, exact counts, coarser than\n"
 	  "the kernel's (a quantile from them is within a factor of two).\n" },
+	{ "top", cmd_top,
+	  "syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j] [INTERVAL [COUNT]]",
+	  "The most frequent system calls, by name, with their failures by errno and\n"
+	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
+	  "syscall in the kernel).",
+	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
+	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
+	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
+	  "be fractional): what happened in each interval, COUNT times or until\n"
+	  "interrupted (a pipeline it enabled is disabled at the end).\n"
+	  "\n"
+	  "-p, --pid PID     that process only\n"
+	  "-x, --errors      failed calls only (returned -4095..-1), every errno\n"
+	  "-s, --sort KEY    count (default; errors with -x) or time\n"
+	  "-n, --top N       rows shown (default 10, 0: all)\n"
+	  "-P, --process     a row per process instead of per syscall\n"
+	  "-j, --json        one JSON line per sample: {\"schema\":1,\"command\":\"top\",\n"
+	  "                  \"time_ns\",\"interval_ns\",\"what\":\"syscalls\",\"by\",\"pid\",\n"
+	  "                  \"errors_only\",\"sort\",\"calls\",\"errors\",\"total\",\"rows\":\n"
+	  "                  [{\"syscall\",\"abi\",\"nr\" (or \"tgid\",\"comm\"),\"count\",\n"
+	  "                  \"errors\",\"time_ns\",\"untimed\",\"avg_ns\",\"max_ns\",\"errnos\":\n"
+	  "                  [{\"errno\",\"name\",\"count\"}],\"errno_other\",\"hist\":\n"
+	  "                  [[lo,hi,count]...]}]} (README, \"JSON output\").\n"
+	  "Names: x86-64's table; an i386 call (a 32-bit process, int 0x80) is shown\n"
+	  "as i386:NAME, an x32 one as x32:NAME: each ABI is counted apart.  A call\n"
+	  "is counted when it returns (exit and exit_group never do).\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

@@ -130,6 +130,40 @@
  *   Reading consumes: the rings have one reader position (debugfs
  *   "events" reads the same rings).  An empty dump means nothing waits.
  *
+ * STACKLAT_CMD_GET_KEYED (dump, CAP_NET_ADMIN or CAP_PERFMON)
+ *   request:  STACKLAT_A_PIPELINE_NAME (optional: every pipeline that keeps
+ *             keyed rows; a pipeline that keeps none is refused, EOPNOTSUPP)
+ *   The rows of a pipeline's keyed aggregation (counters per key, summed
+ *   over the CPUs; the syscalls pipeline: one row per process and
+ *   syscall), folded at the start of the dump; reply, one message per row:
+ *     STACKLAT_A_PIPELINE_NAME     NUL string
+ *     STACKLAT_A_GENERATION        u64, the pipeline's reset generation
+ *     STACKLAT_A_KEYED             nest, the pipeline's row: for syscalls
+ *                                  enum stacklat_sc_attr
+ *       STACKLAT_SC_A_TGID           u32, the process
+ *       STACKLAT_SC_A_COMM           NUL string, its name (group leader's)
+ *       STACKLAT_SC_A_ABI            u32, enum stacklat_sc_abi
+ *       STACKLAT_SC_A_NR             u32, the syscall's number in that ABI
+ *                                    (STACKLAT_SC_NR_INVALID: out of range)
+ *       STACKLAT_SC_A_COUNT          u64, calls that returned
+ *       STACKLAT_SC_A_ERRORS         u64, of them returning -4095..-1
+ *       STACKLAT_SC_A_TIME_NS        u64, the timed calls' total time
+ *       STACKLAT_SC_A_UNTIMED        u64, calls counted without a time
+ *       STACKLAT_SC_A_MAX_NS         u64, the longest timed call
+ *       STACKLAT_SC_A_ERRNO          nest, repeated (at most
+ *                                    STACKLAT_SC_ERRNOS): errno, count
+ *       STACKLAT_SC_A_ERRNO_OTHER    u64, failures with other errnos
+ *       STACKLAT_SC_A_HIST_FIRST     u32, index of HIST[0]
+ *       STACKLAT_SC_A_HIST           binary, u64 per log2 bucket (host
+ *                                    order), FIRST .. last non-zero; bucket
+ *                                    i counts times in [lower(i),
+ *                                    lower(i + 1)), stacklat_sc_lower()
+ *   The dump is stamped with a sequence that changes whenever rows move or
+ *   go (each fold, once a second, and each reset): a reply with
+ *   NLM_F_DUMP_INTR set should be retried.  GET_PIPELINES gives the
+ *   table's own counters (STACKLAT_PIPE_A_KEYED, enum
+ *   stacklat_keyed_stats_attr): rows and bounds, bytes per row, losses.
+ *
  * Control file (/sys/kernel/debug/stacklat/control), one command a line:
  *   enable PIPELINE | disable PIPELINE | reset [PIPELINE]
  *   filter PIPELINE clear | filter PIPELINE KEY=VALUE...  (added to the
@@ -163,6 +197,7 @@ enum stacklat_cmd {
 	STACKLAT_CMD_FUNC_DEL,
 	STACKLAT_CMD_GET_INFLIGHT,
 	STACKLAT_CMD_GET_EVENTS,
+	STACKLAT_CMD_GET_KEYED,
 	__STACKLAT_CMD_MAX
 };
 #define STACKLAT_CMD_MAX (__STACKLAT_CMD_MAX - 1)
@@ -189,6 +224,7 @@ enum stacklat_attr {
 	STACKLAT_A_EVENT,
 	STACKLAT_A_EVENTS,
 	STACKLAT_A_STAGE_UNIT,
+	STACKLAT_A_KEYED,
 	__STACKLAT_A_LAST
 };
 #define STACKLAT_A_MAX (__STACKLAT_A_LAST - 1)
@@ -231,6 +267,7 @@ enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_FILTER,
 	STACKLAT_PIPE_A_PAD,
 	STACKLAT_PIPE_A_THRESHOLD_NS,
+	STACKLAT_PIPE_A_KEYED,		/* nest, enum stacklat_keyed_stats_attr */
 	__STACKLAT_PIPE_A_LAST
 };
 #define STACKLAT_PIPE_A_MAX (__STACKLAT_PIPE_A_LAST - 1)
@@ -388,6 +425,111 @@ enum stacklat_events_attr {
 	__STACKLAT_EVENTS_A_LAST
 };
 #define STACKLAT_EVENTS_A_MAX (__STACKLAT_EVENTS_A_LAST - 1)
+
+/*
+ * A pipeline's keyed aggregation (STACKLAT_PIPE_A_KEYED): each CPU counts
+ * in rows of its own (two buffers of cpu_rows rows, swapped by each fold),
+ * folded once a second into one table of max_rows rows.  Lost, counted:
+ * updates that found no row in their CPU's buffer (FULL) or ran nested in
+ * another on the same CPU (BUSY); rows, and their calls, the folded table
+ * had no room for (DROPPED_ROWS, DROPPED); notes of an ended process a
+ * buffer had no room for (RETIRE_LOST: its rows then age out once the
+ * process is found gone).  Rows of ended processes leave the table
+ * LINGER_NS after the end, counted (AGED_ROWS, and their calls AGED):
+ * the calls seen are exactly those in rows + AGED + DROPPED + FULL + BUSY.
+ */
+enum stacklat_keyed_stats_attr {
+	STACKLAT_KEYED_A_UNSPEC,
+	STACKLAT_KEYED_A_ROWS,		/* u32, rows in use */
+	STACKLAT_KEYED_A_MAX_ROWS,	/* u32 */
+	STACKLAT_KEYED_A_CPU_ROWS,	/* u32, rows a CPU buffer holds */
+	STACKLAT_KEYED_A_CPUS,		/* u32 */
+	STACKLAT_KEYED_A_ROW_BYTES,	/* u32, bytes a folded row takes */
+	STACKLAT_KEYED_A_ROW_BYTES_CPU,	/* u32, bytes a row takes in a CPU
+					 * buffer (each CPU has two)
+					 */
+	STACKLAT_KEYED_A_BYTES,		/* u64, the whole table */
+	STACKLAT_KEYED_A_LINGER_NS,	/* u64 */
+	STACKLAT_KEYED_A_FOLDS,		/* u64 */
+	STACKLAT_KEYED_A_FULL,		/* u64 */
+	STACKLAT_KEYED_A_BUSY,		/* u64 */
+	STACKLAT_KEYED_A_DROPPED,	/* u64 */
+	STACKLAT_KEYED_A_DROPPED_ROWS,	/* u64 */
+	STACKLAT_KEYED_A_AGED,		/* u64 */
+	STACKLAT_KEYED_A_AGED_ROWS,	/* u64 */
+	STACKLAT_KEYED_A_RETIRE_LOST,	/* u64 */
+	STACKLAT_KEYED_A_PAD,
+	__STACKLAT_KEYED_A_LAST
+};
+#define STACKLAT_KEYED_A_MAX (__STACKLAT_KEYED_A_LAST - 1)
+
+/* A row of the syscalls pipeline (GET_KEYED's STACKLAT_A_KEYED). */
+enum stacklat_sc_attr {
+	STACKLAT_SC_A_UNSPEC,
+	STACKLAT_SC_A_TGID,
+	STACKLAT_SC_A_COMM,
+	STACKLAT_SC_A_ABI,
+	STACKLAT_SC_A_NR,
+	STACKLAT_SC_A_COUNT,
+	STACKLAT_SC_A_ERRORS,
+	STACKLAT_SC_A_TIME_NS,
+	STACKLAT_SC_A_UNTIMED,
+	STACKLAT_SC_A_MAX_NS,
+	STACKLAT_SC_A_ERRNO,
+	STACKLAT_SC_A_ERRNO_OTHER,
+	STACKLAT_SC_A_HIST_FIRST,
+	STACKLAT_SC_A_HIST,
+	STACKLAT_SC_A_PAD,
+	__STACKLAT_SC_A_LAST
+};
+#define STACKLAT_SC_A_MAX (__STACKLAT_SC_A_LAST - 1)
+
+enum stacklat_sc_errno_attr {
+	STACKLAT_SC_ERRNO_A_UNSPEC,
+	STACKLAT_SC_ERRNO_A_ERRNO,	/* u32, positive */
+	STACKLAT_SC_ERRNO_A_COUNT,	/* u64 */
+	STACKLAT_SC_ERRNO_A_PAD,
+	__STACKLAT_SC_ERRNO_A_LAST
+};
+#define STACKLAT_SC_ERRNO_A_MAX (__STACKLAT_SC_ERRNO_A_LAST - 1)
+
+/*
+ * The syscall conventions a row's number belongs to.  On x86-64: NATIVE
+ * the 64-bit table, COMPAT the i386 one (32-bit processes, and int 0x80
+ * from 64-bit ones), X32 the x32 numbers (the 64-bit table's, bit 30
+ * cleared).  Each is counted apart: the same number names different calls.
+ */
+enum stacklat_sc_abi {
+	STACKLAT_SC_ABI_NATIVE,
+	STACKLAT_SC_ABI_COMPAT,
+	STACKLAT_SC_ABI_X32,
+	__STACKLAT_SC_ABI_MAX
+};
+
+#define STACKLAT_SC_NR_INVALID	0x0fffffffU	/* a number out of range */
+#define STACKLAT_SC_ERRNOS	4	/* errnos a row keeps apart */
+#define STACKLAT_SC_NBUCKETS	24	/* log2 latency buckets */
+
+/*
+ * The lower bound, in ns, of log2 latency bucket @i: 0 for bucket 0 (times
+ * below 256 ns), 2^(i + 7) after; the last bucket has no upper bound.
+ */
+static inline __u64 stacklat_sc_lower(unsigned int i)
+{
+	return i ? 1ULL << (i + 7) : 0;
+}
+
+/* The log2 latency bucket of @ns. */
+static inline unsigned int stacklat_sc_bucket(__u64 ns)
+{
+	unsigned int b = 0;
+
+	if (ns < 256)
+		return 0;
+	while (b < STACKLAT_SC_NBUCKETS - 1 && ns >= (2ULL << (b + 7)))
+		b++;
+	return b;
+}
 
 #define STACKLAT_EVENTS_RING	4096	/* records per CPU */
 #define STACKLAT_EVENT_STAGES	16	/* stages an event carries */

@@ -32,6 +32,7 @@ struct sl_pipeline *sl_pipelines[] = {
 	&sl_pipe_netdrop,
 	&sl_pipe_reqresp,
 	&sl_pipe_irq,
+	&sl_pipe_syscalls,
 };
 
 unsigned int sl_nr_pipelines = ARRAY_SIZE(sl_pipelines);
@@ -270,6 +271,8 @@ void sl_pipeline_reset(struct sl_pipeline *p)
 	lockdep_assert_held(&sl_lock);
 	for (i = 0; i < p->max_stages; i++)
 		sl_hist_reset(&p->hists[i]);
+	if (p->keyed)
+		sl_keyed_reset(p->keyed);
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(p->loss, cpu), 0, sizeof(struct sl_losses));
 	p->generation++;

@@ -88,6 +88,15 @@ struct sl_losses {
 /* The one table every pipeline's chains live in (main.c creates it). */
 extern struct sl_flight *sl_ft;
 
+/* ---- keyed aggregation (keyed.h) -------------------------------------- */
+
+#include "keyed.h"
+
+/* The sizes of keyed tables (main.c's parameters). */
+extern unsigned int sl_keyed_rows;
+extern unsigned int sl_keyed_cpu_rows;
+extern u64 sl_keyed_linger_ns;
+
 /* ---- filters ---------------------------------------------------------- */
 
 /* Which filter keys a pipeline honours. */
@@ -177,6 +186,8 @@ enum sl_post {
 
 struct sl_hook;
 struct sl_pipeline;
+struct seq_file;
+struct sk_buff;
 
 /*
  * One hit of a point, as the dispatcher hands it to a pipeline's
@@ -442,6 +453,18 @@ struct sl_pipeline {
 	 */
 	void (*ev_obj)(const struct sl_pipeline *p,
 		       const struct sl_flight_ent *e, struct sl_ev_obj *o);
+	/*
+	 * A keyed aggregation (keyed.h), optional: counters per key that
+	 * the pipeline's callbacks keep (syscalls: per process and
+	 * syscall).  Set by the pipeline (on its first enable, say); reset
+	 * with the pipeline, shown in status, in the pipeline's debugfs
+	 * table after its stages (keyed_show: one row, @v NULL for the
+	 * header line) and by GET_KEYED (keyed_put: a row's attributes,
+	 * inside the STACKLAT_A_KEYED nest).  Process context.
+	 */
+	struct sl_keyed *keyed;
+	void (*keyed_show)(struct seq_file *m, u64 key, const u64 *v);
+	int (*keyed_put)(struct sk_buff *skb, u64 key, const u64 *v);
 
 	/* runtime */
 	unsigned int id;
@@ -638,6 +661,7 @@ extern struct sl_pipeline sl_pipe_netsize;
 extern struct sl_pipeline sl_pipe_netdrop;
 extern struct sl_pipeline sl_pipe_reqresp;
 extern struct sl_pipeline sl_pipe_irq;
+extern struct sl_pipeline sl_pipe_syscalls;
 int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack);
 

@@ -117,6 +117,24 @@ static const char *sl_unit_name(u32 unit)
 	return unit < __STACKLAT_UNIT_MAX ? sl_unit_names[unit] : "?";
 }
 
+/*
+ * A keyed table: its rows and bounds, the memory a row takes (in each of a
+ * CPU's two buffers, and folded) and in all, and what it lost or aged.
+ */
+static void sl_keyed_status(struct seq_file *m, struct sl_keyed *t)
+{
+	struct sl_keyed_stats st;
+
+	sl_keyed_stats(t, &st);
+	seq_printf(m, "  keyed rows: %u/%u used, %u B a row folded; %u rows a CPU buffer, 2 buffers x %u CPUs, %u B a row there; %llu KiB in all\n",
+		   st.rows, st.max_rows, st.row_bytes, st.cpu_rows, st.cpus,
+		   st.row_bytes_cpu, st.bytes >> 10);
+	seq_printf(m, "  keyed: folds=%llu full=%llu busy=%llu dropped=%llu dropped_rows=%llu aged=%llu aged_rows=%llu retire_lost=%llu linger=%llums\n",
+		   st.folds, st.full, st.busy, st.dropped, st.dropped_rows,
+		   st.aged, st.aged_rows, st.retire_lost,
+		   st.linger_ns / NSEC_PER_MSEC);
+}
+
 static int sl_status_show(struct seq_file *m, void *v)
 {
 	struct sl_flight_stats fs;
@@ -154,6 +172,8 @@ static int sl_status_show(struct seq_file *m, void *v)
 		seq_printf(m, "  memory: %llu KiB of histograms (%u stages x %u CPUs)\n",
 			   sl_pipeline_mem(p) >> 10, p->max_stages,
 			   num_possible_cpus());
+		if (p->keyed)
+			sl_keyed_status(m, p->keyed);
 		for (j = 0; j < p->nhooks; j++) {
 			struct sl_hook *hk = &p->hooks[j];
 
@@ -227,11 +247,43 @@ static void sl_table_row(struct seq_file *m, const struct sl_pipeline *p,
 	seq_puts(m, "\n");
 }
 
+/*
+ * The pipeline's keyed rows, folded first so that they are complete up to
+ * now, after a blank line: a header line, then one line a row.
+ */
+static int sl_keyed_show_rows(struct seq_file *m, struct sl_pipeline *p)
+{
+	unsigned int pos = 0;
+	u64 key, *v;
+
+	v = kmalloc_array(SL_KEYED_MAX_VALS, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	mutex_lock(&sl_lock);
+	if (p->keyed && p->keyed_show) {
+		sl_keyed_fold(p->keyed, sl_now());
+		seq_puts(m, "\n");
+		p->keyed_show(m, 0, NULL);
+		sl_keyed_lock(p->keyed);
+		while (sl_keyed_next(p->keyed, &pos, &key, v))
+			p->keyed_show(m, key, v);
+		sl_keyed_unlock(p->keyed);
+	}
+	mutex_unlock(&sl_lock);
+	kfree(v);
+	return 0;
+}
+
 static int sl_table_show(struct seq_file *m, void *v)
 {
+	int ret;
+
 	seq_printf(m, "%-24s %10s %9s %9s %9s %9s %9s %9s\n", "stage",
 		   "count", "avg", "p50", "p90", "p99", "p99.9", "max");
-	return sl_show_stages(m, sl_table_row);
+	ret = sl_show_stages(m, sl_table_row);
+	if (ret)
+		return ret;
+	return sl_keyed_show_rows(m, m->private);
 }
 DEFINE_SHOW_ATTRIBUTE(sl_table);
 

@@ -234,6 +234,46 @@ static const int sl_loss_attr[SL_LOSS_NR] = {
 	[SL_LOSS_DROPPED] = STACKLAT_LOSS_A_DROPPED,
 };
 
+/* A keyed table's own counters (STACKLAT_PIPE_A_KEYED). */
+static int sl_nl_put_keyed_stats(struct sk_buff *skb, struct sl_keyed *t)
+{
+	struct sl_keyed_stats st;
+	struct nlattr *nest;
+
+	sl_keyed_stats(t, &st);
+	nest = nla_nest_start(skb, STACKLAT_PIPE_A_KEYED);
+	if (!nest ||
+	    nla_put_u32(skb, STACKLAT_KEYED_A_ROWS, st.rows) ||
+	    nla_put_u32(skb, STACKLAT_KEYED_A_MAX_ROWS, st.max_rows) ||
+	    nla_put_u32(skb, STACKLAT_KEYED_A_CPU_ROWS, st.cpu_rows) ||
+	    nla_put_u32(skb, STACKLAT_KEYED_A_CPUS, st.cpus) ||
+	    nla_put_u32(skb, STACKLAT_KEYED_A_ROW_BYTES, st.row_bytes) ||
+	    nla_put_u32(skb, STACKLAT_KEYED_A_ROW_BYTES_CPU, st.row_bytes_cpu) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_BYTES, st.bytes,
+			  STACKLAT_KEYED_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_LINGER_NS, st.linger_ns,
+			  STACKLAT_KEYED_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_FOLDS, st.folds,
+			  STACKLAT_KEYED_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_FULL, st.full,
+			  STACKLAT_KEYED_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_BUSY, st.busy,
+			  STACKLAT_KEYED_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_DROPPED, st.dropped,
+			  STACKLAT_KEYED_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_DROPPED_ROWS, st.dropped_rows,
+			  STACKLAT_KEYED_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_AGED, st.aged,
+			  STACKLAT_KEYED_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_AGED_ROWS, st.aged_rows,
+			  STACKLAT_KEYED_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_RETIRE_LOST, st.retire_lost,
+			  STACKLAT_KEYED_A_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 {
 	struct nlattr *pipe, *list, *nest;
@@ -295,6 +335,8 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	if (sl_nl_put_filter(skb, &p->filter))
+		return -EMSGSIZE;
+	if (p->keyed && sl_nl_put_keyed_stats(skb, p->keyed))
 		return -EMSGSIZE;
 	nla_nest_end(skb, pipe);
 	return 0;
@@ -701,6 +743,123 @@ static int sl_nl_dump_events(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* ---- GET_KEYED ---------------------------------------------------------- */
+
+static bool sl_nl_keyed_wanted(struct netlink_callback *cb, unsigned int i)
+{
+	const struct sl_pipeline *p = sl_pipelines[i];
+
+	return (!cb->args[2] || cb->args[2] == i + 1) && p->keyed &&
+	       p->keyed_put;
+}
+
+/*
+ * The request (a pipeline, or all that keep keyed rows), then a fold of
+ * each table wanted: the dump is complete up to its start.
+ */
+static int sl_nl_keyed_start(struct netlink_callback *cb)
+{
+	struct sl_pipeline *p;
+	unsigned int i;
+	int ret;
+
+	ret = sl_nl_dump_start(cb);
+	if (ret)
+		return ret;
+	if (cb->args[2] && !sl_pipelines[cb->args[2] - 1]->keyed_put) {
+		NL_SET_ERR_MSG(cb->extack, "this pipeline keeps no keyed rows");
+		return -EOPNOTSUPP;
+	}
+	mutex_lock(&sl_lock);
+	for (i = 0; i < sl_nr_pipelines; i++) {
+		p = sl_pipelines[i];
+		if (sl_nl_keyed_wanted(cb, i))
+			sl_keyed_fold(p->keyed, sl_now());
+	}
+	mutex_unlock(&sl_lock);
+	return 0;
+}
+
+/* What the rows read depend on: changes whenever a row moves or goes. */
+static u32 sl_nl_keyed_seq(void)
+{
+	u32 seq = sl_dump_seq;
+	unsigned int i;
+
+	for (i = 0; i < sl_nr_pipelines; i++) {
+		struct sl_keyed *t = sl_pipelines[i]->keyed;
+
+		if (!t)
+			continue;
+		sl_keyed_lock(t);
+		seq += (u32)sl_keyed_gen(t);
+		sl_keyed_unlock(t);
+	}
+	return seq;
+}
+
+static int sl_nl_put_keyed_row(struct sk_buff *skb, struct sl_pipeline *p,
+			       u64 key, const u64 *v)
+{
+	struct nlattr *nest;
+
+	if (nla_put_string(skb, STACKLAT_A_PIPELINE_NAME, p->name) ||
+	    sl_nl_put_u64(skb, STACKLAT_A_GENERATION, p->generation,
+			  STACKLAT_A_PAD))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, STACKLAT_A_KEYED);
+	if (!nest || p->keyed_put(skb, key, v))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* One message per row; the cursor is (pipeline, row) in args[0..1]. */
+static int sl_nl_dump_keyed(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int i = cb->args[0], pos = cb->args[1], prev;
+	struct sl_pipeline *p;
+	bool full = false;
+	u64 key, *v;
+	void *hdr;
+
+	v = kmalloc_array(SL_KEYED_MAX_VALS, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	mutex_lock(&sl_lock);
+	cb->seq = sl_nl_keyed_seq();
+	for (; i < sl_nr_pipelines; i++, pos = 0) {
+		if (!sl_nl_keyed_wanted(cb, i))
+			continue;
+		p = sl_pipelines[i];
+		sl_keyed_lock(p->keyed);
+		for (prev = pos; sl_keyed_next(p->keyed, &pos, &key, v);
+		     prev = pos) {
+			hdr = sl_nl_dump_hdr(skb, cb, STACKLAT_CMD_GET_KEYED);
+			if (!hdr) {
+				full = true;
+				break;
+			}
+			if (sl_nl_put_keyed_row(skb, p, key, v)) {
+				genlmsg_cancel(skb, hdr);
+				full = true;
+				break;
+			}
+			genlmsg_end(skb, hdr);
+		}
+		sl_keyed_unlock(p->keyed);
+		if (full) {
+			pos = prev;	/* the row that did not fit: again */
+			break;
+		}
+	}
+	mutex_unlock(&sl_lock);
+	kfree(v);
+	cb->args[0] = i;
+	cb->args[1] = pos;
+	return full ? sl_nl_dump_full(skb, cb) : skb->len;
+}
+
 static const struct genl_ops sl_genl_ops[] = {
 	{
 		.cmd = STACKLAT_CMD_GET_STATUS,
@@ -733,6 +892,10 @@ static const struct genl_ops sl_genl_ops[] = {
 		.cmd = STACKLAT_CMD_GET_EVENTS,
 		.start = sl_nl_events_start,
 		.dumpit = sl_nl_dump_events,
+	}, {
+		.cmd = STACKLAT_CMD_GET_KEYED,
+		.start = sl_nl_keyed_start,
+		.dumpit = sl_nl_dump_keyed,
 	},
 };
 

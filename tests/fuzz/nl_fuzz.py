@@ -97,6 +97,7 @@ VALID_FILTERS = {
     "net_tx": [(2, u32(7)), (5, b"\x11"), (6, u32(2))],
     "storage": [(1, u32(1)), (8, u32(1)), (9, u32(0xef53))],
     "block": [(7, u32(8 << 20 | 16))],
+    "syscalls": [(1, u32(1)), (2, u32(1))],
 }
 SYMS = ["__x64_sys_getppid", "vfs_fsync_range", "no_such_fn_fuzz"]
 
@@ -105,7 +106,9 @@ def valid_corpus():
     """(command, attributes, dump) of valid requests, never arming a probe
     except in func (its slots fill up and then refuse)."""
     c = [(m.CMD_GET_STATUS, b"", False), (m.CMD_GET_PIPELINES, b"", True),
-         (m.CMD_GET_HIST, b"", True), (m.CMD_RESET, b"", False)]
+         (m.CMD_GET_HIST, b"", True), (m.CMD_RESET, b"", False),
+         (m.CMD_GET_KEYED, b"", True),
+         (m.CMD_GET_KEYED, nla(m.A_PIPELINE_NAME, b"syscalls\0"), True)]
     for p, fl in VALID_FILTERS.items():
         name = nla(m.A_PIPELINE_NAME, p.encode() + b"\0")
         c.append((m.CMD_GET_PIPELINES, name, True))
@@ -209,19 +212,19 @@ def main():
         k = r.randrange(10)
         ver = 1
         if k < 2:				# random
-            cmd = r.randrange(0, 10)
+            cmd = r.randrange(0, m.CMD_LAST + 1)
             dump = r.random() < 0.3
             attrs = rand_bytes(r, r.randrange(0, 64))
             ver = r.randrange(256)
         elif k < 4:				# random, well-formed
-            cmd = r.randrange(0, 11)
-            dump = cmd in (2, 3, 8, 9) if r.random() < 0.9 else r.random() < 0.5
+            cmd = r.randrange(0, m.CMD_LAST + 2)
+            dump = cmd in m.DUMP_CMDS if r.random() < 0.9 else r.random() < 0.5
             attrs = b"".join(nla(r.randrange(0, 20), rand_value(r))
                              for _ in range(r.randrange(0, 4)))
         else:					# mutated valid
             cmd, attrs, dump = r.choice(corpus)
             if r.random() < 0.05:
-                cmd = r.randrange(0, 10)
+                cmd = r.randrange(0, m.CMD_LAST + 1)
             attrs = mutate(r, attrs)
         why = m.nl_must_reject(cmd, attrs, dump)
         if why is None and cmd == m.CMD_SET_PIPELINE:

@@ -15,7 +15,10 @@ PIPES = {
     "net_tx": {"tgid", "tid", "lport", "rport", "proto", "ifindex", "iface"},
     "storage": {"tgid", "tid", "op", "fs"},
     "block": {"dev"},
+    "syscalls": {"tgid", "tid"},
 }
+# the pipelines that keep keyed rows (GET_KEYED)
+KEYED_PIPES = {"syscalls"}
 KEYS = ["tgid", "tid", "lport", "rport", "proto", "ifindex", "iface", "dev",
         "op", "fs"]
 ATTR_OF_KEY = {"tgid": 1, "tid": 2, "lport": 3, "rport": 4, "proto": 5,
@@ -159,8 +162,10 @@ def ctl_write_must_reject(data):
 
 CMD_GET_STATUS, CMD_GET_PIPELINES, CMD_GET_HIST = 1, 2, 3
 CMD_SET_PIPELINE, CMD_RESET, CMD_FUNC_ADD, CMD_FUNC_DEL = 4, 5, 6, 7
-CMD_GET_INFLIGHT, CMD_GET_EVENTS = 8, 9
-CMD_LAST = 9
+CMD_GET_INFLIGHT, CMD_GET_EVENTS, CMD_GET_KEYED = 8, 9, 10
+CMD_LAST = 10
+DUMP_CMDS = (CMD_GET_PIPELINES, CMD_GET_HIST, CMD_GET_INFLIGHT,
+             CMD_GET_EVENTS, CMD_GET_KEYED)
 A_PIPELINE_NAME, A_ENABLE, A_FILTER, A_FUNC_SYMBOL = 7, 12, 13, 14
 A_THRESHOLD_NS, A_MAX = 17, 19
 THRESHOLD_MAX_NS = 3600 * 10**9
@@ -241,8 +246,7 @@ def nl_must_reject(cmd, attr_bytes, dump):
     """
     if not 1 <= cmd <= CMD_LAST:
         return "unknown command"
-    if dump != (cmd in (CMD_GET_PIPELINES, CMD_GET_HIST, CMD_GET_INFLIGHT,
-                        CMD_GET_EVENTS)):
+    if dump != (cmd in DUMP_CMDS):
         return "dump flag does not match the command"
     attrs = parse_attrs(attr_bytes)
     if attrs is None:
@@ -273,6 +277,10 @@ def nl_must_reject(cmd, attr_bytes, dump):
             return "unknown pipeline"
         return None
     if cmd in (CMD_GET_STATUS, CMD_GET_EVENTS):
+        return None
+    if cmd == CMD_GET_KEYED:
+        if name is not None and name not in KEYED_PIPES:
+            return "unknown pipeline, or one without keyed rows"
         return None
     if cmd == CMD_SET_PIPELINE:
         if name is None or name not in PIPES:

@@ -11,7 +11,7 @@
  *   4  stacklat_filter_parse() and stacklat_valid_symbol() directly, and
  *      filter_format() of what parsed
  *   5  the GET_STATUS reply parser, on the bytes as a netlink message
- *   6  the GET_PIPELINES and GET_HIST reply parsers, the same way
+ *   6  the GET_PIPELINES, GET_HIST and GET_KEYED reply parsers, the same way
  *
  * Besides the sanitizers' verdicts it checks invariants: a filter that
  * parses has only known keys in its mask and values in range; a value the
@@ -94,6 +94,12 @@ static void reply(const uint8_t *d, size_t n, int which)
 		pipe_list_free(&pl);
 		parse_hist(msg, &hs);
 		hist_set_free(&hs);
+		{
+			struct sc_set ss = { 0 };
+
+			parse_sc_row(msg, &ss);
+			sc_set_free(&ss);
+		}
 	}
 	nlmsg_free(msg);
 }

@@ -51,6 +51,9 @@ TRACE_EVENT(sched_switch,
 DEFINE_EVENT(sched_wakeup_template, sched_waking,
 	     TP_PROTO(struct task_struct *p),
 	     TP_ARGS(p));
+DEFINE_EVENT(sched_process_template, sched_process_exit,
+	     TP_PROTO(struct task_struct *p),
+	     TP_ARGS(p));
 H
 	w "$1" trace/events/net.h <<'H'
 TRACE_EVENT(net_dev_start_xmit,
@@ -199,6 +202,26 @@ sed -i '/ftrace_free_filter/d' "$t3/include/linux/ftrace.h"
 expect "ftrace_free_filter missing" "$t3" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
 	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T
 
+# 7.x: sched_process_exit says whether the process ended; an unknown one
+# is named
+t4=$tmp/pexit
+cp -r "$t3" "$t4"
+cat >> "$t4/include/trace/events/sched.h" <<'H'
+ * compatible as much as possible. sched_process_exits has an extra
+TRACE_EVENT(sched_process_exit,
+
+	TP_PROTO(struct task_struct *p, bool group_dead),
+
+	TP_ARGS(p, group_dead),
+H
+sed -i '/DEFINE_EVENT(sched_process_template, sched_process_exit,/,+2d' "$t4/include/trace/events/sched.h"
+expect "sched_process_exit group_dead" "$t4" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON \
+	KFREE_SKB_TP_HAS_RX_SK CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS \
+	LOOKUP_BDEV_HAS_DEV_T SCHED_PROCESS_EXIT_TP_HAS_GROUP_DEAD
+sed -i 's/bool group_dead), *$/bool group_dead, int code),/' "$t4/include/trace/events/sched.h"
+expect "sched_process_exit changed" "$t4" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON \
+	KFREE_SKB_TP_HAS_RX_SK CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS \
+	LOOKUP_BDEV_HAS_DEV_T SCHED_PROCESS_EXIT_TP_UNKNOWN
 # an interrupt event that changed: named, not guessed
 sed -i '/softirq_exit/,/TP_ARGS/s/unsigned int vec_nr)/unsigned int vec_nr, int cpu)/' "$t3/include/trace/events/irq.h"
 sed -i 's/struct irqaction \*action, int ret)/struct irqaction *action, irqreturn_t ret)/' "$t3/include/trace/events/irq.h"

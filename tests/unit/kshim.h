@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The few kernel primitives kmod/core/flight.c uses, for userspace
- * (-DSL_USERSPACE): types, READ_ONCE/WRITE_ONCE, cmpxchg and atomic_t on
- * the __atomic builtins, the smp_* barriers, cpu_relax, hash_64 (the
- * kernel's golden-ratio multiply, bit for bit), per-CPU data as one copy a
- * thread, and allocation.
+ * The few kernel primitives kmod/core/flight.c and keyed.c use, for
+ * userspace (-DSL_USERSPACE): types, READ_ONCE/WRITE_ONCE, cmpxchg and
+ * atomic_t on the __atomic builtins, the smp_* barriers, cpu_relax, hash_64
+ * (the kernel's golden-ratio multiply, bit for bit), per-CPU data as one
+ * copy a thread, allocation, a mutex, sort(), and RCU: a read-side section
+ * (preempt_disable_notrace .. preempt_enable_notrace, what keyed.c's
+ * updates run in) and synchronize_rcu() waiting for every section under
+ * way, made cheap for readers with membarrier(2) (see kshim.c).
  *
  * Two instrumentation hooks, for the unit tests only (no-ops in the
  * kernel and when a test leaves them NULL):
@@ -17,6 +20,7 @@
 #ifndef _STACKLAT_KSHIM_H
 #define _STACKLAT_KSHIM_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +43,7 @@ typedef int64_t s64;
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define BIT_ULL(n)		(1ULL << (n))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define ALIGN(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
 #define SMP_CACHE_BYTES		64
 #define BUILD_BUG_ON(c)		_Static_assert(!(c), #c)
 
@@ -134,6 +139,9 @@ static inline int sl_shim_cpu(void)
 #define this_cpu_write(lv, v)	(sl_shim_this(lv) = (v))
 #define for_each_possible_cpu(cpu) \
 	for ((cpu) = 0; (cpu) < SL_SHIM_NCPU; (cpu)++)
+#define nr_cpu_ids		SL_SHIM_NCPU
+#define raw_smp_processor_id()	sl_shim_cpu()
+#define cpu_to_node(cpu)	0
 
 /* allocation: zeroed, cache-line aligned (vzalloc is page aligned) */
 static inline void *sl_shim_zalloc(size_t n)
@@ -152,6 +160,63 @@ static inline void *sl_shim_zalloc(size_t n)
 #define kvzalloc(n, gfp)	sl_shim_zalloc(n)
 #define vfree(p)		free(p)
 #define kvfree(p)		free(p)
+#define kcalloc(n, size, gfp)	calloc((n), (size))
+#define kvcalloc(n, size, gfp)	sl_shim_zalloc((size_t)(n) * (size))
+#define kvzalloc_node(n, gfp, node) sl_shim_zalloc(n)
+
+struct mutex {
+	pthread_mutex_t m;
+};
+#define mutex_init(l)		pthread_mutex_init(&(l)->m, NULL)
+#define mutex_lock(l)		pthread_mutex_lock(&(l)->m)
+#define mutex_unlock(l)		pthread_mutex_unlock(&(l)->m)
+
+static inline void sort(void *base, size_t num, size_t size,
+			int (*cmp)(const void *, const void *), void *swap)
+{
+	(void)swap;
+	qsort(base, num, size, cmp);
+}
+
+/*
+ * RCU: a thread's read-side section makes its counter odd (nesting
+ * counted apart); synchronize_rcu() waits until every counter odd when it
+ * looked has moved on.  Readers store with no fence: the updater runs
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), a full barrier on every
+ * running thread of the process, before it looks (liburcu's "memb"
+ * flavour).  Where membarrier is missing, readers fence (slower).
+ */
+struct sl_shim_rcu {
+	unsigned long ctr;
+	unsigned long depth;
+} __aligned(64);
+extern struct sl_shim_rcu sl_shim_rcu[SL_SHIM_NCPU];
+extern int sl_shim_rcu_fence;
+void synchronize_rcu(void);
+
+static inline void sl_shim_rcu_lock(void)
+{
+	struct sl_shim_rcu *r = &sl_shim_rcu[sl_shim_cpu()];
+
+	if (r->depth++)
+		return;
+	__atomic_store_n(&r->ctr, r->ctr + 1, __ATOMIC_RELAXED);
+	if (sl_shim_rcu_fence)
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	else
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline void sl_shim_rcu_unlock(void)
+{
+	struct sl_shim_rcu *r = &sl_shim_rcu[sl_shim_cpu()];
+
+	if (--r->depth)
+		return;
+	__atomic_store_n(&r->ctr, r->ctr + 1, __ATOMIC_RELEASE);
+}
+#define preempt_disable_notrace()	sl_shim_rcu_lock()
+#define preempt_enable_notrace()	sl_shim_rcu_unlock()
 
 /* instrumentation (see the top of this file) */
 extern void (*sl_shim_touch_hook)(const void *p);

@@ -33,7 +33,7 @@ _stacklat()
 	[[ -z $line || $line =~ [[:space:]]$ ]] && words+=("")
 	cword=$((${#words[@]} - 1))
 	cur=${words[cword]}
-	local cmds="status show hist enable disable reset filter func help"
+	local cmds="status show hist top events metrics inflight enable disable reset filter func help"
 	local keys="tgid= tid= lport= rport= proto= ifindex= iface= dev= op= fs="
 
 	if ((cword == 1)); then
@@ -66,6 +66,15 @@ _stacklat()
 				[[ ${words[i]} == -* ]] || { p=${words[i]}; break; }
 			done
 			mapfile -t COMPREPLY < <(compgen -W "$(_stacklat_stages "$p")" -- "$cur")
+		fi
+		;;
+	top)
+		if [[ $cur == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "-p --pid -x --errors -s --sort -n --top -P --process -j --json --help" -- "$cur")
+		elif [[ ${words[cword - 1]} == -s || ${words[cword - 1]} == --sort ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "count time" -- "$cur")
+		elif ((nargs == 0)); then
+			mapfile -t COMPREPLY < <(compgen -W "syscalls" -- "$cur")
 		fi
 		;;
 	enable | disable | reset)

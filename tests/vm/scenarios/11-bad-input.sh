@@ -74,6 +74,9 @@ for p in "flight_entries=1:flight_entries=1 is outside" \
 	 "flight_entries=010:flight_entries=010 is outside 256..4194304" \
 	 "stale_ms=0x10:stale_ms=0x10 is outside" \
 	 "max_delta_ms=:max_delta_ms= is outside" \
+	 "keyed_rows=255:keyed_rows=255 is outside 256..262144" \
+	 "keyed_cpu_rows=16385:keyed_cpu_rows=16385 is outside 64..16384" \
+	 "keyed_linger_ms=3600001:keyed_linger_ms=3600001 is outside 0..3600000" \
 	 "open_reads=2:open_reads"; do
 	dmesg -C
 	if insmod "$SL_KO" "${p%%:*}" 2>/dev/null; then
@@ -84,12 +87,14 @@ for p in "flight_entries=1:flight_entries=1 is outside" \
 done
 [ ! -d "$SL_DBG" ] || fail "debugfs directory left behind by a failed load"
 # the ranges are in modinfo
-for p in flight_entries stale_ms max_delta_ms maxactive open_reads; do
+for p in flight_entries stale_ms max_delta_ms maxactive open_reads keyed_rows \
+	keyed_cpu_rows keyed_linger_ms; do
 	modinfo -F parm "$SL_KO" | grep "^$p:" | grep -q "[0-9]\.\.[0-9]\|0 or 1" ||
 		fail "modinfo states no range for $p: $(modinfo -F parm "$SL_KO" | grep "^$p:")"
 done
 # a good value of each still loads
-sl_load maxactive=1024 flight_entries=0256 stale_ms=1 max_delta_ms=3600000 open_reads=1
+sl_load maxactive=1024 flight_entries=0256 stale_ms=1 max_delta_ms=3600000 open_reads=1 \
+	keyed_rows=262144 keyed_cpu_rows=16384 keyed_linger_ms=0
 assert_eq "flight_entries=0256 read as" 256 "$(cat /sys/module/stacklat/parameters/flight_entries)"
 sl_unload
 pass "bad control commands, module parameters and netlink requests refused with messages"

@@ -35,8 +35,8 @@ traffic_start $secs net
 sleep 2
 # every cycle arms a different set, every fifth cycle all of them: each
 # pipeline is unloaded while armed under traffic at least eight times
-sets=("net_rx,net_tx,func" "storage,block" "net_rx,storage" "net_tx,block,func"
-	"net_rx,net_tx,storage,block,func")
+sets=("net_rx,net_tx,func" "storage,block,syscalls" "net_rx,storage" "net_tx,block,func"
+	"net_rx,net_tx,storage,block,func,syscalls")
 for i in $(seq 1 $cycles); do
 	t0=$(date +%s%N)
 	set=${sets[$((i % 5))]}

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Keyed aggregation (see keyed.h for the design and the contract).
+ *
+ * A CPU buffer is one allocation: the header, then keys[cpu_slots] (u64, 0
+ * free), rowof[cpu_slots] (u32: the row of a slot's key), slotof[cpu_rows]
+ * (u32: the slot of a row, for clearing) and vals[cpu_rows][nvals].  Rows
+ * are dense, in claim order: a fold reads and clears only those in use.
+ * Within a fold period nothing is removed from a buffer, so a lookup may
+ * stop at the first free slot.
+ *
+ * The folded table has the same layout (keys, rowof by slot; meta and
+ * vals by dense row) and only process context touches it, under the
+ * mutex.  A removal there is a backward-shift deletion of the slot (no
+ * tombstones: lookups still stop at the first free slot) and the last row
+ * moved into the hole; the table holds at most 3/4 of its slots, so a
+ * free slot always exists.
+ */
+#ifndef SL_USERSPACE
+#include <linux/kernel.h>
+#include <linux/hash.h>
+#include <linux/kprobes.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/timekeeping.h>
+#endif
+
+#include "keyed.h"
+
+#ifdef SL_USERSPACE
+#define notrace
+#define NOKPROBE_SYMBOL(f)
+#endif
+
+static __always_inline u64 *sl_kb_keys(struct sl_keyed_buf *b)
+{
+	return (u64 *)(b + 1);
+}
+
+static __always_inline u32 *sl_kb_rowof(const struct sl_keyed *t,
+					struct sl_keyed_buf *b)
+{
+	return (u32 *)((char *)b + t->off_rowof);
+}
+
+static __always_inline u32 *sl_kb_slotof(const struct sl_keyed *t,
+					 struct sl_keyed_buf *b)
+{
+	return (u32 *)((char *)b + t->off_slotof);
+}
+
+static __always_inline u64 *sl_kb_vals(const struct sl_keyed *t,
+				       struct sl_keyed_buf *b, unsigned int row)
+{
+	return (u64 *)((char *)b + t->off_vals) + (size_t)row * t->nvals;
+}
+
+/* ---- probe context ---------------------------------------------------- */
+
+notrace u64 *sl_keyed_row(struct sl_keyed *t, struct sl_keyed_buf *b, u64 key,
+			  bool *fresh)
+{
+	u64 *keys = sl_kb_keys(b);
+	unsigned int mask = t->cpu_slots - 1;
+	unsigned int i = hash_64(key, t->cpu_bits), n, row;
+	u64 k;
+
+	for (n = 0; n < SL_KEYED_PROBES; n++, i = (i + 1) & mask) {
+		k = keys[i];
+		if (k == key) {
+			*fresh = false;
+			return sl_kb_vals(t, b, sl_kb_rowof(t, b)[i]);
+		}
+		if (k)
+			continue;
+		row = b->used;
+		if (unlikely(row >= t->cpu_rows))
+			break;
+		keys[i] = key;
+		sl_kb_rowof(t, b)[i] = row;
+		sl_kb_slotof(t, b)[row] = i;
+		b->used = row + 1;
+		*fresh = true;
+		return sl_kb_vals(t, b, row);
+	}
+	b->full++;
+	return NULL;
+}
+NOKPROBE_SYMBOL(sl_keyed_row);
+
+notrace void sl_keyed_retire(struct sl_keyed_buf *b, u32 grp)
+{
+	if (likely(b->nretired < SL_KEYED_RETIRE))
+		b->retired[b->nretired++] = grp;
+	else
+		b->retire_lost++;
+}
+NOKPROBE_SYMBOL(sl_keyed_retire);
+
+/* ---- the folded table -------------------------------------------------- */
+
+static unsigned int sl_kf_home(const struct sl_keyed *t, u64 key)
+{
+	return hash_64(key, t->bits);
+}
+
+static u64 *sl_kf_vals(const struct sl_keyed *t, unsigned int row)
+{
+	return t->vals + (size_t)row * t->nvals;
+}
+
+/* The slot of @key, or of the free slot where it would go. */
+static unsigned int sl_kf_find(const struct sl_keyed *t, u64 key)
+{
+	unsigned int i = sl_kf_home(t, key), mask = t->slots - 1;
+
+	while (t->keys[i] && t->keys[i] != key)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void sl_kf_merge(const struct sl_keyed *t, u64 *dst, const u64 *src,
+			bool fresh)
+{
+	unsigned int i;
+
+	if (t->ops && t->ops->merge) {
+		t->ops->merge(dst, src, t->nvals, fresh);
+		return;
+	}
+	for (i = 0; i < t->nvals; i++)
+		dst[i] += src[i];
+}
+
+/* Fold one CPU row into the folded table. */
+static void sl_kf_add(struct sl_keyed *t, u64 key, const u64 *src)
+{
+	unsigned int i = sl_kf_find(t, key), row;
+	struct sl_keyed_meta *m;
+	u64 *dst;
+
+	if (t->keys[i]) {
+		row = t->rowof[i];
+		m = &t->meta[row];
+		sl_kf_merge(t, sl_kf_vals(t, row), src, false);
+		m->seen = t->fold_gen;
+		m->dead_ns = 0;		/* updated: alive (again) */
+		return;
+	}
+	if (t->used >= t->max_rows) {
+		t->dropped += src[0];
+		t->dropped_rows++;
+		return;
+	}
+	row = t->used++;
+	dst = sl_kf_vals(t, row);
+	memset(dst, 0, t->nvals * sizeof(u64));
+	sl_kf_merge(t, dst, src, true);
+	t->keys[i] = key;
+	t->rowof[i] = row;
+	t->meta[row] = (struct sl_keyed_meta){ .slot = i, .seen = t->fold_gen };
+}
+
+/*
+ * Remove the row of slot @i: a backward-shift deletion of the slot, then
+ * the last row moved into the row's place.
+ */
+static void sl_kf_remove(struct sl_keyed *t, unsigned int i)
+{
+	unsigned int mask = t->slots - 1, j = i, h, row = t->rowof[i], last;
+
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!t->keys[j])
+			break;
+		h = sl_kf_home(t, t->keys[j]);
+		/* stays if its home lies cyclically in (i, j] */
+		if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
+			continue;
+		t->keys[i] = t->keys[j];
+		t->rowof[i] = t->rowof[j];
+		t->meta[t->rowof[i]].slot = i;
+		i = j;
+	}
+	t->keys[i] = 0;
+	last = --t->used;
+	if (row != last) {
+		memcpy(sl_kf_vals(t, row), sl_kf_vals(t, last),
+		       t->nvals * sizeof(u64));
+		t->meta[row] = t->meta[last];
+		t->rowof[t->meta[row].slot] = row;
+	}
+}
+
+static int sl_kf_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool sl_kf_is_dead(const u32 *dead, unsigned int n, u32 grp)
+{
+	unsigned int lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (dead[mid] == grp)
+			return true;
+		if (dead[mid] < grp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * After the rows were folded: mark dead the rows of groups that ended
+ * (@dead, sorted) or that no longer exist, and remove those dead longer
+ * than the linger time.  The scan starts after a free slot and goes once
+ * round: a backward shift only moves keys of the cluster ahead into the
+ * hole, so every key is looked at once (the slot of a removal again).
+ */
+static void sl_kf_age(struct sl_keyed *t, const u32 *dead, unsigned int ndead,
+		      u64 now)
+{
+	unsigned int mask = t->slots - 1, start = 0, n, i;
+	struct sl_keyed_meta *m;
+	u32 grp;
+
+	while (t->keys[start])
+		start = (start + 1) & mask;
+	for (n = 0; n < t->slots; n++) {
+		i = (start + 1 + n) & mask;
+		while (t->keys[i]) {
+			m = &t->meta[t->rowof[i]];
+			grp = sl_keyed_group(t->keys[i]);
+			if (!m->dead_ns &&
+			    (sl_kf_is_dead(dead, ndead, grp) ||
+			     (m->seen != t->fold_gen && t->ops &&
+			      t->ops->alive && !t->ops->alive(grp))))
+				m->dead_ns = now ? now : 1;
+			if (!m->dead_ns || now - m->dead_ns < t->linger_ns)
+				break;
+			t->aged += sl_kf_vals(t, t->rowof[i])[0];
+			t->aged_rows++;
+			sl_kf_remove(t, i);
+		}
+	}
+}
+
+/* Fold the buffers of side @side (no writer uses them any more). */
+static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side)
+{
+	unsigned int cpu, r, ndead = 0;
+	struct sl_keyed_buf *b;
+	u64 *keys, *v;
+	u32 slot;
+
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		b = t->buf[side][cpu];
+		if (!b)
+			continue;
+		keys = sl_kb_keys(b);
+		for (r = 0; r < b->used; r++) {
+			slot = sl_kb_slotof(t, b)[r];
+			v = sl_kb_vals(t, b, r);
+			sl_kf_add(t, keys[slot], v);
+			keys[slot] = 0;
+			memset(v, 0, t->nvals * sizeof(u64));
+		}
+		for (r = 0; r < b->nretired; r++)
+			t->dead[ndead++] = b->retired[r];
+		t->full += b->full;
+		t->busy += b->nbusy;
+		t->retire_lost += b->retire_lost;
+		b->used = 0;
+		b->nretired = 0;
+		b->full = 0;
+		b->nbusy = 0;
+		b->retire_lost = 0;
+	}
+	return ndead;
+}
+
+/* Caller holds the lock. */
+static void sl_kf_fold(struct sl_keyed *t, u64 now)
+{
+	unsigned int old = t->live, ndead;
+
+	/* the cleared buffers go live; then no update uses the old ones */
+	smp_store_release(&t->live, old ^ 1);
+	synchronize_rcu();
+	t->fold_gen++;
+	t->folds++;
+	ndead = sl_kf_drain(t, old);
+	if (ndead)
+		sort(t->dead, ndead, sizeof(*t->dead), sl_kf_cmp_u32, NULL);
+	sl_kf_age(t, t->dead, ndead, now);
+	t->gen++;
+}
+
+void sl_keyed_fold(struct sl_keyed *t, u64 now)
+{
+	mutex_lock(&t->lock);
+	sl_kf_fold(t, now);
+	mutex_unlock(&t->lock);
+}
+
+void sl_keyed_reset(struct sl_keyed *t)
+{
+	mutex_lock(&t->lock);
+	/* both sides drained (their rows discarded below) */
+	sl_kf_fold(t, 0);
+	sl_kf_fold(t, 0);
+	memset(t->keys, 0, t->slots * sizeof(*t->keys));
+	t->used = 0;
+	t->folds = 0;
+	t->full = 0;
+	t->busy = 0;
+	t->dropped = 0;
+	t->dropped_rows = 0;
+	t->aged = 0;
+	t->aged_rows = 0;
+	t->retire_lost = 0;
+	t->gen++;
+	mutex_unlock(&t->lock);
+}
+
+void sl_keyed_lock(struct sl_keyed *t)
+{
+	mutex_lock(&t->lock);
+}
+
+void sl_keyed_unlock(struct sl_keyed *t)
+{
+	mutex_unlock(&t->lock);
+}
+
+bool sl_keyed_next(struct sl_keyed *t, unsigned int *pos, u64 *key, u64 *vals)
+{
+	unsigned int row = *pos;
+
+	if (row >= t->used)
+		return false;
+	*key = t->keys[t->meta[row].slot];
+	memcpy(vals, sl_kf_vals(t, row), t->nvals * sizeof(u64));
+	*pos = row + 1;
+	return true;
+}
+
+u64 sl_keyed_gen(struct sl_keyed *t)
+{
+	return t->gen;
+}
+
+/* Bytes of the folded table: slots (key, row) and rows (values, meta). */
+static u64 sl_kf_bytes(const struct sl_keyed *t)
+{
+	return (u64)t->slots * (sizeof(u64) + sizeof(u32)) +
+	       (u64)t->max_rows * (t->nvals * sizeof(u64) +
+				   sizeof(struct sl_keyed_meta));
+}
+
+void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st)
+{
+	unsigned int side, cpu;
+	struct sl_keyed_buf *b;
+
+	mutex_lock(&t->lock);
+	*st = (struct sl_keyed_stats){
+		.rows = t->used,
+		.max_rows = t->max_rows,
+		.cpu_rows = t->cpu_rows,
+		.row_bytes = (u32)(sl_kf_bytes(t) / t->max_rows),
+		.row_bytes_cpu = (u32)(t->buf_bytes / t->cpu_rows),
+		.linger_ns = t->linger_ns,
+		.folds = t->folds,
+		.full = t->full,
+		.busy = t->busy,
+		.dropped = t->dropped,
+		.dropped_rows = t->dropped_rows,
+		.aged = t->aged,
+		.aged_rows = t->aged_rows,
+		.retire_lost = t->retire_lost,
+	};
+	st->bytes = sizeof(*t) + sl_kf_bytes(t) +
+		    (u64)t->ncpus * (SL_KEYED_RETIRE * sizeof(u32) +
+				     2 * sizeof(void *));
+	/* what the live buffers lost since the last fold, too */
+	for (side = 0; side < 2; side++)
+		for (cpu = 0; cpu < t->ncpus; cpu++) {
+			b = t->buf[side][cpu];
+			if (!b)
+				continue;
+			st->cpus += side == 0;
+			st->bytes += t->buf_bytes;
+			st->full += READ_ONCE(b->full);
+			st->busy += READ_ONCE(b->nbusy);
+			st->retire_lost += READ_ONCE(b->retire_lost);
+		}
+	mutex_unlock(&t->lock);
+}
+
+/* ---- life ------------------------------------------------------------- */
+
+void sl_keyed_destroy(struct sl_keyed *t)
+{
+	unsigned int side, cpu;
+
+	if (!t)
+		return;
+	for (side = 0; side < 2; side++) {
+		if (!t->buf[side])
+			continue;
+		for (cpu = 0; cpu < t->ncpus; cpu++)
+			kvfree(t->buf[side][cpu]);
+		kfree(t->buf[side]);
+	}
+	kvfree(t->keys);
+	kvfree(t->rowof);
+	kvfree(t->meta);
+	kvfree(t->vals);
+	kvfree(t->dead);
+	kfree(t);
+}
+
+struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
+				 unsigned int cpu_rows, u64 linger_ns,
+				 const struct sl_keyed_ops *ops)
+{
+	unsigned int side, cpu;
+	struct sl_keyed *t;
+
+	if (!nvals || nvals > SL_KEYED_MAX_VALS ||
+	    rows < SL_KEYED_MIN_ROWS || rows > SL_KEYED_MAX_ROWS ||
+	    cpu_rows < SL_KEYED_MIN_ROWS || cpu_rows > SL_KEYED_MAX_ROWS)
+		return NULL;
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	mutex_init(&t->lock);
+	t->nvals = nvals;
+	t->ops = ops;
+	t->linger_ns = linger_ns;
+	/* at most 3/4 of the slots in use */
+	t->cpu_rows = cpu_rows;
+	t->cpu_slots = roundup_pow_of_two(cpu_rows + cpu_rows / 3 + 1);
+	t->cpu_bits = ilog2(t->cpu_slots);
+	t->max_rows = rows;
+	t->slots = roundup_pow_of_two(rows + rows / 3 + 1);
+	t->bits = ilog2(t->slots);
+	t->ncpus = nr_cpu_ids;
+	t->off_rowof = sizeof(struct sl_keyed_buf) +
+		       (size_t)t->cpu_slots * sizeof(u64);
+	t->off_slotof = t->off_rowof + (size_t)t->cpu_slots * sizeof(u32);
+	t->off_vals = ALIGN(t->off_slotof + (size_t)cpu_rows * sizeof(u32),
+			    sizeof(u64));
+	t->buf_bytes = t->off_vals + (size_t)cpu_rows * nvals * sizeof(u64);
+	for (side = 0; side < 2; side++) {
+		t->buf[side] = kcalloc(t->ncpus, sizeof(*t->buf[side]),
+				       GFP_KERNEL);
+		if (!t->buf[side])
+			goto nomem;
+		for_each_possible_cpu(cpu) {
+			t->buf[side][cpu] = kvzalloc_node(t->buf_bytes,
+							  GFP_KERNEL,
+							  cpu_to_node(cpu));
+			if (!t->buf[side][cpu])
+				goto nomem;
+		}
+	}
+	t->keys = kvcalloc(t->slots, sizeof(*t->keys), GFP_KERNEL);
+	t->rowof = kvcalloc(t->slots, sizeof(*t->rowof), GFP_KERNEL);
+	t->meta = kvcalloc(rows, sizeof(*t->meta), GFP_KERNEL);
+	t->vals = kvcalloc((size_t)rows * nvals, sizeof(u64), GFP_KERNEL);
+	t->dead = kvcalloc((size_t)t->ncpus * SL_KEYED_RETIRE,
+			   sizeof(*t->dead), GFP_KERNEL);
+	if (!t->keys || !t->rowof || !t->meta || !t->vals || !t->dead)
+		goto nomem;
+	return t;
+nomem:
+	sl_keyed_destroy(t);
+	return NULL;
+}
+
+#ifndef SL_USERSPACE
+static void sl_keyed_work(struct work_struct *w)
+{
+	struct sl_keyed *t = container_of(to_delayed_work(w), struct sl_keyed,
+					  work);
+
+	sl_keyed_fold(t, ktime_get_mono_fast_ns());
+	queue_delayed_work(system_unbound_wq, &t->work, t->period);
+}
+
+void sl_keyed_start(struct sl_keyed *t, unsigned int period_ms)
+{
+	if (t->running)
+		return;
+	INIT_DELAYED_WORK(&t->work, sl_keyed_work);
+	t->period = max(1UL, msecs_to_jiffies(period_ms));
+	t->running = true;
+	queue_delayed_work(system_unbound_wq, &t->work, t->period);
+}
+
+void sl_keyed_stop(struct sl_keyed *t)
+{
+	if (!t->running)
+		return;
+	cancel_delayed_work_sync(&t->work);
+	t->running = false;
+}
+#endif

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Keyed aggregation: a row of u64 values per key (a process and a syscall,
+ * say), updated from probe context, summed for readers in process context.
+ *
+ * Writers.  Every CPU has two buffers of its own, each a bounded open
+ * addressing table of keys (linear probing, at most SL_KEYED_PROBES slots
+ * looked at) and a dense array of rows.  An update runs between
+ * sl_keyed_begin() and sl_keyed_end() with preemption off, on this CPU's
+ * live buffer only: it finds or claims the key's row and adds to it with
+ * plain stores - no atomic, no lock, no allocation, nothing that sleeps.
+ * An update that finds no row (the buffer holds cpu_rows keys already, or
+ * its probe window is full) is lost and counted ("full"); one nested in
+ * another on the same CPU (a probe in an interrupt) is lost and counted
+ * ("busy").
+ *
+ * Readers.  sl_keyed_fold(), process context: flip which buffer is live,
+ * synchronize_rcu() - every update that could still be writing to the old
+ * buffers has then ended, since updates run with preemption off - and
+ * move the old buffers' rows into the folded table, which only process
+ * context touches (under the table's mutex), clearing them for their next
+ * turn.  Why this and not per-CPU seqcounts: the probe path is then plain
+ * stores to memory no other CPU touches (no counter to bump twice, no
+ * retry); the folder owns the old buffers outright, so it can clear and
+ * reuse them - aging needs that, a seqcount reader could only read; and a
+ * fold costs one grace period (milliseconds, sleeping, no CPU) per second
+ * and per read, which readers of a table like this can afford.  A work
+ * item folds once a period (sl_keyed_start) and every reader folds first,
+ * so what it reads is complete up to its read.
+ *
+ * Weight.  Value 0 of a row is its weight (a count of updates): what is
+ * dropped (no room in the folded table) and what is aged out is accounted
+ * in it, so that every update is either in a row or in a counter.
+ *
+ * Aging.  A key's group is its top 32 bits (a process's tgid).  A group
+ * that ended is noted with sl_keyed_retire() in probe context (bounded per
+ * buffer; a note that finds no room is counted "retire_lost"); at the next
+ * fold its rows are marked dead, and a dead row is removed (its weight
+ * counted "aged") once it has been dead longer than the linger time, so
+ * that readers sampling at intervals still see a group's last counts.  A
+ * row updated again is alive again (a reused id).  As a backstop for lost
+ * notes, the optional ops->alive(group) is asked about rows that were not
+ * updated during the last fold period.
+ *
+ * The same source compiles in userspace (-DSL_USERSPACE, tests/unit/kshim.h:
+ * synchronize_rcu() there is a membarrier-based grace period).
+ */
+#ifndef _STACKLAT_KEYED_H
+#define _STACKLAT_KEYED_H
+
+#ifdef SL_USERSPACE
+#include "kshim.h"
+#else
+#include <linux/types.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
+#include <linux/workqueue.h>
+#endif
+
+#define SL_KEYED_MAX_VALS	64	/* values a row */
+#define SL_KEYED_RETIRE		128	/* ended groups a buffer notes a fold */
+#define SL_KEYED_PROBES		32	/* slots an update looks at */
+#define SL_KEYED_MIN_ROWS	16
+#define SL_KEYED_MAX_ROWS	(1U << 22)
+
+/* The group of a key: its top 32 bits. */
+static __always_inline u32 sl_keyed_group(u64 key)
+{
+	return (u32)(key >> 32);
+}
+
+struct sl_keyed_ops {
+	/*
+	 * Fold a CPU's row @src into the folded row @dst (all zero when
+	 * @fresh).  NULL: every value is summed.
+	 */
+	void (*merge)(u64 *dst, const u64 *src, unsigned int nvals, bool fresh);
+	/* Does group @grp still exist?  Optional (see aging above). */
+	bool (*alive)(u32 grp);
+};
+
+/* One CPU's buffer (its header; slots and rows follow it). */
+struct sl_keyed_buf {
+	u32 busy;			/* an update is under way */
+	u32 used;			/* rows claimed since the last fold */
+	u32 nretired;
+	u32 pad;
+	u64 full;			/* updates lost: no row */
+	u64 nbusy;			/* updates lost: nested */
+	u64 retire_lost;		/* retire notes lost: no room */
+	u32 retired[SL_KEYED_RETIRE];
+};
+
+/* A folded row's bookkeeping. */
+struct sl_keyed_meta {
+	u64 dead_ns;			/* when its group was seen to end; 0 alive */
+	u32 slot;			/* its key's slot */
+	u32 seen;			/* the last fold that updated it */
+};
+
+struct sl_keyed {
+	/* the shape, fixed at create */
+	unsigned int nvals;
+	unsigned int cpu_bits, cpu_slots, cpu_rows;
+	unsigned int bits, slots, max_rows;
+	unsigned int ncpus;		/* buffers per side (nr_cpu_ids) */
+	size_t buf_bytes;		/* one CPU buffer */
+	size_t off_rowof, off_slotof, off_vals;
+	u64 linger_ns;
+	const struct sl_keyed_ops *ops;
+
+	/* which side the writers use: 0 or 1, flipped by the folder */
+	unsigned int live;
+	struct sl_keyed_buf **buf[2];	/* [side][cpu] */
+
+	/* the folded table, process context under @lock */
+	struct mutex lock;
+	u64 *keys;			/* [slots], 0: free */
+	u32 *rowof;			/* [slots]: the row of a slot's key */
+	struct sl_keyed_meta *meta;	/* [max_rows] */
+	u64 *vals;			/* [max_rows][nvals] */
+	unsigned int used;
+	u32 *dead;			/* scratch: the groups ended in a fold */
+	u32 fold_gen;
+	u64 gen;			/* bumped when rows move, go or reset */
+	u64 folds, full, busy, dropped, dropped_rows, aged, aged_rows;
+	u64 retire_lost;
+#ifndef SL_USERSPACE
+	struct delayed_work work;
+	unsigned long period;
+	bool running;
+#endif
+};
+
+struct sl_keyed_stats {
+	u32 rows;			/* folded rows in use */
+	u32 max_rows;			/* their bound */
+	u32 cpu_rows;			/* keys a CPU buffer takes per fold */
+	u32 cpus;			/* CPUs with buffers (two each) */
+	u32 row_bytes;			/* bytes a folded row takes */
+	u32 row_bytes_cpu;		/* bytes a row takes in one CPU buffer */
+	u64 bytes;			/* the whole table */
+	u64 linger_ns;
+	u64 folds;
+	u64 full;			/* updates lost: CPU buffer full */
+	u64 busy;			/* updates lost: nested */
+	u64 dropped;			/* weight lost: folded table full */
+	u64 dropped_rows;
+	u64 aged;			/* weight of rows aged out */
+	u64 aged_rows;
+	u64 retire_lost;
+};
+
+struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
+				 unsigned int cpu_rows, u64 linger_ns,
+				 const struct sl_keyed_ops *ops);
+void sl_keyed_destroy(struct sl_keyed *t);
+
+/* ---- probe context ---------------------------------------------------- */
+
+/*
+ * Start an update: preemption off, this CPU's live buffer marked busy.
+ * NULL (counted busy) when an update is already under way on this CPU.
+ */
+static __always_inline struct sl_keyed_buf *sl_keyed_begin(struct sl_keyed *t)
+{
+	struct sl_keyed_buf *b;
+
+	preempt_disable_notrace();
+	/* the folder's clearing of this buffer before it went live again */
+	b = t->buf[smp_load_acquire(&t->live)][raw_smp_processor_id()];
+	if (unlikely(READ_ONCE(b->busy))) {
+		b->nbusy++;
+		preempt_enable_notrace();
+		return NULL;
+	}
+	WRITE_ONCE(b->busy, 1);
+	barrier();
+	return b;
+}
+
+static __always_inline void sl_keyed_end(struct sl_keyed_buf *b)
+{
+	barrier();
+	WRITE_ONCE(b->busy, 0);
+	preempt_enable_notrace();
+}
+
+/*
+ * The row of @key (never 0) in @b: its nvals values, to add to with plain
+ * stores until sl_keyed_end(); *@fresh when it was just claimed (all zero).
+ * NULL when there is no room (counted full).
+ */
+u64 *sl_keyed_row(struct sl_keyed *t, struct sl_keyed_buf *b, u64 key,
+		  bool *fresh);
+
+/* Group @grp ended: its rows age out after the next fold. */
+void sl_keyed_retire(struct sl_keyed_buf *b, u32 grp);
+
+/* ---- process context -------------------------------------------------- */
+
+/* Fold the CPU buffers into the folded table and age it, at time @now. */
+void sl_keyed_fold(struct sl_keyed *t, u64 now);
+/* Forget every row and zero the counters. */
+void sl_keyed_reset(struct sl_keyed *t);
+
+/*
+ * Reading: between sl_keyed_lock() and sl_keyed_unlock(), rows in order:
+ * sl_keyed_next() copies the row at *@pos (its key and nvals values) and
+ * advances; false past the end.  sl_keyed_gen() changes whenever rows
+ * moved or went (a fold, a reset): a reader that let go of the lock in
+ * between compares it.
+ */
+void sl_keyed_lock(struct sl_keyed *t);
+void sl_keyed_unlock(struct sl_keyed *t);
+bool sl_keyed_next(struct sl_keyed *t, unsigned int *pos, u64 *key, u64 *vals);
+u64 sl_keyed_gen(struct sl_keyed *t);
+void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st);
+
+#ifndef SL_USERSPACE
+/* A fold every @period_ms from a work item, until sl_keyed_stop(). */
+void sl_keyed_start(struct sl_keyed *t, unsigned int period_ms);
+void sl_keyed_stop(struct sl_keyed *t);
+#endif
+
+#endif /* _STACKLAT_KEYED_H */

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syscalls: every system call, per process and per syscall - how many
+ * returned, how many failed and with which errno, their total time and a
+ * log2 histogram of their latency - in the engine's keyed aggregation
+ * (core/keyed.c), and the latency of all of them as the one stage
+ * "syscall" (sys_enter -> sys_exit).
+ *
+ * Points (the raw_syscalls tracepoints, and the scheduler's exit):
+ *   sys_enter      START the thread's chain (the in-flight table, keyed by
+ *                  thread): the entry time
+ *   sys_exit       the chain, if any, gives the time; the call is counted
+ *                  in the row of (tgid, ABI, number) either way: a call
+ *                  with no entry time (under way when the pipeline was
+ *                  enabled, or longer than stale_ms so its entry was
+ *                  reclaimed, or the in-flight table was full) is counted
+ *                  "untimed", never dropped.  exit and exit_group never
+ *                  return: not counted.
+ *   process_exit   sched_process_exit: the thread's chain is forgotten (it
+ *                  entered exit or exit_group), and when it was the last
+ *                  thread of its process, the process's rows are noted to
+ *                  age out (keyed_linger_ms after the next fold).
+ *
+ * A row is (tgid, ABI, number).  ABIs are counted apart (enum
+ * stacklat_sc_abi): an i386 call (a 32-bit process, or int 0x80 from a
+ * 64-bit one) or an x32 call has its own row, since its number names
+ * another call than the same number in the 64-bit table.  Failures are
+ * return values -4095..-1; each row keeps STACKLAT_SC_ERRNOS errnos apart
+ * (the first ones seen in each fold period, merged), the others in
+ * "other".  The comm is the process's (its group leader's), taken when a
+ * row is first used in a CPU's buffer.
+ *
+ * Filters: tgid, tid.  The syscall tracepoints may run with preemption on
+ * (faultable from 6.x): the probes turn it off around the dispatcher.
+ */
+#include <linux/compat.h>
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <net/netlink.h>
+#include <asm/syscall.h>
+#include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
+
+#include "sl.h"
+
+enum { SC_ENTER, SC_EXIT };
+
+/* A row's values (keyed.h: value 0 is its weight, the calls). */
+enum {
+	SV_COUNT,
+	SV_ERRORS,
+	SV_TIME,
+	SV_UNTIMED,
+	SV_MAX,
+	SV_ERRNO,				/* errno << 48 | count */
+	SV_ERRNO_OTHER = SV_ERRNO + STACKLAT_SC_ERRNOS,
+	SV_COMM,				/* 16 bytes */
+	SV_HIST = SV_COMM + 2,
+	SV_NVALS = SV_HIST + STACKLAT_SC_NBUCKETS
+};
+
+#define SC_ERRNO_SHIFT	48
+#define SC_COUNT_MASK	(BIT_ULL(SC_ERRNO_SHIFT) - 1)
+#define SC_KEY_VALID	BIT(31)
+#define SC_ABI_SHIFT	28
+
+static struct sl_stage sl_sc_stages[] = {
+	{ "syscall", "sys_enter", "sys_exit", SC_ENTER, SC_EXIT },
+};
+
+/* (tgid, ABI, number) as a key; the tgid is its group (keyed.h) */
+static __always_inline u64 sl_sc_key(u32 tgid, u32 abi, u32 nr)
+{
+	return (u64)tgid << 32 | SC_KEY_VALID | abi << SC_ABI_SHIFT | nr;
+}
+
+/* The ABI of the call under way, and its number in that ABI. */
+static __always_inline u32 sl_sc_abi(long *nr)
+{
+#ifdef __X32_SYSCALL_BIT
+	if (*nr >= 0 && (*nr & __X32_SYSCALL_BIT)) {
+		*nr &= ~(long)__X32_SYSCALL_BIT;
+		return STACKLAT_SC_ABI_X32;
+	}
+#endif
+	return in_compat_syscall() ? STACKLAT_SC_ABI_COMPAT :
+				     STACKLAT_SC_ABI_NATIVE;
+}
+
+/* uapi's stacklat_sc_bucket(), without its loop */
+static __always_inline unsigned int sl_sc_bucket(u64 ns)
+{
+	unsigned int b;
+
+	if (ns < 256)
+		return 0;
+	b = fls64(ns) - 8;
+	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
+}
+
+/* The process's name into a fresh row (no lock, no call: a probe). */
+static __always_inline void sl_sc_comm(u64 *v)
+{
+	const struct task_struct *g = READ_ONCE(current->group_leader);
+	char *c = (char *)&v[SV_COMM];
+	unsigned int i;
+
+	for (i = 0; i < 15; i++)
+		c[i] = READ_ONCE(g->comm[i]);
+	c[15] = '\0';
+}
+
+static __always_inline void sl_sc_errno(u64 *v, u64 err)
+{
+	unsigned int i;
+	u64 s;
+
+	v[SV_ERRORS]++;
+	for (i = 0; i < STACKLAT_SC_ERRNOS; i++) {
+		s = v[SV_ERRNO + i];
+		if (!s) {
+			v[SV_ERRNO + i] = err << SC_ERRNO_SHIFT | 1;
+			return;
+		}
+		if (s >> SC_ERRNO_SHIFT == err) {
+			v[SV_ERRNO + i] = s + 1;
+			return;
+		}
+	}
+	v[SV_ERRNO_OTHER]++;
+}
+
+/* Count one returned call in its row of this CPU's buffer. */
+static __always_inline void sl_sc_count(struct sl_keyed *t, u64 key, long ret,
+					bool timed, u64 ns)
+{
+	struct sl_keyed_buf *b = sl_keyed_begin(t);
+	bool fresh;
+	u64 *v;
+
+	if (!b)
+		return;
+	v = sl_keyed_row(t, b, key, &fresh);
+	if (v) {
+		if (fresh)
+			sl_sc_comm(v);
+		v[SV_COUNT]++;
+		if (ret < 0 && ret >= -MAX_ERRNO)
+			sl_sc_errno(v, (u64)-ret);
+		if (timed) {
+			v[SV_TIME] += ns;
+			if (ns > v[SV_MAX])
+				v[SV_MAX] = ns;
+			v[SV_HIST + sl_sc_bucket(ns)]++;
+		} else {
+			v[SV_UNTIMED]++;
+		}
+	}
+	sl_keyed_end(b);
+}
+
+/* sys_enter(regs, id): the thread's chain starts, carrying the number */
+static int sl_sc_enter(struct sl_ev *ev)
+{
+	return sl_task_ok(ev->p) ? 0 : -1;
+}
+
+/* sys_exit(regs, ret), before the table: the filter */
+static int sl_sc_exit_ok(struct sl_ev *ev)
+{
+	if (sl_task_ok(ev->p))
+		return 0;
+	sl_loss(ev->p, SL_LOSS_FILTERED);
+	return -1;
+}
+
+static int sl_sc_exit(struct sl_ev *ev, struct sl_flight_ent *unused)
+{
+	struct sl_pipeline *p = ev->p;
+	struct sl_keyed *t = READ_ONCE(p->keyed);
+	struct pt_regs *regs = sl_ev_ptr(ev, 0);
+	long ret = (long)sl_ev_arg(ev, 1);
+	long nr = syscall_get_nr(current, regs);
+	struct sl_flight_ent *e;
+	bool timed = false;
+	u64 ns = 0, t0;
+	u32 abi;
+
+	e = sl_chain_get(p, ev->ident);
+	if (e) {
+		t0 = e->ts[SC_ENTER];
+		e->ts[SC_EXIT] = sl_ev_now(ev);
+		ns = e->ts[SC_EXIT] - t0;
+		timed = t0 && (s64)ns >= 0 && ns <= sl_max_delta_ns;
+		/* the stage, and a slow event above the threshold */
+		sl_chain_finish(p, e);
+	} else {
+		sl_loss(p, SL_LOSS_UNMATCHED);
+	}
+	if (!t)
+		return SL_KEEP;
+	abi = sl_sc_abi(&nr);
+	if (abi == STACKLAT_SC_ABI_COMPAT)
+		ret = (long)(int)ret;
+	if (nr < 0 || nr >= STACKLAT_SC_NR_INVALID)
+		nr = STACKLAT_SC_NR_INVALID;
+	sl_sc_count(t, sl_sc_key((u32)current->tgid, abi, (u32)nr), ret, timed,
+		    ns);
+	return SL_KEEP;
+}
+
+/*
+ * sched_process_exit(p[, group_dead]): the thread's chain is forgotten
+ * (the action); the last thread of a process notes it ended.
+ */
+static int sl_sc_pexit(struct sl_ev *ev)
+{
+	struct sl_keyed *t = READ_ONCE(ev->p->keyed);
+	struct sl_keyed_buf *b;
+
+	if (!t || !sl_ev_arg(ev, 1) || !sl_task_ok(ev->p))
+		return 0;
+	b = sl_keyed_begin(t);
+	if (b) {
+		sl_keyed_retire(b, (u32)current->tgid);
+		sl_keyed_end(b);
+	}
+	return 0;
+}
+
+/*
+ * The raw syscall probes, type-checked against the kernel's declarations
+ * as SL_TP_DEFINE does, with preemption off: the keyed buffers are per
+ * CPU, and a fold waits for the updates with synchronize_rcu().
+ */
+#define SL_SC_TP(tpname, proto, ...)					\
+static void sl_tp_##tpname(void *__data, SL_UNPAREN proto)		\
+{									\
+	const unsigned long __a[] = { __VA_ARGS__ };			\
+									\
+	preempt_disable_notrace();					\
+	sl_tp_dispatch(__data, __a);					\
+	preempt_enable_notrace();					\
+}									\
+static inline void __maybe_unused sl_tp_check_##tpname(void)		\
+{									\
+	BUILD_BUG_ON(sizeof(register_trace_##tpname(sl_tp_##tpname,	\
+						    NULL)) != sizeof(int)); \
+}
+
+SL_SC_TP(sys_enter, (struct pt_regs *regs, long id),
+	 (unsigned long)regs, (unsigned long)id)
+SL_SC_TP(sys_exit, (struct pt_regs *regs, long ret),
+	 (unsigned long)regs, (unsigned long)ret)
+SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS),
+	     (unsigned long)p, (unsigned long)sl_compat_group_dead(p))
+
+static const struct sl_cand sl_c_sc_enter[] = { SL_TPD(sys_enter) };
+static const struct sl_cand sl_c_sc_exit[] = { SL_TPD(sys_exit) };
+static const struct sl_cand sl_c_sc_pexit[] = { SL_TPD(sched_process_exit) };
+
+static struct sl_hook sl_sc_hooks[] = {
+	SL_POINT("sys_enter", sl_c_sc_enter, SL_ACT_START, SC_ENTER,
+		 SL_OBJ_TASK, .pre = sl_sc_enter),
+	SL_POINT("sys_exit", sl_c_sc_exit, SL_ACT_NONE, SC_EXIT, SL_OBJ_TASK,
+		 .pre = sl_sc_exit_ok, .post = sl_sc_exit),
+	SL_POINT("process_exit", sl_c_sc_pexit, SL_ACT_FORGET, 0, SL_OBJ_TASK,
+		 .pre = sl_sc_pexit),
+};
+
+/* ---- folding and reading (process context) ---------------------------- */
+
+static void sl_sc_merge(u64 *dst, const u64 *src, unsigned int nvals,
+			bool fresh)
+{
+	unsigned int i, j;
+	u64 err;
+
+	dst[SV_COUNT] += src[SV_COUNT];
+	dst[SV_ERRORS] += src[SV_ERRORS];
+	dst[SV_TIME] += src[SV_TIME];
+	dst[SV_UNTIMED] += src[SV_UNTIMED];
+	dst[SV_MAX] = max(dst[SV_MAX], src[SV_MAX]);
+	dst[SV_ERRNO_OTHER] += src[SV_ERRNO_OTHER];
+	for (i = 0; i < STACKLAT_SC_ERRNOS && src[SV_ERRNO + i]; i++) {
+		err = src[SV_ERRNO + i] >> SC_ERRNO_SHIFT;
+		for (j = 0; j < STACKLAT_SC_ERRNOS; j++) {
+			if (!dst[SV_ERRNO + j] ||
+			    dst[SV_ERRNO + j] >> SC_ERRNO_SHIFT == err)
+				break;
+		}
+		if (j < STACKLAT_SC_ERRNOS) {
+			if (!dst[SV_ERRNO + j])
+				dst[SV_ERRNO + j] = err << SC_ERRNO_SHIFT;
+			dst[SV_ERRNO + j] += src[SV_ERRNO + i] & SC_COUNT_MASK;
+		} else {
+			dst[SV_ERRNO_OTHER] += src[SV_ERRNO + i] &
+					       SC_COUNT_MASK;
+		}
+	}
+	/* the newest name (a process that ran exec is named anew) */
+	if (src[SV_COMM])
+		memcpy(&dst[SV_COMM], &src[SV_COMM], 16);
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		dst[SV_HIST + i] += src[SV_HIST + i];
+}
+
+/* Is process @tgid still there (rows whose end was not noted)? */
+static bool sl_sc_alive(u32 tgid)
+{
+	bool alive;
+
+	rcu_read_lock();
+	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
+			 PIDTYPE_TGID) != NULL;
+	rcu_read_unlock();
+	return alive;
+}
+
+static const struct sl_keyed_ops sl_sc_keyed_ops = {
+	.merge = sl_sc_merge,
+	.alive = sl_sc_alive,
+};
+
+static const char * const sl_sc_abi_names[__STACKLAT_SC_ABI_MAX] = {
+	[STACKLAT_SC_ABI_NATIVE] = "64",
+	[STACKLAT_SC_ABI_COMPAT] = "32",
+	[STACKLAT_SC_ABI_X32] = "x32",
+};
+
+static u32 sl_sc_key_abi(u64 key)
+{
+	return (key >> SC_ABI_SHIFT) & 3;
+}
+
+static u32 sl_sc_key_nr(u64 key)
+{
+	return (u32)key & STACKLAT_SC_NR_INVALID;
+}
+
+/*
+ * The debugfs table's rows: numbers, not names (the tool names them); a
+ * name's blanks and unprintable bytes as '?', so that columns stay columns.
+ */
+static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
+{
+	char tot[16], avg[16], mx[16], lo[16], comm[16];
+	u64 timed;
+	unsigned int i;
+	u32 abi;
+
+	if (!v) {
+		seq_printf(m, "%8s %-15s %3s %5s %10s %8s %9s %9s %9s %8s  %s\n",
+			   "tgid", "comm", "abi", "nr", "count", "errors",
+			   "total", "avg", "max", "untimed",
+			   "errno:count... | latency from:count...");
+		return;
+	}
+	abi = sl_sc_key_abi(key);
+	timed = v[SV_COUNT] - v[SV_UNTIMED];
+	memcpy(comm, &v[SV_COMM], sizeof(comm));
+	comm[15] = '\0';
+	for (i = 0; comm[i]; i++)
+		if (!isgraph(comm[i]))
+			comm[i] = '?';
+	if (!comm[0])
+		strscpy(comm, "-", sizeof(comm));
+	sl_fmt_ns(tot, sizeof(tot), v[SV_TIME]);
+	sl_fmt_ns(avg, sizeof(avg), timed ? div64_u64(v[SV_TIME], timed) : 0);
+	sl_fmt_ns(mx, sizeof(mx), v[SV_MAX]);
+	seq_printf(m, "%8u %-15s %3s %5u %10llu %8llu %9s %9s %9s %8llu ",
+		   sl_keyed_group(key), comm,
+		   abi < __STACKLAT_SC_ABI_MAX ? sl_sc_abi_names[abi] : "?",
+		   sl_sc_key_nr(key), v[SV_COUNT], v[SV_ERRORS], tot, avg, mx,
+		   v[SV_UNTIMED]);
+	for (i = 0; i < STACKLAT_SC_ERRNOS && v[SV_ERRNO + i]; i++)
+		seq_printf(m, " %llu:%llu", v[SV_ERRNO + i] >> SC_ERRNO_SHIFT,
+			   v[SV_ERRNO + i] & SC_COUNT_MASK);
+	if (v[SV_ERRNO_OTHER])
+		seq_printf(m, " other:%llu", v[SV_ERRNO_OTHER]);
+	seq_puts(m, " |");
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
+		if (!v[SV_HIST + i])
+			continue;
+		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
+		seq_printf(m, " %s:%llu", lo, v[SV_HIST + i]);
+	}
+	seq_puts(m, "\n");
+}
+
+static int sl_sc_put_u64(struct sk_buff *skb, int type, u64 v)
+{
+	return nla_put_u64_64bit(skb, type, v, STACKLAT_SC_A_PAD);
+}
+
+/* One row for GET_KEYED (inside its STACKLAT_A_KEYED nest). */
+static int sl_sc_put(struct sk_buff *skb, u64 key, const u64 *v)
+{
+	unsigned int i, first = STACKLAT_SC_NBUCKETS, last = 0;
+	struct nlattr *nest;
+	char comm[16];
+
+	memcpy(comm, &v[SV_COMM], sizeof(comm));
+	comm[15] = '\0';
+	if (nla_put_u32(skb, STACKLAT_SC_A_TGID, sl_keyed_group(key)) ||
+	    nla_put_string(skb, STACKLAT_SC_A_COMM, comm) ||
+	    nla_put_u32(skb, STACKLAT_SC_A_ABI, sl_sc_key_abi(key)) ||
+	    nla_put_u32(skb, STACKLAT_SC_A_NR, sl_sc_key_nr(key)) ||
+	    sl_sc_put_u64(skb, STACKLAT_SC_A_COUNT, v[SV_COUNT]) ||
+	    sl_sc_put_u64(skb, STACKLAT_SC_A_ERRORS, v[SV_ERRORS]) ||
+	    sl_sc_put_u64(skb, STACKLAT_SC_A_TIME_NS, v[SV_TIME]) ||
+	    sl_sc_put_u64(skb, STACKLAT_SC_A_UNTIMED, v[SV_UNTIMED]) ||
+	    sl_sc_put_u64(skb, STACKLAT_SC_A_MAX_NS, v[SV_MAX]) ||
+	    sl_sc_put_u64(skb, STACKLAT_SC_A_ERRNO_OTHER, v[SV_ERRNO_OTHER]))
+		return -EMSGSIZE;
+	for (i = 0; i < STACKLAT_SC_ERRNOS && v[SV_ERRNO + i]; i++) {
+		nest = nla_nest_start(skb, STACKLAT_SC_A_ERRNO);
+		if (!nest ||
+		    nla_put_u32(skb, STACKLAT_SC_ERRNO_A_ERRNO,
+				(u32)(v[SV_ERRNO + i] >> SC_ERRNO_SHIFT)) ||
+		    nla_put_u64_64bit(skb, STACKLAT_SC_ERRNO_A_COUNT,
+				      v[SV_ERRNO + i] & SC_COUNT_MASK,
+				      STACKLAT_SC_ERRNO_A_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
+		if (!v[SV_HIST + i])
+			continue;
+		first = min(first, i);
+		last = i + 1;
+	}
+	if (last > first &&
+	    (nla_put_u32(skb, STACKLAT_SC_A_HIST_FIRST, first) ||
+	     nla_put(skb, STACKLAT_SC_A_HIST, (last - first) * sizeof(u64),
+		     &v[SV_HIST + first])))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* ---- life ---------------------------------------------------------------- */
+
+#define SL_SC_FOLD_MS	1000
+
+/* The rows come with the first enable (sized by the keyed_* parameters). */
+static int sl_sc_on_enable(struct sl_pipeline *p)
+{
+	if (!p->keyed) {
+		p->keyed = sl_keyed_create(SV_NVALS, sl_keyed_rows,
+					   sl_keyed_cpu_rows,
+					   sl_keyed_linger_ns,
+					   &sl_sc_keyed_ops);
+		if (!p->keyed)
+			return -ENOMEM;
+	}
+	sl_keyed_start(p->keyed, SL_SC_FOLD_MS);
+	return 0;
+}
+
+/* Disarmed and synchronised: the last calls folded, the rows stay. */
+static void sl_sc_on_disable(struct sl_pipeline *p)
+{
+	if (!p->keyed)
+		return;
+	sl_keyed_stop(p->keyed);
+	sl_keyed_fold(p->keyed, sl_now());
+}
+
+static void sl_sc_teardown(struct sl_pipeline *p)
+{
+	if (!p->keyed)
+		return;
+	sl_keyed_stop(p->keyed);
+	sl_keyed_destroy(p->keyed);
+	p->keyed = NULL;
+}
+
+struct sl_pipeline sl_pipe_syscalls = {
+	.name = "syscalls",
+	.desc = "system calls per process and syscall: count, errors by errno, time, log2 latency",
+	.key = STACKLAT_KEY_TASK,
+	.filter_caps = SL_F_TGID | SL_F_TID,
+	.hooks = sl_sc_hooks,
+	.nhooks = ARRAY_SIZE(sl_sc_hooks),
+	.stages = sl_sc_stages,
+	.nstages = ARRAY_SIZE(sl_sc_stages),
+	.on_enable = sl_sc_on_enable,
+	.on_disable = sl_sc_on_disable,
+	.teardown = sl_sc_teardown,
+	.keyed_show = sl_sc_show,
+	.keyed_put = sl_sc_put,
+};

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "stacklat top syscalls" (tool/top.c): its command line, syscall and
+ * errno names, deltas between samples, the summed and sorted table, its
+ * text and its JSON.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "format.h"
+#include "top.h"
+
+static int parse(const char *line, struct top_args *a, char *err)
+{
+	char buf[256], *argv[32];
+	int argc = 0;
+	char *w, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "top %s", line);
+	for (w = strtok_r(buf, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	return parse_top_args(argc, argv, a, err, 160);
+}
+
+static void test_args(void **state)
+{
+	struct top_args a;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(parse("syscalls", &a, err), 0);
+	assert_int_equal(a.top, 10);
+	assert_false(a.json || a.errors || a.by_process || a.pid || a.interval_ns);
+	assert_int_equal(parse("syscalls -p 42 -x -s time -n 3 -j 0.5 4", &a, err), 0);
+	assert_int_equal(a.pid, 42);
+	assert_true(a.errors && a.json);
+	assert_int_equal(a.sort, TOP_SORT_TIME);
+	assert_int_equal(a.top, 3);
+	assert_int_equal(a.interval_ns, 500000000ULL);
+	assert_int_equal(a.count, 4);
+	assert_int_equal(parse("--pid 7 --errors --sort count --top 0 --json syscalls 2", &a, err), 0);
+	assert_int_equal(a.pid, 7);
+	assert_int_equal(a.top, 0);
+	assert_int_equal(a.interval_ns, 2000000000ULL);
+	assert_int_equal(parse("-P syscalls", &a, err), 0);
+	assert_true(a.by_process);
+
+	assert_int_equal(parse("", &a, err), -1);
+	assert_int_equal(parse("disks", &a, err), -1);
+	assert_non_null(strstr(err, "syscalls"));
+	assert_int_equal(parse("syscalls -p 0", &a, err), -1);
+	assert_int_equal(parse("syscalls -p x", &a, err), -1);
+	assert_int_equal(parse("syscalls -s size", &a, err), -1);
+	assert_int_equal(parse("syscalls -n -1", &a, err), -1);
+	assert_int_equal(parse("syscalls -p", &a, err), -1);
+	assert_non_null(strstr(err, "needs a value"));
+	assert_int_equal(parse("syscalls -q", &a, err), -1);
+	assert_int_equal(parse("syscalls 1 2 3", &a, err), -1);
+	assert_int_equal(parse("syscalls 0", &a, err), -1);
+	assert_int_equal(parse("syscalls 1 0", &a, err), -1);
+	assert_int_equal(parse("syscalls -P -p 3", &a, err), -1);
+}
+
+static void test_names(void **state)
+{
+	char b[48], e[24];
+
+	(void)state;
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, 110, b, sizeof(b)), "getppid");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, 4, b, sizeof(b)), "stat");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, 0, b, sizeof(b)), "read");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_COMPAT, 64, b, sizeof(b)), "i386:getppid");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_X32, 512, b, sizeof(b)), "x32:rt_sigaction");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_X32, 0, b, sizeof(b)), "x32:read");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, 9999, b, sizeof(b)), "syscall_9999");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, STACKLAT_SC_NR_INVALID, b,
+				    sizeof(b)), "(invalid)");
+	assert_string_equal(errno_name(ENOENT, e, sizeof(e)), "ENOENT");
+	assert_string_equal(errno_name(-EACCES, e, sizeof(e)), "EACCES");
+	assert_string_equal(errno_name(512, e, sizeof(e)), "ERESTARTSYS");
+	assert_string_equal(errno_name(516, e, sizeof(e)), "ERESTART_RESTARTBLOCK");
+	assert_string_equal(errno_name(4000, e, sizeof(e)), "errno4000");
+}
+
+static struct sc_row row(uint32_t tgid, uint32_t abi, uint32_t nr, uint64_t count,
+			 uint64_t errors, uint64_t time_ns, uint32_t err)
+{
+	struct sc_row r;
+
+	memset(&r, 0, sizeof(r));
+	r.tgid = tgid;
+	r.abi = abi;
+	r.nr = nr;
+	snprintf(r.comm, sizeof(r.comm), "p%u", tgid);
+	r.count = count;
+	r.errors = errors;
+	r.time_ns = time_ns;
+	r.max_ns = count ? time_ns / count * 2 : 0;
+	if (errors) {
+		r.nerr = 1;
+		r.errs[0].err = err;
+		r.errs[0].count = errors;
+	}
+	r.hist[stacklat_sc_bucket(count ? time_ns / count : 0)] = count;
+	return r;
+}
+
+static void set(struct sc_set *s, const struct sc_row *r, size_t n, uint64_t gen)
+{
+	s->r = malloc(n * sizeof(*r) + 1);
+	memcpy(s->r, r, n * sizeof(*r));
+	s->n = s->cap = n;
+	s->generation = gen;
+}
+
+static void test_delta(void **state)
+{
+	struct sc_row p[] = {
+		row(1, 0, 110, 100, 0, 1000, 0),
+		row(1, 0, 4, 10, 10, 500, ENOENT),
+		row(2, 0, 110, 5, 0, 50, 0),		/* gone next time */
+	};
+	struct sc_row c[] = {
+		row(1, 0, 4, 30, 30, 1500, ENOENT),
+		row(1, 0, 110, 150, 0, 1600, 0),
+		row(3, 0, 110, 7, 0, 70, 0),		/* new */
+		row(1, 1, 64, 3, 0, 30, 0),		/* i386, apart */
+	};
+	struct sc_set sp, sc, d = { 0 };
+
+	(void)state;
+	set(&sp, p, 3, 5);
+	set(&sc, c, 4, 5);
+	assert_int_equal(sc_delta(&sc, &sp, &d), 0);
+	assert_int_equal(d.n, 4);
+	assert_int_equal(d.r[0].count, 20);
+	assert_int_equal(d.r[0].errors, 20);
+	assert_int_equal(d.r[0].errs[0].count, 20);
+	assert_int_equal(d.r[0].time_ns, 1000);
+	assert_int_equal(d.r[0].max_ns, 0);		/* unknown for an interval */
+	assert_int_equal(d.r[1].count, 50);
+	assert_int_equal(d.r[1].time_ns, 600);
+	assert_int_equal(d.r[2].count, 7);
+	assert_int_equal(d.r[3].count, 3);
+	/* a reset in between: the current counts whole */
+	sc.generation = 6;
+	assert_int_equal(sc_delta(&sc, &sp, &d), 0);
+	assert_int_equal(d.r[1].count, 150);
+	/* a row that went down (re-created): counted whole */
+	sc.generation = 5;
+	sc.r[1].count = 40;
+	assert_int_equal(sc_delta(&sc, &sp, &d), 0);
+	assert_int_equal(d.r[1].count, 40);
+	/* nothing new: no row */
+	assert_int_equal(sc_delta(&sp, &sp, &d), 0);
+	assert_int_equal(d.n, 0);
+	free(sp.r);
+	free(sc.r);
+	free(d.r);
+}
+
+static void test_build_render(void **state)
+{
+	struct sc_row r[] = {
+		row(10, 0, 110, 5000, 0, 1200000, 0),
+		row(11, 0, 110, 1000, 0, 9000000, 0),
+		row(10, 0, 4, 300, 300, 600000, ENOENT),
+		row(11, 0, 4, 20, 20, 40000, EACCES),
+		row(11, 1, 64, 7, 0, 700, 0),
+		row(12, 0, 0, 2, 0, 100, 0),
+	};
+	struct sc_set s;
+	struct top_args a;
+	struct top_table t;
+	struct json_object *env, *rows, *o, *x;
+	char err[160], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	set(&s, r, 6, 1);
+	assert_int_equal(parse("syscalls", &a, err), 0);
+	assert_int_equal(top_build(&s, &a, &t), 0);
+	assert_int_equal(t.n, 4);
+	assert_int_equal(t.calls, 6329);
+	assert_int_equal(t.errors, 320);
+	assert_int_equal(t.r[0].nr, 110);
+	assert_int_equal(t.r[0].count, 6000);
+	assert_int_equal(t.r[1].nr, 4);
+	assert_int_equal(t.r[1].count, 320);
+	assert_int_equal(t.r[1].nerr, 2);
+	assert_int_equal(t.r[1].errs[0].err, ENOENT);	/* most first */
+	assert_int_equal(t.r[2].abi, STACKLAT_SC_ABI_COMPAT);
+	f = open_memstream(&buf, &len);
+	top_render(f, &t, &a, true);
+	fclose(f);
+	assert_non_null(strstr(buf, "SYSCALL"));
+	assert_non_null(strstr(buf, "getppid"));
+	assert_non_null(strstr(buf, "ENOENT:300 EACCES:20"));
+	assert_non_null(strstr(buf, "i386:getppid"));
+	free(buf);
+	buf = NULL;
+	top_table_free(&t);
+
+	/* time order */
+	assert_int_equal(parse("syscalls -s time", &a, err), 0);
+	top_build(&s, &a, &t);
+	assert_int_equal(t.r[0].nr, 110);
+	assert_int_equal(t.r[0].time_ns, 10200000);
+	assert_int_equal(t.r[1].nr, 4);
+	top_table_free(&t);
+
+	/* one process, failures only, cut to 1 */
+	assert_int_equal(parse("syscalls -p 11 -x -n 1", &a, err), 0);
+	top_build(&s, &a, &t);
+	assert_int_equal(t.total, 1);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(t.r[0].nr, 4);
+	assert_int_equal(t.r[0].errors, 20);
+	assert_int_equal(t.calls, 20);
+	f = open_memstream(&buf, &len);
+	top_render(f, &t, &a, false);
+	fclose(f);
+	assert_non_null(strstr(buf, "EACCES:20"));
+	assert_null(strstr(buf, "ENOENT"));
+	free(buf);
+	buf = NULL;
+	top_table_free(&t);
+
+	/* by process */
+	assert_int_equal(parse("syscalls -P -n 2", &a, err), 0);
+	top_build(&s, &a, &t);
+	assert_int_equal(t.total, 3);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.r[0].tgid, 10);
+	assert_int_equal(t.r[0].count, 5300);
+	assert_int_equal(t.r[0].nsys, 2);
+	assert_int_equal(t.r[1].tgid, 11);
+	assert_int_equal(t.r[1].nsys, 3);
+	f = open_memstream(&buf, &len);
+	top_render(f, &t, &a, true);
+	fclose(f);
+	assert_non_null(strstr(buf, "p10"));
+	assert_non_null(strstr(buf, "(1 more not shown"));
+	free(buf);
+	top_table_free(&t);
+
+	/* JSON */
+	assert_int_equal(parse("syscalls -p 10 -j", &a, err), 0);
+	top_build(&s, &a, &t);
+	env = json_object_new_object();
+	top_json(env, &t, &a, true);
+	assert_true(json_object_object_get_ex(env, "rows", &rows));
+	assert_int_equal(json_object_array_length(rows), 2);
+	o = json_object_array_get_idx(rows, 1);
+	assert_true(json_object_object_get_ex(o, "syscall", &x));
+	assert_string_equal(json_object_get_string(x), "stat");
+	assert_true(json_object_object_get_ex(o, "tgid", &x));
+	assert_int_equal(json_object_get_uint64(x), 10);
+	assert_true(json_object_object_get_ex(o, "errnos", &x));
+	x = json_object_array_get_idx(x, 0);
+	assert_true(json_object_object_get_ex(x, "name", &x));
+	assert_string_equal(json_object_get_string(x), "ENOENT");
+	assert_true(json_object_object_get_ex(o, "hist", &x));
+	assert_int_equal(json_object_array_length(x), 1);
+	assert_true(json_object_object_get_ex(env, "calls", &x));
+	assert_int_equal(json_object_get_uint64(x), 5300);
+	json_object_put(env);
+	top_table_free(&t);
+	free(s.r);
+}
+
+static void test_buckets(void **state)
+{
+	(void)state;
+	assert_int_equal(stacklat_sc_bucket(0), 0);
+	assert_int_equal(stacklat_sc_bucket(255), 0);
+	assert_int_equal(stacklat_sc_bucket(256), 1);
+	assert_int_equal(stacklat_sc_bucket(511), 1);
+	assert_int_equal(stacklat_sc_bucket(512), 2);
+	assert_int_equal(stacklat_sc_bucket(1ULL << 30), STACKLAT_SC_NBUCKETS - 1);
+	assert_int_equal(stacklat_sc_bucket(~0ULL), STACKLAT_SC_NBUCKETS - 1);
+	assert_int_equal(stacklat_sc_lower(0), 0);
+	assert_int_equal(stacklat_sc_lower(1), 256);
+	assert_int_equal(stacklat_sc_lower(STACKLAT_SC_NBUCKETS - 1), 1ULL << 30);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_build_render),
+		cmocka_unit_test(test_buckets),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/* "stacklat top syscalls": pure logic (see top.h). */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "parse.h"
+#include "syscalls_x86_64.h"
+#include "top.h"
+
+#define N(a)	(sizeof(a) / sizeof((a)[0]))
+
+int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
+		   size_t errlen)
+{
+	static const struct option lo[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "errors", no_argument, NULL, 'x' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "process", no_argument, NULL, 'P' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int o, i;
+
+	memset(a, 0, sizeof(*a));
+	a->top = 10;
+	opterr = 0;
+	optind = 0;	/* GNU: start over (the tests parse many lines) */
+	while ((o = getopt_long(argc, argv, ":p:xs:n:Pj", lo, NULL)) != -1) {
+		switch (o) {
+		case 'p':
+			if (parse_u64_range(optarg, 1, 4194304, &v)) {
+				snprintf(err, errlen, "bad PID '%s'", optarg);
+				return -1;
+			}
+			a->pid = (uint32_t)v;
+			break;
+		case 'x':
+			a->errors = true;
+			break;
+		case 's':
+			if (!strcmp(optarg, "count")) {
+				a->sort = TOP_SORT_COUNT;
+			} else if (!strcmp(optarg, "time")) {
+				a->sort = TOP_SORT_TIME;
+			} else {
+				snprintf(err, errlen, "-s: 'count' or 'time', not '%s'", optarg);
+				return -1;
+			}
+			break;
+		case 'n':
+			if (parse_u64_range(optarg, 0, 1000000, &a->top)) {
+				snprintf(err, errlen, "bad N '%s' (0: all)", optarg);
+				return -1;
+			}
+			break;
+		case 'P':
+			a->by_process = true;
+			break;
+		case 'j':
+			a->json = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "%s needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			snprintf(err, errlen, "unexpected '%s'", argv[optind - 1]);
+			return -1;
+		}
+	}
+	/* the words, in order (getopt moved them behind the options) */
+	i = optind;
+	if (i >= argc || strcmp(argv[i], "syscalls")) {
+		snprintf(err, errlen, i < argc ?
+			 "'%s': only 'syscalls' can be shown" : "what? (syscalls)%s",
+			 i < argc ? argv[i] : "");
+		return -1;
+	}
+	i++;
+	if (i < argc) {
+		if (parse_interval(argv[i], &a->interval_ns)) {
+			snprintf(err, errlen, "bad INTERVAL '%s' (seconds, 0.001 to 86400)",
+				 argv[i]);
+			return -1;
+		}
+		i++;
+	}
+	if (i < argc) {
+		if (parse_u64_range(argv[i], 1, UINT64_MAX, &a->count)) {
+			snprintf(err, errlen, "bad COUNT '%s'", argv[i]);
+			return -1;
+		}
+		i++;
+	}
+	if (i < argc) {
+		snprintf(err, errlen, "unexpected '%s'", argv[i]);
+		return -1;
+	}
+	if (a->by_process && a->pid) {
+		snprintf(err, errlen, "-P and -p: one process has one row");
+		return -1;
+	}
+	return 0;
+}
+
+const char *sc_name(uint32_t abi, uint32_t nr, char *buf, size_t len)
+{
+	const char *n = NULL, *pfx = "";
+
+	if (nr == STACKLAT_SC_NR_INVALID)
+		return "(invalid)";
+	switch (abi) {
+	case STACKLAT_SC_ABI_NATIVE:
+		n = nr < N(sl_syscalls_64) ? sl_syscalls_64[nr] : NULL;
+		break;
+	case STACKLAT_SC_ABI_X32:
+		pfx = "x32:";
+		n = nr < N(sl_syscalls_x32) ? sl_syscalls_x32[nr] : NULL;
+		if (!n && nr < N(sl_syscalls_64))
+			n = sl_syscalls_64[nr];
+		break;
+	case STACKLAT_SC_ABI_COMPAT:
+		pfx = "i386:";
+		n = nr < N(sl_syscalls_32) ? sl_syscalls_32[nr] : NULL;
+		break;
+	default:
+		pfx = "abi?:";
+	}
+	if (n)
+		snprintf(buf, len, "%s%s", pfx, n);
+	else
+		snprintf(buf, len, "%ssyscall_%u", pfx, nr);
+	return buf;
+}
+
+/* ---- deltas ------------------------------------------------------------ */
+
+static bool same_row(const struct sc_row *a, const struct sc_row *b)
+{
+	return a->tgid == b->tgid && a->abi == b->abi && a->nr == b->nr;
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct sc_row *a = x, *b = y;
+
+	if (a->tgid != b->tgid)
+		return a->tgid < b->tgid ? -1 : 1;
+	if (a->abi != b->abi)
+		return a->abi < b->abi ? -1 : 1;
+	return a->nr < b->nr ? -1 : a->nr > b->nr;
+}
+
+/* @c minus @p, one row; false when @p is not a past of @c (a reset) */
+static bool row_minus(struct sc_row *c, const struct sc_row *p)
+{
+	uint32_t i, j;
+
+	if (c->count < p->count || c->errors < p->errors ||
+	    c->time_ns < p->time_ns || c->untimed < p->untimed ||
+	    c->errno_other < p->errno_other)
+		return false;
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		if (c->hist[i] < p->hist[i])
+			return false;
+	c->count -= p->count;
+	c->errors -= p->errors;
+	c->time_ns -= p->time_ns;
+	c->untimed -= p->untimed;
+	c->errno_other -= p->errno_other;
+	c->max_ns = 0;		/* not known for an interval */
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		c->hist[i] -= p->hist[i];
+	for (j = 0; j < p->nerr; j++)
+		for (i = 0; i < c->nerr; i++)
+			if (c->errs[i].err == p->errs[j].err) {
+				c->errs[i].count -= c->errs[i].count >= p->errs[j].count ?
+						    p->errs[j].count : c->errs[i].count;
+				break;
+			}
+	return true;
+}
+
+int sc_delta(const struct sc_set *cur, const struct sc_set *prev,
+	     struct sc_set *out)
+{
+	struct sc_row *ps = NULL, key;
+	const struct sc_row *p;
+	bool reset = !prev || prev->generation != cur->generation;
+	size_t i;
+
+	out->n = 0;
+	out->generation = cur->generation;
+	if (out->cap < cur->n) {
+		struct sc_row *r = realloc(out->r, (cur->n + 1) * sizeof(*r));
+
+		if (!r)
+			return -1;
+		out->r = r;
+		out->cap = cur->n + 1;
+	}
+	if (!reset && prev->n) {
+		ps = malloc(prev->n * sizeof(*ps));
+		if (!ps)
+			return -1;
+		memcpy(ps, prev->r, prev->n * sizeof(*ps));
+		qsort(ps, prev->n, sizeof(*ps), cmp_key);
+	}
+	for (i = 0; i < cur->n; i++) {
+		struct sc_row *o = &out->r[out->n];
+
+		*o = cur->r[i];
+		if (ps) {
+			key = cur->r[i];
+			p = bsearch(&key, ps, prev->n, sizeof(*ps), cmp_key);
+			if (p && same_row(p, o) && !row_minus(o, p))
+				*o = cur->r[i];	/* went down: counted anew */
+		}
+		if (o->count || o->errors)
+			out->n++;
+	}
+	free(ps);
+	return 0;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+void top_table_free(struct top_table *t)
+{
+	free(t->r);
+	memset(t, 0, sizeof(*t));
+}
+
+static void add_errno(struct top_row *r, uint32_t err, uint64_t n)
+{
+	uint32_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < r->nerr; i++)
+		if (r->errs[i].err == err) {
+			r->errs[i].count += n;
+			return;
+		}
+	if (r->nerr < TOP_ERRNOS) {
+		r->errs[r->nerr].err = err;
+		r->errs[r->nerr++].count = n;
+	} else {
+		r->errno_other += n;
+	}
+}
+
+static void add_row(struct top_row *t, const struct sc_row *s)
+{
+	uint32_t i;
+
+	t->count += s->count;
+	t->errors += s->errors;
+	t->time_ns += s->time_ns;
+	t->untimed += s->untimed;
+	if (s->max_ns > t->max_ns)
+		t->max_ns = s->max_ns;
+	t->errno_other += s->errno_other;
+	for (i = 0; i < s->nerr; i++)
+		add_errno(t, s->errs[i].err, s->errs[i].count);
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		t->hist[i] += s->hist[i];
+}
+
+static const struct top_args *sort_args;
+
+static int cmp_errs(const void *x, const void *y)
+{
+	const uint64_t a = *(const uint64_t *)((const char *)x + 8);
+	const uint64_t b = *(const uint64_t *)((const char *)y + 8);
+
+	return a > b ? -1 : a < b;
+}
+
+static int cmp_rows(const void *x, const void *y)
+{
+	const struct top_row *a = x, *b = y;
+	uint64_t ka, kb;
+
+	if (sort_args->sort == TOP_SORT_TIME) {
+		ka = a->time_ns;
+		kb = b->time_ns;
+	} else if (sort_args->errors) {
+		ka = a->errors;
+		kb = b->errors;
+	} else {
+		ka = a->count;
+		kb = b->count;
+	}
+	if (ka != kb)
+		return ka > kb ? -1 : 1;
+	if (a->tgid != b->tgid)
+		return a->tgid < b->tgid ? -1 : 1;
+	if (a->abi != b->abi)
+		return a->abi < b->abi ? -1 : 1;
+	return a->nr < b->nr ? -1 : a->nr > b->nr;
+}
+
+int top_build(const struct sc_set *s, const struct top_args *a,
+	      struct top_table *t)
+{
+	struct top_row *r;
+	size_t i, j;
+
+	memset(t, 0, sizeof(*t));
+	t->r = calloc(s->n + 1, sizeof(*t->r));
+	if (!t->r)
+		return -1;
+	for (i = 0; i < s->n; i++) {
+		const struct sc_row *x = &s->r[i];
+
+		if (a->pid && x->tgid != a->pid)
+			continue;
+		if (a->errors && !x->errors)
+			continue;
+		/* a linear search: a few hundred rows at most once summed */
+		for (j = 0; j < t->n; j++) {
+			r = &t->r[j];
+			if (a->by_process ? r->tgid == x->tgid :
+			    r->abi == x->abi && r->nr == x->nr)
+				break;
+		}
+		r = &t->r[j];
+		if (j == t->n) {
+			t->n++;
+			r->abi = x->abi;
+			r->nr = x->nr;
+			r->tgid = a->by_process || a->pid ? x->tgid : 0;
+		}
+		if (a->by_process || a->pid)
+			memcpy(r->comm, x->comm, sizeof(r->comm));
+		r->nsys++;
+		add_row(r, x);
+		t->calls += x->count;
+		t->errors += x->errors;
+	}
+	for (i = 0; i < t->n; i++)
+		qsort(t->r[i].errs, t->r[i].nerr, sizeof(t->r[i].errs[0]), cmp_errs);
+	sort_args = a;
+	qsort(t->r, t->n, sizeof(*t->r), cmp_rows);
+	t->total = t->n;
+	if (a->top && t->n > a->top)
+		t->n = a->top;
+	return 0;
+}
+
+/* "ENOENT:300 EACCES:2" (@max errnos, then "+N more") */
+static void errnos_text(char *buf, size_t len, const struct top_row *r,
+			uint32_t max)
+{
+	char eb[24];
+	size_t n = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->nerr && i < max && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s:%llu", i ? " " : "",
+				      errno_name((int)r->errs[i].err, eb, sizeof(eb)),
+				      (unsigned long long)r->errs[i].count);
+	if (r->nerr > max && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " +%u more", r->nerr - max);
+	if (r->errno_other && n < len)
+		snprintf(buf + n, len - n, "%sother:%llu", n ? " " : "",
+			 (unsigned long long)r->errno_other);
+}
+
+static uint64_t avg_ns(const struct top_row *r)
+{
+	uint64_t timed = r->count - r->untimed;
+
+	return timed ? r->time_ns / timed : 0;
+}
+
+void top_render(FILE *f, const struct top_table *t, const struct top_args *a,
+		bool max)
+{
+	char name[48], tot[FMT_NS_LEN], avg[FMT_NS_LEN], mx[FMT_NS_LEN];
+	char errs[256];
+	uint64_t untimed = 0;
+	size_t i;
+
+	if (a->by_process)
+		fprintf(f, "%-8s %-16s %10s %8s %10s %10s %8s\n", "PID", "COMM",
+			"COUNT", "ERRORS", "TIME", "AVG", "SYSCALLS");
+	else if (a->errors)
+		fprintf(f, "%-24s %8s  %s\n", "SYSCALL", "ERRORS", "ERRNO");
+	else if (max)
+		fprintf(f, "%-24s %10s %8s %10s %10s %10s  %s\n", "SYSCALL",
+			"COUNT", "ERRORS", "TIME", "AVG", "MAX", "ERRNO");
+	else
+		fprintf(f, "%-24s %10s %8s %10s %10s  %s\n", "SYSCALL", "COUNT",
+			"ERRORS", "TIME", "AVG", "ERRNO");
+	for (i = 0; i < t->n; i++) {
+		const struct top_row *r = &t->r[i];
+
+		untimed += r->untimed;
+		fmt_ns(tot, sizeof(tot), r->time_ns);
+		fmt_ns(avg, sizeof(avg), avg_ns(r));
+		fmt_ns(mx, sizeof(mx), r->max_ns);
+		if (a->by_process) {
+			fprintf(f, "%-8u %-16s %10llu %8llu %10s %10s %8u\n",
+				r->tgid, r->comm, (unsigned long long)r->count,
+				(unsigned long long)r->errors, tot, avg, r->nsys);
+			continue;
+		}
+		sc_name(r->abi, r->nr, name, sizeof(name));
+		if (a->errors) {
+			errnos_text(errs, sizeof(errs), r, TOP_ERRNOS);
+			fprintf(f, "%-24s %8llu  %s\n", name,
+				(unsigned long long)r->errors, errs);
+			continue;
+		}
+		errnos_text(errs, sizeof(errs), r, 2);
+		if (max)
+			fprintf(f, "%-24s %10llu %8llu %10s %10s %10s  %s\n", name,
+				(unsigned long long)r->count,
+				(unsigned long long)r->errors, tot, avg, mx, errs);
+		else
+			fprintf(f, "%-24s %10llu %8llu %10s %10s  %s\n", name,
+				(unsigned long long)r->count,
+				(unsigned long long)r->errors, tot, avg, errs);
+	}
+	if (t->total > t->n)
+		fprintf(f, "(%zu more not shown: -n 0 shows all)\n", t->total - t->n);
+	if (untimed && !a->errors)
+		fprintf(f, "(%llu calls counted without a time: under way when the pipeline was enabled, or longer than stale_ms)\n",
+			(unsigned long long)untimed);
+}
+
+static void jadd_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static struct json_object *jstr(const char *s)
+{
+	char *c = utf8_clean(s);
+	struct json_object *o = c ? json_object_new_string(c) : NULL;
+
+	free(c);
+	return o;
+}
+
+static struct json_object *top_row_json(const struct top_row *r,
+					const struct top_args *a, bool max)
+{
+	static const char * const abis[] = { "64", "i386", "x32" };
+	struct json_object *o = json_object_new_object(), *e, *h;
+	char name[48], eb[24];
+	uint32_t i;
+
+	if (a->by_process || a->pid) {
+		jadd_u64(o, "tgid", r->tgid);
+		json_object_object_add(o, "comm", jstr(r->comm));
+	}
+	if (a->by_process) {
+		jadd_u64(o, "syscalls", r->nsys);
+	} else {
+		json_object_object_add(o, "syscall",
+				       jstr(sc_name(r->abi, r->nr, name, sizeof(name))));
+		json_object_object_add(o, "abi", jstr(r->abi < N(abis) ? abis[r->abi] : "?"));
+		jadd_u64(o, "nr", r->nr);
+	}
+	jadd_u64(o, "count", r->count);
+	jadd_u64(o, "errors", r->errors);
+	jadd_u64(o, "time_ns", r->time_ns);
+	jadd_u64(o, "untimed", r->untimed);
+	jadd_u64(o, "avg_ns", avg_ns(r));
+	json_object_object_add(o, "max_ns", max ? json_object_new_uint64(r->max_ns) : NULL);
+	e = json_object_new_array();
+	for (i = 0; i < r->nerr; i++) {
+		struct json_object *x = json_object_new_object();
+
+		jadd_u64(x, "errno", r->errs[i].err);
+		json_object_object_add(x, "name",
+				       jstr(errno_name((int)r->errs[i].err, eb, sizeof(eb))));
+		jadd_u64(x, "count", r->errs[i].count);
+		json_object_array_add(e, x);
+	}
+	json_object_object_add(o, "errnos", e);
+	jadd_u64(o, "errno_other", r->errno_other);
+	h = json_object_new_array();
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
+		struct json_object *b;
+
+		if (!r->hist[i])
+			continue;
+		b = json_object_new_array();
+		json_object_array_add(b, json_object_new_uint64(stacklat_sc_lower(i)));
+		json_object_array_add(b, i + 1 < STACKLAT_SC_NBUCKETS ?
+				      json_object_new_uint64(stacklat_sc_lower(i + 1)) : NULL);
+		json_object_array_add(b, json_object_new_uint64(r->hist[i]));
+		json_object_array_add(h, b);
+	}
+	json_object_object_add(o, "hist", h);
+	return o;
+}
+
+void top_json(struct json_object *env, const struct top_table *t,
+	      const struct top_args *a, bool max)
+{
+	struct json_object *rows = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(env, "what", jstr("syscalls"));
+	json_object_object_add(env, "by", jstr(a->by_process ? "process" : "syscall"));
+	json_object_object_add(env, "pid", a->pid ? json_object_new_uint64(a->pid) : NULL);
+	json_object_object_add(env, "errors_only", json_object_new_boolean(a->errors));
+	json_object_object_add(env, "sort",
+			       jstr(a->sort == TOP_SORT_TIME ? "time" :
+				    a->errors ? "errors" : "count"));
+	jadd_u64(env, "calls", t->calls);
+	jadd_u64(env, "errors", t->errors);
+	jadd_u64(env, "total", t->total);
+	for (i = 0; i < t->n; i++)
+		json_object_array_add(rows, top_row_json(&t->r[i], a, max));
+	json_object_object_add(env, "rows", rows);
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * "stacklat top syscalls": the syscalls pipeline's rows (per process and
+ * syscall) summed by syscall or by process, sorted, the top N shown -
+ * bcc's syscount, with names, failures by errno and times.  Pure logic
+ * (no libnl): the command line, deltas between two samples, the table and
+ * its JSON.
+ */
+#ifndef STACKLAT_TOOL_TOP_H
+#define STACKLAT_TOOL_TOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "model.h"
+
+enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME };
+
+struct top_args {
+	bool json;
+	bool errors;		/* -x: failed calls only, by errno */
+	bool by_process;	/* -P: a row per process */
+	enum top_sort sort;
+	uint32_t pid;		/* -p: that process only; 0 all */
+	uint64_t top;		/* -n: rows shown; 0 all */
+	uint64_t interval_ns;	/* 0: one cumulative sample */
+	uint64_t count;		/* samples; 0: until interrupted */
+};
+
+/*
+ * top syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j]
+ * [INTERVAL [COUNT]] (argv[0] is "top").  0, or -1 with a message.
+ */
+int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
+		   size_t errlen);
+
+/*
+ * The name of syscall @nr in @abi (enum stacklat_sc_abi): "getppid",
+ * "i386:getppid", "x32:readv", "syscall_999" for a number no table
+ * names, "(invalid)" for STACKLAT_SC_NR_INVALID.
+ */
+const char *sc_name(uint32_t abi, uint32_t nr, char *buf, size_t len);
+
+/*
+ * @cur minus @prev, row by row (the same tgid, ABI and number); a row new
+ * in @cur counts whole; a row gone from @cur (aged out) is left out.  When
+ * the generations differ (a reset in between) or a count went down,
+ * @cur's rows count whole.  Returns 0, -1 when out of memory.
+ */
+int sc_delta(const struct sc_set *cur, const struct sc_set *prev,
+	     struct sc_set *out);
+
+#define TOP_ERRNOS	16	/* errnos a shown row keeps apart */
+
+/* A shown row: a syscall (all processes, or -p's) or a process (-P). */
+struct top_row {
+	uint32_t abi, nr;		/* by syscall */
+	uint32_t tgid;			/* by process, or -p */
+	char comm[16];
+	uint64_t count, errors, time_ns, untimed, max_ns, errno_other;
+	uint32_t nsys;			/* by process: syscalls it made */
+	uint32_t nerr;
+	struct {
+		uint32_t err;
+		uint64_t count;
+	} errs[TOP_ERRNOS];		/* by count, highest first */
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
+struct top_table {
+	struct top_row *r;
+	size_t n;
+	size_t total;			/* rows before -n cut */
+	uint64_t calls, errors;		/* of every row, before the cut */
+};
+
+/* @s's rows (@a: -p, -x, -P) summed, sorted (-s, or errors with -x), cut (-n). */
+int top_build(const struct sc_set *s, const struct top_args *a,
+	      struct top_table *t);
+void top_table_free(struct top_table *t);
+
+/*
+ * The table as text: a header line, then a row per syscall (or process):
+ * by syscall SYSCALL COUNT ERRORS TIME AVG and the most frequent errnos;
+ * with -x SYSCALL ERRORS and every errno; by process PID COMM COUNT
+ * ERRORS TIME SYSCALLS.  @max: the cumulative maximum is known (no
+ * interval) and shown.
+ */
+void top_render(FILE *f, const struct top_table *t, const struct top_args *a,
+		bool max);
+
+/*
+ * "rows":[...] and what frames them added to @env (json_envelope's
+ * "top"): {"what":"syscalls","by":"syscall"|"process","pid","errors_only",
+ * "sort","calls","errors","total" (rows before -n),"rows":[{"syscall",
+ * "abi","nr" | "tgid",
+ * "comm","syscalls"; "count","errors","time_ns","untimed","avg_ns",
+ * "max_ns" (null in an interval),"errnos":[{"errno","name","count"}],
+ * "errno_other","hist":[[lo,hi|null,count]...]}]}.
+ */
+void top_json(struct json_object *env, const struct top_table *t,
+	      const struct top_args *a, bool max);
+
+#endif
