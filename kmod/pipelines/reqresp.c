@@ -87,7 +87,7 @@ enum {
 	HRR_DRV, HRR_IP, HRR_IP6, HRR_QUEUE, HRR_COALESCE, HRR_KFREE,
 	HRR_CONSUME, HRR_READY, HRR_WAKING, HRR_ONCPU, HRR_EPOLL, HRR_POLL,
 	HRR_SELECT, HRR_SKWAIT, HRR_CHILD, HRR_ACCEPT, HRR_READ, HRR_WRITE, HRR_XSTART,
-	HRR_XMIT, HRR_CLOSE, HRR_NR
+	HRR_XMIT, HRR_CLOSE, HRR_EXIT, HRR_NR
 };
 
 static struct sl_hook sl_rr_hooks[HRR_NR];
@@ -682,6 +682,15 @@ static const struct sl_cand sl_c_rr_xmit[] = { SL_TPD(net_dev_xmit) };
 
 static const struct sl_cand sl_c_rr_close[] = { SL_KPD("tcp_close", 0) };
 
+/*
+ * sched_process_exit(p[, group_dead]) runs in the exiting thread: its
+ * thread entry goes with it (a thread whose last read found the peer's
+ * FIN already queued returns without waiting again, so no wait ends it)
+ */
+SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS),
+	     (unsigned long)p, (unsigned long)sl_compat_group_dead(p))
+static const struct sl_cand sl_c_rr_exit[] = { SL_TPD(sched_process_exit) };
+
 #define F	.flags = SL_PF_FIRST
 #define WAIT(n, c) \
 	SL_POINT(n, c, SL_ACT_MARK, R_WAITRET, SL_OBJ_TASK, \
@@ -731,6 +740,8 @@ static struct sl_hook sl_rr_hooks[HRR_NR] = {
 			      .pre = sl_rr_xmit_pre),
 	[HRR_CLOSE] = SL_POINT("close", sl_c_rr_close, SL_ACT_NONE, R_NPT, 0,
 			       .pre = sl_rr_close_pre),
+	[HRR_EXIT] = SL_POINT("exit", sl_c_rr_exit, SL_ACT_FORGET, R_NPT,
+			      SL_OBJ_TASK),
 };
 
 #undef WAIT

@@ -49,5 +49,6 @@ rr_counts() {
 	for s in table_full stale bad_delta unmatched dropped; do
 		assert_eq "reqresp lost $s" 0 "$(rr_lost $s)"
 	done
+	[ "$(rr_inflight)" = 0 ] || sed 's/^/inflight: /' "$SL_DBG/inflight"
 	assert_eq "reqresp entries in flight" 0 "$(rr_inflight)"
 }
