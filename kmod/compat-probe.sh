@@ -59,6 +59,8 @@ has linux/kprobes.h 'get_kretprobe\(' && flag HAS_GET_KRETPROBE
 has net/netlink.h 'nla_strscpy\(' && flag HAS_NLA_STRSCPY
 # extack messages formatted at run time (6.2)
 has linux/netlink.h 'define[[:space:]]+NL_SET_ERR_MSG_FMT\(' && flag HAS_NL_SET_ERR_MSG_FMT
+# system_unbound_wq is deprecated for system_dfl_wq (7.x warns at queueing)
+has linux/workqueue.h 'struct workqueue_struct[[:space:]]+\*system_dfl_wq;' && flag HAS_SYSTEM_DFL_WQ
 
 # ftrace_ops callbacks get struct ftrace_regs (5.11), ftrace has a
 # per-context recursion lock for callbacks (5.11) and filters can be freed

@@ -310,5 +310,14 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 
 /* ---- end of interrupts ------------------------------------------------- */
 
+/* The unbound system workqueue: system_dfl_wq (7.x warns at queueing on
+ * system_unbound_wq), system_unbound_wq before it. */
+#include <linux/workqueue.h>
+#ifdef COMPAT_HAS_SYSTEM_DFL_WQ
+#define sl_compat_unbound_wq	system_dfl_wq
+#else
+#define sl_compat_unbound_wq	system_unbound_wq
+#endif
+
 #endif /* __ASSEMBLY__ */
 #endif /* _STACKLAT_COMPAT_H */

@@ -495,7 +495,7 @@ static void sl_keyed_work(struct work_struct *w)
 					  work);
 
 	sl_keyed_fold(t, ktime_get_mono_fast_ns());
-	queue_delayed_work(system_unbound_wq, &t->work, t->period);
+	queue_delayed_work(sl_compat_unbound_wq, &t->work, t->period);
 }
 
 void sl_keyed_start(struct sl_keyed *t, unsigned int period_ms)
@@ -505,7 +505,7 @@ void sl_keyed_start(struct sl_keyed *t, unsigned int period_ms)
 	INIT_DELAYED_WORK(&t->work, sl_keyed_work);
 	t->period = max(1UL, msecs_to_jiffies(period_ms));
 	t->running = true;
-	queue_delayed_work(system_unbound_wq, &t->work, t->period);
+	queue_delayed_work(sl_compat_unbound_wq, &t->work, t->period);
 }
 
 void sl_keyed_stop(struct sl_keyed *t)
