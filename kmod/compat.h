@@ -310,8 +310,10 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 
 /* ---- end of interrupts ------------------------------------------------- */
 
-/* The unbound system workqueue: system_dfl_wq (7.x warns at queueing on
- * system_unbound_wq), system_unbound_wq before it. */
+/*
+ * The unbound system workqueue: system_dfl_wq (7.x warns at queueing on
+ * system_unbound_wq), system_unbound_wq before it.
+ */
 #include <linux/workqueue.h>
 #ifdef COMPAT_HAS_SYSTEM_DFL_WQ
 #define sl_compat_unbound_wq	system_dfl_wq

@@ -87,7 +87,7 @@ enum {
 	HRR_DRV, HRR_IP, HRR_IP6, HRR_QUEUE, HRR_COALESCE, HRR_KFREE,
 	HRR_CONSUME, HRR_READY, HRR_WAKING, HRR_ONCPU, HRR_EPOLL, HRR_POLL,
 	HRR_SELECT, HRR_SKWAIT, HRR_CHILD, HRR_ACCEPT, HRR_READ, HRR_WRITE, HRR_XSTART,
-	HRR_XMIT, HRR_CLOSE, HRR_EXIT, HRR_NR
+	HRR_XMIT, HRR_CLOSE, HRR_NR
 };
 
 static struct sl_hook sl_rr_hooks[HRR_NR];
@@ -290,18 +290,6 @@ static int sl_rr_waking_pre(struct sl_ev *ev)
 		return -1;
 	if ((tgid && tgid != (u32)t->tgid) || (tid && tid != (u32)t->pid))
 		return -1;
-	/*
-	 * Not a reader woken by the data: a kernel thread, or (PREEMPT_RT,
-	 * where the wait queue's spinlock is an rtmutex) a task woken to
-	 * take a lock released inside sock_def_readable.  Followed, such a
-	 * thread would never reach a wait point to end its entry.
-	 */
-	if (READ_ONCE(t->flags) & PF_KTHREAD)
-		return -1;
-#ifdef TASK_RTLOCK_WAIT
-	if (READ_ONCE(t->__state) & TASK_RTLOCK_WAIT)
-		return -1;
-#endif
 	ev->ident = (unsigned long)t->pid;
 	return 0;
 }
@@ -328,14 +316,18 @@ static int sl_rr_oncpu_pre(struct sl_ev *ev)
  * The return (the row's MARK) stamps the wait's return on the chain a
  * wakeup during the wait started.
  */
-static void sl_rr_thread_end(struct sl_pipeline *p, unsigned long tid)
+static int sl_rr_wait_pre(struct sl_ev *ev)
 {
-	struct sl_flight_ent *t = sl_chain_get(p, tid);
+	struct sl_pipeline *p = ev->p;
+	struct sl_flight_ent *t;
 	unsigned long req;
 	u64 n;
 
+	if (!sl_task_ok(p))
+		return -1;
+	t = sl_chain_get(p, ev->ident);
 	if (!t)
-		return;
+		return 0;
 	n = t->aux[1] & U32_MAX;
 	if ((t->aux[1] & SL_RR_WOKEN) && n)
 		sl_record(p, RRS_PERWAKE, (s64)n);
@@ -343,24 +335,7 @@ static void sl_rr_thread_end(struct sl_pipeline *p, unsigned long tid)
 	sl_chain_remove(p, t, SL_NO_LOSS);
 	if (req)
 		sl_rr_settle(p, req);
-}
-
-static int sl_rr_wait_pre(struct sl_ev *ev)
-{
-	if (!sl_task_ok(ev->p))
-		return -1;
-	sl_rr_thread_end(ev->p, ev->ident);
 	return 0;
-}
-
-/*
- * sched_process_exit: a thread that ends without waiting again (its last
- * read found the peer's FIN already queued) ends its entry as a wait would
- */
-static int sl_rr_exit_pre(struct sl_ev *ev)
-{
-	sl_rr_thread_end(ev->p, ev->ident);
-	return -1;
 }
 
 /*
@@ -707,11 +682,6 @@ static const struct sl_cand sl_c_rr_xmit[] = { SL_TPD(net_dev_xmit) };
 
 static const struct sl_cand sl_c_rr_close[] = { SL_KPD("tcp_close", 0) };
 
-/* sched_process_exit(p[, group_dead]) runs in the exiting thread */
-SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS),
-	     (unsigned long)p, (unsigned long)sl_compat_group_dead(p))
-static const struct sl_cand sl_c_rr_exit[] = { SL_TPD(sched_process_exit) };
-
 #define F	.flags = SL_PF_FIRST
 #define WAIT(n, c) \
 	SL_POINT(n, c, SL_ACT_MARK, R_WAITRET, SL_OBJ_TASK, \
@@ -761,8 +731,6 @@ static struct sl_hook sl_rr_hooks[HRR_NR] = {
 			      .pre = sl_rr_xmit_pre),
 	[HRR_CLOSE] = SL_POINT("close", sl_c_rr_close, SL_ACT_NONE, R_NPT, 0,
 			       .pre = sl_rr_close_pre),
-	[HRR_EXIT] = SL_POINT("exit", sl_c_rr_exit, SL_ACT_NONE, R_NPT,
-			      SL_OBJ_TASK, .pre = sl_rr_exit_pre),
 };
 
 #undef WAIT
