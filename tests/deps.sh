@@ -24,7 +24,7 @@ pkgs=(
 	ca-certificates debian-archive-keyring
 	# programs the scenarios run in the guest (host userland over 9p)
 	# (libcap2-bin: capsh for 17-privileges)
-	bash coreutils util-linux libcap2-bin procps iproute2 nftables python3 memcached python3-pymemcache fio dmsetup
+	bash coreutils util-linux libcap2-bin procps iproute2 ethtool nftables python3 memcached python3-pymemcache fio dmsetup
 	# promtool, which checks `stacklat metrics` (80-json-metrics)
 	prometheus
 	# make bench: the peers stacklat is compared with (tests/vm/bench/4*)

@@ -313,12 +313,28 @@ static int sl_tc_syn_post(struct sl_ev *ev, struct sl_flight_ent *unused)
 	return SL_KEEP;
 }
 
+/*
+ * tcp_v*_syn_recv_sock(sk, skb, req, dst, req_unhash, own_req, ...): its
+ * out-argument own_req (a bool of the caller's frame, alive at return) is
+ * kept for the return.  Two ACKs of one request processed at once on two
+ * CPUs (a retransmitted SYN-ACK's and the client's first data, say) both
+ * make a child; the one that does not own the request is undone by the
+ * caller (inet_csk_complete_hashdance) and is no handshake.
+ */
+static int sl_tc_hs_pre(struct sl_ev *ev)
+{
+	*(unsigned long *)ev->data = sl_ev_arg(ev, 5);
+	return 0;
+}
+
 /* tcp_v4_syn_recv_sock of an IPv6 listener: mapped, left to v6's row. */
 static int sl_tc_hs4_pre(struct sl_ev *ev)
 {
 	const struct sock *sk = sl_ev_ptr(ev, 0);
 
-	return READ_ONCE(sk->sk_family) == AF_INET ? 0 : -1;
+	if (READ_ONCE(sk->sk_family) != AF_INET)
+		return -1;
+	return sl_tc_hs_pre(ev);
 }
 
 /*
@@ -331,6 +347,7 @@ static int sl_tc_hs_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	struct sock *sk = sl_ev_ptr(ev, 0);
 	struct request_sock *req = sl_ev_ptr(ev, 2);
 	struct sock *child = (struct sock *)ev->ret;
+	const bool *own_req = *(const bool **)ev->data;
 	struct sl_flight_ent *e;
 	u64 synack;
 	u32 tag;
@@ -345,6 +362,8 @@ static int sl_tc_hs_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 					READ_ONCE(sk->sk_ack_backlog));
 		return SL_KEEP;
 	}
+	if (!own_req || !READ_ONCE(*own_req))
+		return SL_KEEP;
 	synack = READ_ONCE(tcp_rsk(req)->snt_synack) * NSEC_PER_USEC;
 	if (synack)
 		sl_record(p, st + AS_SYNQ, (s64)(sl_ev_now(ev) - synack));
@@ -410,9 +429,11 @@ static struct sl_hook sl_tc_acc_hooks[] = {
 	SL_POINT("syn", sl_c_tc_syn, SL_ACT_NONE, A_ESTAB, 2,
 		 .post = sl_tc_syn_post),
 	SL_POINT("handshake4", sl_c_tc_hs4, SL_ACT_NONE, A_ESTAB, 0,
-		 .pre = sl_tc_hs4_pre, .post = sl_tc_hs_ret),
+		 .pre = sl_tc_hs4_pre, .post = sl_tc_hs_ret,
+		 .data_size = sizeof(bool *)),
 	SL_POINT("handshake6", sl_c_tc_hs6, SL_ACT_NONE, A_ESTAB, 0,
-		 .optional = true, .post = sl_tc_hs_ret),
+		 .optional = true, .pre = sl_tc_hs_pre, .post = sl_tc_hs_ret,
+		 .data_size = sizeof(bool *)),
 	SL_POINT("accept", sl_c_tc_accept, SL_ACT_NONE, A_ACCEPT, 0,
 		 .post = sl_tc_accept_ret),
 	SL_POINT("close", sl_c_tc_state, SL_ACT_FORGET, A_ACCEPT, 0,

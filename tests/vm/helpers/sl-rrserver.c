@@ -12,10 +12,14 @@
  *       counted thread by thread: thread 0's connections first):
  *       busy work between the read and the write (the app stage).  Exits
  *       when every connection reached end of file and prints
- *       "requests=N x_ns=SUM y_ns=SUM tids=T0,T1,... thread_requests=..
+ *       "requests=N x_ns=SUM y_ns=SUM wakeups=W woken=R tids=T0,T1,...
+ *       thread_requests=..
  *       thread_x_ns=..": the queue busy work and the application time
  *       (from the read's return to the write, as the server sees them)
- *       measured, in all and per thread.  Prints "listening" once it listens (on stdout, flushed).
+ *       measured, in all and per thread; in epoll and poll modes, W the
+ *       waits that slept (a voluntary context switch) and were followed by
+ *       reads, R the requests those reads returned (the others were read
+ *       by a thread that found them without sleeping: busy).  Prints "listening" once it listens (on stdout, flushed).
  *       With RR_HOLD=FILE in the environment, prints "workers=T0,T1,..."
  *       once its threads exist and waits for FILE to exist before they
  *       start (a filter on a thread can be set before any request).
@@ -48,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -61,6 +66,7 @@ static long long xns, yns, xstep;
 static int nthreads, nconns;
 static int fds[MAXC];
 static long long tot_req, tot_x, tot_y, thr_x[MAXC], thr_req[MAXC];
+static long long tot_wakeups, tot_woken;
 static int tids[MAXC];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t ready, go;
@@ -97,9 +103,31 @@ struct worker {
 	int conn[MAXC];
 	int n;
 	long long req, x, y;
+	/* epoll/poll: waits that slept before a read, and the reads after */
+	long long wakeups, woken;
+	long nvcsw;
 };
 
-/* one request on connection @c (index @ci): 0 at end of file */
+/*
+ * The thread's voluntary context switches since the last call: whether its
+ * wait slept (only the wait can: a read of a socket the wait said is
+ * readable and a write of a few bytes on loopback do not), and then the requests it read after it were
+ * woken, not found by a busy thread.
+ */
+static void count_wait(struct worker *w, int reads)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		die("getrusage");
+	if (ru.ru_nvcsw != w->nvcsw && reads) {
+		w->wakeups++;
+		w->woken += reads;
+	}
+	w->nvcsw = ru.ru_nvcsw;
+}
+
+/* one request on connection @c (index @ci): 0 at end of file, 2 a request */
 static int serve(struct worker *w, int c, int ci, int waited)
 {
 	char buf[BUFSZ];
@@ -127,7 +155,7 @@ static int serve(struct worker *w, int c, int ci, int waited)
 		off += s;
 	}
 	w->req++;
-	return 1;
+	return 2;
 }
 
 static void *worker_fn(void *arg)
@@ -153,22 +181,26 @@ static void *worker_fn(void *arg)
 			if (epoll_ctl(ep, EPOLL_CTL_ADD, w->conn[i], &e))
 				die("epoll_ctl");
 		}
+		count_wait(w, 0);
 		while (open > 0) {
-			int n = epoll_wait(ep, ev, MAXC, -1), k;
+			int n = epoll_wait(ep, ev, MAXC, -1), k, reads = 0;
 
 			if (n < 0)
 				die("epoll_wait");
 			for (k = 0; k < n; k++) {
 				int j = ev[k].data.u32;
+				int r = serve(w, w->conn[j], w->idx * w->n + j,
+					      k == 0);
 
-				if (!serve(w, w->conn[j], w->idx * w->n + j,
-					   k == 0)) {
+				reads += r == 2;
+				if (!r) {
 					epoll_ctl(ep, EPOLL_CTL_DEL, w->conn[j],
 						  NULL);
 					close(w->conn[j]);
 					open--;
 				}
 			}
+			count_wait(w, reads);
 		}
 		close(ep);
 	} else if (mode == 1) {
@@ -178,22 +210,28 @@ static void *worker_fn(void *arg)
 			pf[i].fd = w->conn[i];
 			pf[i].events = POLLIN;
 		}
+		count_wait(w, 0);
 		while (open > 0) {
-			int n = poll(pf, w->n, -1), first = 1;
+			int n = poll(pf, w->n, -1), first = 1, reads = 0;
 
 			if (n < 0)
 				die("poll");
 			for (i = 0; i < w->n; i++) {
+				int r;
+
 				if (pf[i].fd < 0 || !pf[i].revents)
 					continue;
-				if (!serve(w, pf[i].fd, w->idx * w->n + i,
-					   first)) {
+				r = serve(w, pf[i].fd, w->idx * w->n + i,
+					  first);
+				reads += r == 2;
+				if (!r) {
 					close(pf[i].fd);
 					pf[i].fd = -1;
 					open--;
 				}
 				first = 0;
 			}
+			count_wait(w, reads);
 		}
 	} else {
 		/* blocking: the connections in turn (the client goes round robin) */
@@ -214,6 +252,8 @@ static void *worker_fn(void *arg)
 	tot_req += w->req;
 	tot_x += w->x;
 	tot_y += w->y;
+	tot_wakeups += w->wakeups;
+	tot_woken += w->woken;
 	thr_x[w->idx] = w->x;
 	thr_req[w->idx] = w->req;
 	pthread_mutex_unlock(&mu);
@@ -278,8 +318,8 @@ static int server(int argc, char **argv)
 	pthread_barrier_wait(&go);
 	for (i = 0; i < nthreads; i++)
 		pthread_join(th[i], NULL);
-	printf("requests=%lld x_ns=%lld y_ns=%lld tids=", tot_req, tot_x,
-	       tot_y);
+	printf("requests=%lld x_ns=%lld y_ns=%lld wakeups=%lld woken=%lld tids=",
+	       tot_req, tot_x, tot_y, tot_wakeups, tot_woken);
 	for (i = 0; i < nthreads; i++)
 		printf("%s%d", i ? "," : "", tids[i]);
 	printf(" thread_requests=");

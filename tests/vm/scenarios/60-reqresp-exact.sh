@@ -52,13 +52,22 @@ measure() {
 for m in epoll poll blocking; do
 	measure "$m-2x4" $m 2 4 1000 0
 done
-# with a pause after each response the one thread is asleep in its wait
-# when each request arrives (without it the next request can come before
-# it is back in epoll_wait: a busy thread, its wait then in queue)
+# with a pause after each response the one thread is mostly asleep in
+# its wait when a request arrives (without it the next request can come
+# before it is back in epoll_wait: a busy thread, its wait then in queue).
+# Not always: a host that deschedules the guest for longer than the pause
+# between the write and epoll_wait (one CI run: 39 of 40) makes that
+# request find the thread busy.  The server counts the waits that slept
+# (its voluntary context switches), and the kernel's count must match.
 export RR_GAP_US=2000
 measure base epoll 1 1 0 0
-assert_eq "reads-per-wakeup count" $N "$(awk '$1 == "reads-per-wakeup" { print $2 }' "$SL_DBG/reqresp")"
-assert_eq "busy.queue count" 0 "$(awk '$1 == "busy.queue" { print $2 }' "$SL_DBG/reqresp")"
+srv() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<< "$RR_SRV"; }
+wk=$(srv wakeups)
+assert_range "waits that slept (with a pause of 2 ms, most)" $((N / 2)) $N "$wk"
+assert_eq "reads-per-wakeup count (the server's waits that slept before a read)" \
+	"$wk" "$(awk '$1 == "reads-per-wakeup" { n = $2 } END { print n + 0 }' "$SL_DBG/reqresp")"
+assert_eq "busy.queue count (requests read after a wait that did not sleep)" \
+	$((N - $(srv woken))) "$(awk '$1 == "busy.queue" { n = $2 } END { print n + 0 }' "$SL_DBG/reqresp")"
 measure epoll epoll 1 1 $X_US $Y_US
 measure poll poll 1 1 $X_US $Y_US
 measure blocking blocking 1 1 $X_US 0
