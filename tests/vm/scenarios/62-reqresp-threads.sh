@@ -52,7 +52,8 @@ run() {
 	note "thread $t (tid $tid): $(tail -n 1 /tmp/rr-srv.out)"
 	cat "$SL_DBG/reqresp"
 	rr_json "/tmp/rr-t$t.json"
-	python3 - "$t" $N $X_US $S_US "$(tail -n 1 /tmp/rr-srv.out)" <<'PY' || fail "thread $t: app stage is not that thread's"
+	python3 - "$t" $N $X_US $S_US "$(tail -n 1 /tmp/rr-srv.out)" <<'PY' > /tmp/rr-check.out 2>&1 ||
+		{ cat /tmp/rr-check.out; fail "thread $t: app stage is not that thread's: $(tail -n 1 /tmp/rr-check.out)"; }
 import json, sys
 t, n, x, s = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]) * 1e3, float(sys.argv[4]) * 1e3
 srv = dict(kv.split("=") for kv in sys.argv[5].split())
@@ -66,12 +67,17 @@ app = st["app"]
 lo = x + 4 * t * s
 print("thread %d: %d requests (server %d), app sum %.1fms (server's application time %.1fms), min %.2fms (fastest X %.2fms)" %
       (t, app["count"], req, app["sum_ns"] / 1e6, xs / 1e6, app["min_ns"] / 1e6, lo / 1e6))
-assert req == n // 2, "the server's thread %d served %d" % (t, req)
+sys.stdout.flush()
+def check(ok, why):
+    if not ok:
+        sys.exit(why)
+check(req == n // 2, "the server's thread %d served %d" % (t, req))
 for name in ("rx", "tcpip", "notify", "runqueue", "wait-return", "queue", "read", "app", "tx", "total"):
-    assert st[name]["count"] == req, (name, st[name]["count"], req)
-assert xs <= app["sum_ns"] <= 1.05 * xs, "app sum off"
-assert app["min_ns"] >= lo, "a faster connection's request in this thread"
+    check(st[name]["count"] == req, "%s count %d, the thread served %d" % (name, st[name]["count"], req))
+check(xs <= app["sum_ns"] <= 1.05 * xs, "app sum %.1fms off the server's %.1fms" % (app["sum_ns"] / 1e6, xs / 1e6))
+check(app["min_ns"] >= lo, "a faster connection's request in this thread (min %.2fms)" % (app["min_ns"] / 1e6))
 PY
+	cat /tmp/rr-check.out
 	for l in table_full stale bad_delta unmatched; do
 		assert_eq "lost $l" 0 "$(rr_lost $l)"
 	done
