@@ -290,6 +290,21 @@ static int sl_rr_waking_pre(struct sl_ev *ev)
 		return -1;
 	if ((tgid && tgid != (u32)t->tgid) || (tid && tid != (u32)t->pid))
 		return -1;
+	/*
+	 * Not a reader woken by the data: a kernel thread (on PREEMPT_RT the
+	 * rcuc and softirq threads a release inside sock_def_readable wakes),
+	 * or a task woken to take a lock released there (PREEMPT_RT, where
+	 * the wait queue's and epoll's spinlocks are rtmutexes).  Followed,
+	 * such a thread would never reach a wait point that ends its entry
+	 * (6.1-rt: a kernel thread's entry left in flight).  In-kernel
+	 * servers reading with sk_wait_data are not followed.
+	 */
+	if (READ_ONCE(t->flags) & PF_KTHREAD)
+		return -1;
+#ifdef TASK_RTLOCK_WAIT
+	if (READ_ONCE(t->__state) & TASK_RTLOCK_WAIT)
+		return -1;
+#endif
 	ev->ident = (unsigned long)t->pid;
 	return 0;
 }

@@ -10,7 +10,8 @@ RR_STAGES="rx tcpip notify runqueue wait-return queue read app tx total"
 
 # rr_run PORT MODE THREADS CONNS N X_US Y_US [XSTEP_US]: a server and a
 # client over loopback; the server's summary line in $RR_SRV, the client's
-# in $RR_CLI
+# in $RR_CLI.  RR_SLEEP=1: the client sends each request once every server
+# thread sleeps (RR_SLEEPER)
 rr_run() {
 	local port=$1 mode=$2 thr=$3 conns=$4 n=$5 x=$6 y=$7 step=${8:-0}
 	rm -f /tmp/rr-srv.out
@@ -20,7 +21,8 @@ rr_run() {
 		grep -q listening /tmp/rr-srv.out 2> /dev/null && break
 		sleep 0.05
 	done
-	RR_CLI=$(timeout 120 "$RR" client 127.0.0.1 "$port" "$conns" "$n" 64) || fail "rr client failed"
+	RR_CLI=$(RR_SLEEPER=${RR_SLEEP:+$spid} timeout 120 "$RR" client 127.0.0.1 "$port" "$conns" "$n" 64) ||
+		fail "rr client failed"
 	wait "$spid" || fail "rr server failed"
 	RR_SRV=$(tail -n 1 /tmp/rr-srv.out)
 	note "server: $RR_SRV; client: $RR_CLI"
@@ -42,6 +44,10 @@ rr_inflight() { awk '$1 == "reqresp:" { print $2 }' "$SL_DBG/inflight"; }
 # samples, no request was lost and nothing is left in flight
 rr_counts() {
 	local n=$1 s c
+	# what is left in flight, and every loss, before any count is judged
+	[ "$(rr_inflight)" = 0 ] || sed 's/^/inflight: /' "$SL_DBG/inflight"
+	awk '/^in-flight table/ { print } /^pipeline / { on = ($2 == "reqresp:") }
+		on && ($1 == "lost:" || ($1 == "hook" && !/nmissed=0/))' "$SL_DBG/status"
 	for s in $RR_STAGES segments; do
 		c=$(awk -v s="$s" '$1 == s { print $2 }' "$SL_DBG/reqresp")
 		assert_eq "reqresp $s count" "$n" "${c:-0}"
@@ -49,6 +55,5 @@ rr_counts() {
 	for s in table_full stale bad_delta unmatched dropped; do
 		assert_eq "reqresp lost $s" 0 "$(rr_lost $s)"
 	done
-	[ "$(rr_inflight)" = 0 ] || sed 's/^/inflight: /' "$SL_DBG/inflight"
 	assert_eq "reqresp entries in flight" 0 "$(rr_inflight)"
 }

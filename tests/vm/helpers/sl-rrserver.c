@@ -12,14 +12,10 @@
  *       counted thread by thread: thread 0's connections first):
  *       busy work between the read and the write (the app stage).  Exits
  *       when every connection reached end of file and prints
- *       "requests=N x_ns=SUM y_ns=SUM wakeups=W woken=R tids=T0,T1,...
- *       thread_requests=..
+ *       "requests=N x_ns=SUM y_ns=SUM tids=T0,T1,... thread_requests=..
  *       thread_x_ns=..": the queue busy work and the application time
  *       (from the read's return to the write, as the server sees them)
- *       measured, in all and per thread; in epoll and poll modes, W the
- *       waits that slept (a voluntary context switch) and were followed by
- *       reads, R the requests those reads returned (the others were read
- *       by a thread that found them without sleeping: busy).  Prints "listening" once it listens (on stdout, flushed).
+ *       measured, in all and per thread.  Prints "listening" once it listens (on stdout, flushed).
  *       With RR_HOLD=FILE in the environment, prints "workers=T0,T1,..."
  *       once its threads exist and waits for FILE to exist before they
  *       start (a filter on a thread can be set before any request).
@@ -32,8 +28,10 @@
  *       response (burst: a request on every connection at once, then
  *       every response); then closes them.  RR_GAP_US=G in the
  *       environment: a pause of G us after each response (the server is
- *       back asleep when the next request comes).  Prints "requests=N lports=P0,P1,..."
- *       (the client's ports).
+ *       back asleep when the next request comes).  RR_SLEEPER=PID: after
+ *       each response, until every thread of PID is in an interruptible
+ *       sleep (the server's worker back in its wait).  Prints
+ *       "requests=N lports=P0,P1,..." (the client's ports).
  *   sl-rrserver hog CPU ON_US OFF_US SECONDS
  *       Pinned to CPU: busy for ON_US, asleep for OFF_US, over and over
  *       for SECONDS (run it under chrt -f: a CPU hog that a woken thread
@@ -41,6 +39,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -52,7 +51,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -66,7 +64,6 @@ static long long xns, yns, xstep;
 static int nthreads, nconns;
 static int fds[MAXC];
 static long long tot_req, tot_x, tot_y, thr_x[MAXC], thr_req[MAXC];
-static long long tot_wakeups, tot_woken;
 static int tids[MAXC];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t ready, go;
@@ -103,31 +100,9 @@ struct worker {
 	int conn[MAXC];
 	int n;
 	long long req, x, y;
-	/* epoll/poll: waits that slept before a read, and the reads after */
-	long long wakeups, woken;
-	long nvcsw;
 };
 
-/*
- * The thread's voluntary context switches since the last call: whether its
- * wait slept (only the wait can: a read of a socket the wait said is
- * readable and a write of a few bytes on loopback do not), and then the requests it read after it were
- * woken, not found by a busy thread.
- */
-static void count_wait(struct worker *w, int reads)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru))
-		die("getrusage");
-	if (ru.ru_nvcsw != w->nvcsw && reads) {
-		w->wakeups++;
-		w->woken += reads;
-	}
-	w->nvcsw = ru.ru_nvcsw;
-}
-
-/* one request on connection @c (index @ci): 0 at end of file, 2 a request */
+/* one request on connection @c (index @ci): 0 at end of file */
 static int serve(struct worker *w, int c, int ci, int waited)
 {
 	char buf[BUFSZ];
@@ -155,7 +130,7 @@ static int serve(struct worker *w, int c, int ci, int waited)
 		off += s;
 	}
 	w->req++;
-	return 2;
+	return 1;
 }
 
 static void *worker_fn(void *arg)
@@ -181,26 +156,22 @@ static void *worker_fn(void *arg)
 			if (epoll_ctl(ep, EPOLL_CTL_ADD, w->conn[i], &e))
 				die("epoll_ctl");
 		}
-		count_wait(w, 0);
 		while (open > 0) {
-			int n = epoll_wait(ep, ev, MAXC, -1), k, reads = 0;
+			int n = epoll_wait(ep, ev, MAXC, -1), k;
 
 			if (n < 0)
 				die("epoll_wait");
 			for (k = 0; k < n; k++) {
 				int j = ev[k].data.u32;
-				int r = serve(w, w->conn[j], w->idx * w->n + j,
-					      k == 0);
 
-				reads += r == 2;
-				if (!r) {
+				if (!serve(w, w->conn[j], w->idx * w->n + j,
+					   k == 0)) {
 					epoll_ctl(ep, EPOLL_CTL_DEL, w->conn[j],
 						  NULL);
 					close(w->conn[j]);
 					open--;
 				}
 			}
-			count_wait(w, reads);
 		}
 		close(ep);
 	} else if (mode == 1) {
@@ -210,28 +181,22 @@ static void *worker_fn(void *arg)
 			pf[i].fd = w->conn[i];
 			pf[i].events = POLLIN;
 		}
-		count_wait(w, 0);
 		while (open > 0) {
-			int n = poll(pf, w->n, -1), first = 1, reads = 0;
+			int n = poll(pf, w->n, -1), first = 1;
 
 			if (n < 0)
 				die("poll");
 			for (i = 0; i < w->n; i++) {
-				int r;
-
 				if (pf[i].fd < 0 || !pf[i].revents)
 					continue;
-				r = serve(w, pf[i].fd, w->idx * w->n + i,
-					  first);
-				reads += r == 2;
-				if (!r) {
+				if (!serve(w, pf[i].fd, w->idx * w->n + i,
+					   first)) {
 					close(pf[i].fd);
 					pf[i].fd = -1;
 					open--;
 				}
 				first = 0;
 			}
-			count_wait(w, reads);
 		}
 	} else {
 		/* blocking: the connections in turn (the client goes round robin) */
@@ -252,8 +217,6 @@ static void *worker_fn(void *arg)
 	tot_req += w->req;
 	tot_x += w->x;
 	tot_y += w->y;
-	tot_wakeups += w->wakeups;
-	tot_woken += w->woken;
 	thr_x[w->idx] = w->x;
 	thr_req[w->idx] = w->req;
 	pthread_mutex_unlock(&mu);
@@ -318,8 +281,8 @@ static int server(int argc, char **argv)
 	pthread_barrier_wait(&go);
 	for (i = 0; i < nthreads; i++)
 		pthread_join(th[i], NULL);
-	printf("requests=%lld x_ns=%lld y_ns=%lld wakeups=%lld woken=%lld tids=",
-	       tot_req, tot_x, tot_y, tot_wakeups, tot_woken);
+	printf("requests=%lld x_ns=%lld y_ns=%lld tids=", tot_req, tot_x,
+	       tot_y);
 	for (i = 0; i < nthreads; i++)
 		printf("%s%d", i ? "," : "", tids[i]);
 	printf(" thread_requests=");
@@ -332,10 +295,59 @@ static int server(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Until every thread of process @pid is in an interruptible sleep (state
+ * S in /proc: the server's workers back in their wait, its main thread in
+ * pthread_join).  A worker is S from the moment its wait sets its state,
+ * before it schedules: data arriving then still wakes it (sched_waking),
+ * as it does a sleeping one.
+ */
+static void wait_asleep(int pid)
+{
+	char path[320], line[512];
+	long long end = now_ns() + 10000000000LL;
+
+	for (;;) {
+		DIR *d;
+		struct dirent *de;
+		int awake = 0;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		d = opendir(path);
+		if (!d)
+			die("opendir /proc/PID/task");
+		while ((de = readdir(d))) {
+			FILE *f;
+			char *c;
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%s/stat",
+				 pid, de->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			c = fgets(line, sizeof(line), f) ? strrchr(line, ')') :
+							   NULL;
+			fclose(f);
+			if (!c || c[1] != ' ' || c[2] != 'S')
+				awake = 1;
+		}
+		closedir(d);
+		if (!awake)
+			return;
+		if (now_ns() > end) {
+			fprintf(stderr, "server %d not asleep in 10 s\n", pid);
+			exit(1);
+		}
+		usleep(100);
+	}
+}
+
 static int client(int argc, char **argv)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
-	int conns, n, size, i, one = 1, burst, gap;
+	int conns, n, size, i, one = 1, burst, gap, sleeper;
 	char buf[BUFSZ];
 
 	if (argc < 7)
@@ -345,6 +357,7 @@ static int client(int argc, char **argv)
 	size = atoi(argv[6]);
 	burst = argc > 7 && !strcmp(argv[7], "burst");
 	gap = getenv("RR_GAP_US") ? atoi(getenv("RR_GAP_US")) : 0;
+	sleeper = getenv("RR_SLEEPER") ? atoi(getenv("RR_SLEEPER")) : 0;
 	if (conns < 1 || conns > MAXC || size < 1 || size > BUFSZ)
 		return 2;
 	if (getaddrinfo(argv[2], argv[3], &hints, &ai))
@@ -380,6 +393,8 @@ static int client(int argc, char **argv)
 		}
 		if (gap)
 			usleep(gap);
+		if (sleeper)
+			wait_asleep(sleeper);
 	}
 	printf("requests=%d lports=", n);
 	for (i = 0; i < conns; i++) {
