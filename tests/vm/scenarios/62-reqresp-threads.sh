@@ -25,6 +25,11 @@ PORT=7200
 sl_load
 rr_ctl enable reqresp
 
+rr_check_failed() {
+	cat /tmp/rr-check.out
+	fail "thread $1: app stage is not that thread's: $(tail -n 1 /tmp/rr-check.out)"
+}
+
 # run T: one server, the filter on its thread T (0 or 1)
 run() {
 	local t=$1 tid
@@ -52,8 +57,8 @@ run() {
 	note "thread $t (tid $tid): $(tail -n 1 /tmp/rr-srv.out)"
 	cat "$SL_DBG/reqresp"
 	rr_json "/tmp/rr-t$t.json"
-	python3 - "$t" $N $X_US $S_US "$(tail -n 1 /tmp/rr-srv.out)" <<'PY' > /tmp/rr-check.out 2>&1 ||
-		{ cat /tmp/rr-check.out; fail "thread $t: app stage is not that thread's: $(tail -n 1 /tmp/rr-check.out)"; }
+	# (the verdict line of the check is its last: it names what failed)
+	python3 - "$t" $N $X_US $S_US "$(tail -n 1 /tmp/rr-srv.out)" > /tmp/rr-check.out 2>&1 <<'PY' || rr_check_failed "$t"
 import json, sys
 t, n, x, s = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]) * 1e3, float(sys.argv[4]) * 1e3
 srv = dict(kv.split("=") for kv in sys.argv[5].split())
