@@ -95,10 +95,16 @@ static struct sl_hook sl_rr_hooks[HRR_NR];
 /* server ports: learned at accept(), cleared at enable */
 static DECLARE_BITMAP(sl_rr_ports, 65536);
 
-/* the socket whose data_ready runs on this CPU, in which irq context */
+/*
+ * the socket whose data_ready runs on this CPU, in which task and irq
+ * context; a data_ready that runs inside another's (an interrupt, or on
+ * PREEMPT_RT a task preempting one in softirq, which runs preemptible
+ * there) keeps the outer one's in its kretprobe bytes and puts it back
+ */
 struct sl_rr_ready {
 	unsigned long sk;
 	unsigned long irq;
+	const struct task_struct *task;
 };
 
 static DEFINE_PER_CPU(struct sl_rr_ready, sl_rr_ready);
@@ -260,21 +266,36 @@ static void sl_rr_settle(struct sl_pipeline *p, unsigned long req)
 
 /*
  * sock_def_readable(sk) at entry: a followed socket's data wakes its
- * readers: the wakeups in this call (same CPU, same irq context) are
- * theirs.  At return (post), no longer.
+ * readers: the wakeups in this call (same CPU, task and irq context) are
+ * theirs.  At return (post), no longer: the one it ran inside, if any, is
+ * back (unless this CPU's is no longer this call's: it returned on
+ * another CPU, where the caller could migrate).
  */
 static int sl_rr_ready_pre(struct sl_ev *ev)
 {
+	struct sl_rr_ready *saved = ev->data;
+
 	if (!sl_chain_followed(ev->p, ev->ident | SL_RR_PEND))
 		return -1;
+	saved->sk = this_cpu_read(sl_rr_ready.sk);
+	saved->irq = this_cpu_read(sl_rr_ready.irq);
+	saved->task = this_cpu_read(sl_rr_ready.task);
 	this_cpu_write(sl_rr_ready.sk, ev->ident);
 	this_cpu_write(sl_rr_ready.irq, irq_count());
+	this_cpu_write(sl_rr_ready.task, current);
 	return 0;
 }
 
 static int sl_rr_ready_post(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	this_cpu_write(sl_rr_ready.sk, 0);
+	const struct sl_rr_ready *saved = ev->data;
+
+	if (this_cpu_read(sl_rr_ready.sk) != ev->ident ||
+	    this_cpu_read(sl_rr_ready.task) != current)
+		return SL_DONE;
+	this_cpu_write(sl_rr_ready.sk, saved->sk);
+	this_cpu_write(sl_rr_ready.irq, saved->irq);
+	this_cpu_write(sl_rr_ready.task, saved->task);
 	return SL_DONE;
 }
 
@@ -286,7 +307,8 @@ static int sl_rr_waking_pre(struct sl_ev *ev)
 	u32 tgid = READ_ONCE(p->filter.tgid), tid = READ_ONCE(p->filter.tid);
 
 	if (!this_cpu_read(sl_rr_ready.sk) ||
-	    this_cpu_read(sl_rr_ready.irq) != irq_count())
+	    this_cpu_read(sl_rr_ready.irq) != irq_count() ||
+	    this_cpu_read(sl_rr_ready.task) != current)
 		return -1;
 	if ((tgid && tgid != (u32)t->tgid) || (tid && tid != (u32)t->pid))
 		return -1;
@@ -611,7 +633,12 @@ static int sl_rr_close_pre(struct sl_ev *ev)
 
 static int sl_rr_on_enable(struct sl_pipeline *p)
 {
+	int cpu;
+
 	bitmap_zero(sl_rr_ports, 65536);
+	/* a data_ready whose return was disarmed left its marker */
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(&sl_rr_ready, cpu)->sk = 0;
 	return 0;
 }
 
@@ -720,7 +747,8 @@ static struct sl_hook sl_rr_hooks[HRR_NR] = {
 				 R_QUEUE, 0),
 	[HRR_READY] = SL_POINT("data_ready", sl_c_rr_ready, SL_ACT_NONE,
 			       R_WAKE, 0, .pre = sl_rr_ready_pre,
-			       .post = sl_rr_ready_post),
+			       .post = sl_rr_ready_post,
+			       .data_size = sizeof(struct sl_rr_ready)),
 	[HRR_WAKING] = SL_POINT("waking", sl_c_rr_waking, SL_ACT_START, R_WAKE,
 				0, .pre = sl_rr_waking_pre,
 				.post = sl_rr_waking_post),
