@@ -13,9 +13,11 @@
  *       busy work between the read and the write (the app stage).  Exits
  *       when every connection reached end of file and prints
  *       "requests=N x_ns=SUM y_ns=SUM tids=T0,T1,... thread_requests=..
- *       thread_x_ns=..": the queue busy work and the application time
- *       (from the read's return to the write, as the server sees them)
- *       measured, in all and per thread.  Prints "listening" once it listens (on stdout, flushed).
+ *       thread_x_ns=.. thread_xo_ns=..": the queue busy work and the
+ *       application time (from the read's return to the write, as the
+ *       server sees them) measured, in all and per thread, and per thread
+ *       the time from before each read to after its response's write (the
+ *       kernel's read return and write entry lie between the two).  Prints "listening" once it listens (on stdout, flushed).
  *       With RR_HOLD=FILE in the environment, prints "workers=T0,T1,..."
  *       once its threads exist and waits for FILE to exist before they
  *       start (a filter on a thread can be set before any request).
@@ -64,6 +66,7 @@ static long long xns, yns, xstep;
 static int nthreads, nconns;
 static int fds[MAXC];
 static long long tot_req, tot_x, tot_y, thr_x[MAXC], thr_req[MAXC];
+static long long thr_xo[MAXC];
 static int tids[MAXC];
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t ready, go;
@@ -100,17 +103,19 @@ struct worker {
 	int conn[MAXC];
 	int n;
 	long long req, x, y;
+	long long xo;	/* from before each read to after its response's write */
 };
 
 /* one request on connection @c (index @ci): 0 at end of file */
 static int serve(struct worker *w, int c, int ci, int waited)
 {
 	char buf[BUFSZ];
-	long long t0;
+	long long t0, tr;
 	ssize_t r, off;
 
 	if (waited)
 		w->y += spin(yns);
+	tr = now_ns();
 	r = read(c, buf, sizeof(buf));
 	t0 = now_ns();
 	if (r < 0 && errno == EAGAIN)
@@ -129,6 +134,7 @@ static int serve(struct worker *w, int c, int ci, int waited)
 			die("write");
 		off += s;
 	}
+	w->xo += now_ns() - tr;
 	w->req++;
 	return 1;
 }
@@ -218,6 +224,7 @@ static void *worker_fn(void *arg)
 	tot_x += w->x;
 	tot_y += w->y;
 	thr_x[w->idx] = w->x;
+	thr_xo[w->idx] = w->xo;
 	thr_req[w->idx] = w->req;
 	pthread_mutex_unlock(&mu);
 	return NULL;
@@ -291,6 +298,9 @@ static int server(int argc, char **argv)
 	printf(" thread_x_ns=");
 	for (i = 0; i < nthreads; i++)
 		printf("%s%lld", i ? "," : "", thr_x[i]);
+	printf(" thread_xo_ns=");
+	for (i = 0; i < nthreads; i++)
+		printf("%s%lld", i ? "," : "", thr_xo[i]);
 	printf("\n");
 	return 0;
 }

@@ -53,7 +53,7 @@ measure base epoll 1 1 0 0
 pw=$(awk '$1 == "reads-per-wakeup" { print $2 }' "$SL_DBG/reqresp")
 bq=$(awk '$1 == "busy.queue" { n = $2 } END { print n + 0 }' "$SL_DBG/reqresp")
 assert_eq "requests woken + requests at a busy thread" $N $((pw + bq))
-if [ -e /sys/kernel/realtime ] || uname -v | grep -q PREEMPT_RT; then
+if rr_rt; then
 	# PREEMPT_RT: in 1 run of 9 (3 guests on 2 host cores) one request
 	# to the sleeping thread was taken for one at a busy thread: its
 	# wakeup inside sock_def_readable was not seen.  A known defect of
