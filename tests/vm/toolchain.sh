@@ -60,10 +60,16 @@ fi
 shift
 
 # the paths to bind: the repository and the real places its cache links to
+# (once: a cache that is itself a link to another working copy's is bound
+# whole, and its entries, files among them, are then inside it)
 binds=("$repo")
 for p in "$cache" "$cache"/*; do
 	r=$(readlink -f "$p")
-	case $r in "$repo"/*|"$root"*) ;; *) binds+=("$r") ;; esac
+	case $r in "$repo"/*|"$root"*) continue ;; esac
+	for b in "${binds[@]}"; do
+		case $r/ in "$b"/*) continue 2 ;; esac
+	done
+	binds+=("$r")
 done
 # shellcheck disable=SC2016  # expanded by the inner shell
 exec unshare --mount --propagation private bash -c '
