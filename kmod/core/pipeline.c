@@ -279,6 +279,45 @@ void sl_pipeline_reset(struct sl_pipeline *p)
 	sl_dump_seq++;
 }
 
+/*
+ * A pipeline that counts in a keyed table (syscalls, disktop): its table
+ * comes with the first enable, sized by the keyed_* parameters, with rows
+ * of @nvals values, and is folded every @fold_ms while enabled.
+ */
+int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
+			     const struct sl_keyed_ops *ops,
+			     unsigned int fold_ms)
+{
+	if (!p->keyed) {
+		p->keyed = sl_keyed_create(nvals, sl_keyed_rows,
+					   sl_keyed_cpu_rows,
+					   sl_keyed_linger_ns, ops);
+		if (!p->keyed)
+			return -ENOMEM;
+	}
+	sl_keyed_start(p->keyed, fold_ms);
+	return 0;
+}
+
+/* on_disable, disarmed and synchronised: the last updates folded, rows kept */
+void sl_pipeline_keyed_disable(struct sl_pipeline *p)
+{
+	if (!p->keyed)
+		return;
+	sl_keyed_stop(p->keyed);
+	sl_keyed_fold(p->keyed, sl_now());
+}
+
+/* At unload (teardown): the table goes. */
+void sl_pipeline_keyed_teardown(struct sl_pipeline *p)
+{
+	if (!p->keyed)
+		return;
+	sl_keyed_stop(p->keyed);
+	sl_keyed_destroy(p->keyed);
+	p->keyed = NULL;
+}
+
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f)
 {
 	lockdep_assert_held(&sl_lock);

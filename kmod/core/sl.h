@@ -498,6 +498,12 @@ int sl_pipelines_init(void);
 void sl_pipelines_exit(void);
 int sl_pipeline_enable(struct sl_pipeline *p, bool on);
 void sl_pipeline_reset(struct sl_pipeline *p);
+/* A keyed table's life, for on_enable (a wrapper), on_disable, teardown. */
+int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
+			     const struct sl_keyed_ops *ops,
+			     unsigned int fold_ms);
+void sl_pipeline_keyed_disable(struct sl_pipeline *p);
+void sl_pipeline_keyed_teardown(struct sl_pipeline *p);
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);
 void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out);
 int sl_pipelines_enable_list(const char *list);

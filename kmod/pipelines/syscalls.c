@@ -447,37 +447,11 @@ static int sl_sc_put(struct sk_buff *skb, u64 key, const u64 *v)
 
 #define SL_SC_FOLD_MS	1000
 
-/* The rows come with the first enable (sized by the keyed_* parameters). */
+/* The rows come with the first enable; disabling folds the last. */
 static int sl_sc_on_enable(struct sl_pipeline *p)
 {
-	if (!p->keyed) {
-		p->keyed = sl_keyed_create(SV_NVALS, sl_keyed_rows,
-					   sl_keyed_cpu_rows,
-					   sl_keyed_linger_ns,
-					   &sl_sc_keyed_ops);
-		if (!p->keyed)
-			return -ENOMEM;
-	}
-	sl_keyed_start(p->keyed, SL_SC_FOLD_MS);
-	return 0;
-}
-
-/* Disarmed and synchronised: the last calls folded, the rows stay. */
-static void sl_sc_on_disable(struct sl_pipeline *p)
-{
-	if (!p->keyed)
-		return;
-	sl_keyed_stop(p->keyed);
-	sl_keyed_fold(p->keyed, sl_now());
-}
-
-static void sl_sc_teardown(struct sl_pipeline *p)
-{
-	if (!p->keyed)
-		return;
-	sl_keyed_stop(p->keyed);
-	sl_keyed_destroy(p->keyed);
-	p->keyed = NULL;
+	return sl_pipeline_keyed_enable(p, SV_NVALS, &sl_sc_keyed_ops,
+					SL_SC_FOLD_MS);
 }
 
 struct sl_pipeline sl_pipe_syscalls = {
@@ -490,8 +464,8 @@ struct sl_pipeline sl_pipe_syscalls = {
 	.stages = sl_sc_stages,
 	.nstages = ARRAY_SIZE(sl_sc_stages),
 	.on_enable = sl_sc_on_enable,
-	.on_disable = sl_sc_on_disable,
-	.teardown = sl_sc_teardown,
+	.on_disable = sl_pipeline_keyed_disable,
+	.teardown = sl_pipeline_keyed_teardown,
 	.keyed_show = sl_sc_show,
 	.keyed_put = sl_sc_put,
 };
