@@ -135,6 +135,7 @@ fi
 
 # ---- block tracepoints and structures
 # the bio tracepoints lost their request_queue argument in 5.11
+# (pipelines/block.c, and block_bio_queue in pipelines/disktop.c)
 case $(tp_proto block_bio_queue block) in
 *"struct request_queue *q"*) flag BLOCK_BIO_TP_HAS_QUEUE ;;
 esac
@@ -165,7 +166,8 @@ fi
 # req_op()/bio_op() give an enum req_op of __bitwise blk_opf_t values (6.0),
 # an enum req_opf before
 has linux/blk_types.h '^enum req_op[[:space:]]*\{' && flag HAS_ENUM_REQ_OP
-# bio->bi_disk became bio->bi_bdev in 5.12
+# bio->bi_disk became bio->bi_bdev in 5.12 (the disk of a bio: block.c,
+# disktop.c)
 has linux/blk_types.h 'struct gendisk[[:space:]]+\*bi_disk;' && flag BIO_HAS_BI_DISK
 # lookup_bdev() returned a block_device until 5.11, fills a dev_t since
 if has linux/blkdev.h 'int[[:space:]]+lookup_bdev\(const char[^,]*,[[:space:]]*dev_t'; then

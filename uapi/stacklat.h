@@ -135,7 +135,8 @@
  *             keyed rows; a pipeline that keeps none is refused, EOPNOTSUPP)
  *   The rows of a pipeline's keyed aggregation (counters per key, summed
  *   over the CPUs; the syscalls pipeline: one row per process and
- *   syscall), folded at the start of the dump; reply, one message per row:
+ *   syscall; disktop: one row per process and disk), folded at the start
+ *   of the dump; reply, one message per row:
  *     STACKLAT_A_PIPELINE_NAME     NUL string
  *     STACKLAT_A_GENERATION        u64, the pipeline's reset generation
  *     STACKLAT_A_KEYED             nest, the pipeline's row: for syscalls
@@ -158,6 +159,20 @@
  *                                    order), FIRST .. last non-zero; bucket
  *                                    i counts times in [lower(i),
  *                                    lower(i + 1)), stacklat_sc_lower()
+ *                                  for disktop enum stacklat_dk_attr
+ *       STACKLAT_DK_A_TGID           u32, the process that submitted the
+ *                                    bios (0: interrupt context, "[irq]")
+ *       STACKLAT_DK_A_COMM           NUL string, its name (group leader's)
+ *       STACKLAT_DK_A_DEV            u32, the whole disk, the kernel's
+ *                                    dev_t: major << 20 | minor
+ *       STACKLAT_DK_A_OPS            u64, bios of every kind
+ *       STACKLAT_DK_A_READ_BYTES     u64, and _READ_OPS u64: reads
+ *       STACKLAT_DK_A_WRITE_BYTES    u64, and _WRITE_OPS u64: writes
+ *       STACKLAT_DK_A_DISCARD_BYTES  u64, and _DISCARD_OPS u64: discards
+ *                                    (and secure erases)
+ *       STACKLAT_DK_A_FLUSH_OPS      u64, cache flushes (a flush, or a
+ *                                    write with no data asking for one)
+ *       STACKLAT_DK_A_OTHER_OPS      u64, any other (write zeroes, zones)
  *   The dump is stamped with a sequence that changes whenever rows move or
  *   go (each fold, once a second, and each reset): a reply with
  *   NLM_F_DUMP_INTR set should be retried.  GET_PIPELINES gives the
@@ -586,5 +601,29 @@ enum stacklat_blk_op {
 	STACKLAT_BLK_OP_DISCARD,
 	STACKLAT_BLK_OP_OTHER,
 };
+
+/*
+ * A row of the disktop pipeline (GET_KEYED's STACKLAT_A_KEYED): one
+ * process's bios to one disk, counted at their submission (block_bio_queue)
+ * for the task submitting them (README, "Disk bytes per process").
+ */
+enum stacklat_dk_attr {
+	STACKLAT_DK_A_UNSPEC,
+	STACKLAT_DK_A_TGID,
+	STACKLAT_DK_A_COMM,
+	STACKLAT_DK_A_DEV,
+	STACKLAT_DK_A_OPS,
+	STACKLAT_DK_A_READ_BYTES,
+	STACKLAT_DK_A_READ_OPS,
+	STACKLAT_DK_A_WRITE_BYTES,
+	STACKLAT_DK_A_WRITE_OPS,
+	STACKLAT_DK_A_DISCARD_BYTES,
+	STACKLAT_DK_A_DISCARD_OPS,
+	STACKLAT_DK_A_FLUSH_OPS,
+	STACKLAT_DK_A_OTHER_OPS,
+	STACKLAT_DK_A_PAD,
+	__STACKLAT_DK_A_LAST
+};
+#define STACKLAT_DK_A_MAX (__STACKLAT_DK_A_LAST - 1)
 
 #endif /* _UAPI_STACKLAT_H */

@@ -33,6 +33,7 @@ struct sl_pipeline *sl_pipelines[] = {
 	&sl_pipe_reqresp,
 	&sl_pipe_irq,
 	&sl_pipe_syscalls,
+	&sl_pipe_disktop,
 };
 
 unsigned int sl_nr_pipelines = ARRAY_SIZE(sl_pipelines);

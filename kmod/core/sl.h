@@ -668,6 +668,7 @@ extern struct sl_pipeline sl_pipe_netdrop;
 extern struct sl_pipeline sl_pipe_reqresp;
 extern struct sl_pipeline sl_pipe_irq;
 extern struct sl_pipeline sl_pipe_syscalls;
+extern struct sl_pipeline sl_pipe_disktop;
 int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack);
 

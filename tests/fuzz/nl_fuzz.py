@@ -98,6 +98,7 @@ VALID_FILTERS = {
     "storage": [(1, u32(1)), (8, u32(1)), (9, u32(0xef53))],
     "block": [(7, u32(8 << 20 | 16))],
     "syscalls": [(1, u32(1)), (2, u32(1))],
+    "disktop": [(1, u32(1)), (7, u32(8 << 20 | 16))],
 }
 SYMS = ["__x64_sys_getppid", "vfs_fsync_range", "no_such_fn_fuzz"]
 
@@ -108,7 +109,8 @@ def valid_corpus():
     c = [(m.CMD_GET_STATUS, b"", False), (m.CMD_GET_PIPELINES, b"", True),
          (m.CMD_GET_HIST, b"", True), (m.CMD_RESET, b"", False),
          (m.CMD_GET_KEYED, b"", True),
-         (m.CMD_GET_KEYED, nla(m.A_PIPELINE_NAME, b"syscalls\0"), True)]
+         (m.CMD_GET_KEYED, nla(m.A_PIPELINE_NAME, b"syscalls\0"), True),
+         (m.CMD_GET_KEYED, nla(m.A_PIPELINE_NAME, b"disktop\0"), True)]
     for p, fl in VALID_FILTERS.items():
         name = nla(m.A_PIPELINE_NAME, p.encode() + b"\0")
         c.append((m.CMD_GET_PIPELINES, name, True))

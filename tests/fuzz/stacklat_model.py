@@ -16,9 +16,10 @@ PIPES = {
     "storage": {"tgid", "tid", "op", "fs"},
     "block": {"dev"},
     "syscalls": {"tgid", "tid"},
+    "disktop": {"tgid", "tid", "dev"},
 }
 # the pipelines that keep keyed rows (GET_KEYED)
-KEYED_PIPES = {"syscalls"}
+KEYED_PIPES = {"syscalls", "disktop"}
 KEYS = ["tgid", "tid", "lport", "rport", "proto", "ifindex", "iface", "dev",
         "op", "fs"]
 ATTR_OF_KEY = {"tgid": 1, "tid": 2, "lport": 3, "rport": 4, "proto": 5,
