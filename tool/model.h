@@ -148,6 +148,25 @@ struct sc_set {
 	uint64_t generation;		/* the pipeline's, 0 if no row */
 };
 
+/* ---- the disktop pipeline's rows (GET_KEYED) -------------------------- */
+
+/* One row: a process's bios to one disk. */
+struct dk_row {
+	uint32_t tgid;			/* 0: interrupt context */
+	uint32_t dev;			/* the kernel's dev_t: major << 20 | minor */
+	char comm[16];
+	uint64_t ops;			/* bios of every kind */
+	uint64_t read_bytes, read_ops, write_bytes, write_ops;
+	uint64_t discard_bytes, discard_ops, flush_ops, other_ops;
+};
+
+/* Every row of one GET_KEYED dump. */
+struct dk_set {
+	struct dk_row *r;
+	size_t n, cap;
+	uint64_t generation;		/* the pipeline's, 0 if no row */
+};
+
 /* ---- the in-flight table (GET_INFLIGHT) -------------------------------- */
 
 #define INFLIGHT_MAX_POINTS	16

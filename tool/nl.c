@@ -642,6 +642,64 @@ void sl_nl_get_syscalls(struct sc_set *s)
 		   clear_sc_set);
 }
 
+static int parse_dk_row(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1], *t[STACKLAT_DK_A_MAX + 1];
+	struct dk_set *s = arg;
+	struct dk_row *r;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
+	    !tb[STACKLAT_A_KEYED] ||
+	    nla_parse_nested(t, STACKLAT_DK_A_MAX, tb[STACKLAT_A_KEYED], NULL) ||
+	    !t[STACKLAT_DK_A_TGID] || !t[STACKLAT_DK_A_DEV])
+		return -EINVAL;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct dk_row *nr = realloc(s->r, cap * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		s->r = nr;
+		s->cap = cap;
+	}
+	r = &s->r[s->n++];
+	memset(r, 0, sizeof(*r));
+	s->generation = get_u64(tb[STACKLAT_A_GENERATION]);
+	r->tgid = get_u32(t[STACKLAT_DK_A_TGID]);
+	r->dev = get_u32(t[STACKLAT_DK_A_DEV]);
+	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_DK_A_COMM]);
+	r->ops = get_u64(t[STACKLAT_DK_A_OPS]);
+	r->read_bytes = get_u64(t[STACKLAT_DK_A_READ_BYTES]);
+	r->read_ops = get_u64(t[STACKLAT_DK_A_READ_OPS]);
+	r->write_bytes = get_u64(t[STACKLAT_DK_A_WRITE_BYTES]);
+	r->write_ops = get_u64(t[STACKLAT_DK_A_WRITE_OPS]);
+	r->discard_bytes = get_u64(t[STACKLAT_DK_A_DISCARD_BYTES]);
+	r->discard_ops = get_u64(t[STACKLAT_DK_A_DISCARD_OPS]);
+	r->flush_ops = get_u64(t[STACKLAT_DK_A_FLUSH_OPS]);
+	r->other_ops = get_u64(t[STACKLAT_DK_A_OTHER_OPS]);
+	return 0;
+}
+
+void dk_set_free(struct dk_set *s)
+{
+	free(s->r);
+	memset(s, 0, sizeof(*s));
+}
+
+static void clear_dk_set(void *arg)
+{
+	struct dk_set *s = arg;
+
+	s->n = 0;
+	s->generation = 0;
+}
+
+void sl_nl_get_disktop(struct dk_set *s)
+{
+	dump_retry(STACKLAT_CMD_GET_KEYED, "disktop", "disktop", parse_dk_row, s,
+		   clear_dk_set);
+}
+
 /* ---- GET_INFLIGHT ---------------------------------------------------------- */
 
 static int parse_inflight(struct nl_msg *msg, void *arg)

@@ -24,6 +24,9 @@ void sl_nl_get_hists(const char *pipe, struct hist_set *set);
 /* The rows of the syscalls pipeline (GET_KEYED), retried if interrupted. */
 void sl_nl_get_syscalls(struct sc_set *s);
 void sc_set_free(struct sc_set *s);
+/* The rows of the disktop pipeline (GET_KEYED), retried if interrupted. */
+void sl_nl_get_disktop(struct dk_set *s);
+void dk_set_free(struct dk_set *s);
 
 /* Every live entry of the in-flight table (of @pipe, or all). */
 void sl_nl_get_inflight(const char *pipe, struct inflight_list *l);

@@ -564,14 +564,16 @@ static int cmd_events(int argc, char **argv)
 /* ---- top ------------------------------------------------------------------- */
 
 /* the pipeline top enabled for its run, disabled at its end */
-static bool top_enabled_here;
+static const char *top_enabled_here;
 
 static void top_disable(void)
 {
-	if (!top_enabled_here)
+	const char *pipe = top_enabled_here;
+
+	if (!pipe)
 		return;
-	top_enabled_here = false;
-	sl_nl_enable("syscalls", false);
+	top_enabled_here = NULL;
+	sl_nl_enable(pipe, false);
 }
 
 static void top_print(const struct top_args *a, const struct sc_set *s,
@@ -607,18 +609,54 @@ static void top_print(const struct top_args *a, const struct sc_set *s,
 	top_table_free(&t);
 }
 
+static void dk_print(const struct top_args *a, const struct dk_set *s,
+		     uint64_t elapsed, bool first)
+{
+	struct dk_table t;
+
+	if (dk_build(s, a, &t))
+		runtime_error("out of memory");
+	if (a->json) {
+		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
+
+		dk_json(env, &t, a, NULL);
+		json_emit(stdout, env);
+	} else {
+		char tb[32], el[FMT_NS_LEN];
+		time_t wall = time(NULL);
+
+		strftime(tb, sizeof(tb), "%H:%M:%S", localtime(&wall));
+		if (elapsed) {
+			fmt_ns(el, sizeof(el), elapsed);
+			printf("%s[%s] disk I/O, the last %s", first ? "" : "\n", tb, el);
+		} else {
+			printf("[%s] disk I/O since the pipeline was enabled or reset", tb);
+		}
+		if (a->pid)
+			printf(", process %u", a->pid);
+		printf(": %llu KiB read in %llu ops, %llu KiB written in %llu ops\n",
+		       (unsigned long long)(t.read_bytes / 1024),
+		       (unsigned long long)t.read_ops,
+		       (unsigned long long)(t.write_bytes / 1024),
+		       (unsigned long long)t.write_ops);
+		dk_render(stdout, &t, NULL);
+	}
+	fflush(stdout);
+	dk_table_free(&t);
+}
+
 /* What the kernel could not count, if anything: on stderr. */
-static void top_losses(void)
+static void top_losses(const char *pipe, const char *what)
 {
 	struct pipe_list pl = { 0 };
 	const struct keyed_info *k;
 
-	sl_nl_get_pipelines("syscalls", &pl);
+	sl_nl_get_pipelines(pipe, &pl);
 	if (pl.n && pl.p[0].has_keyed) {
 		k = &pl.p[0].keyed;
 		if (k->full || k->busy || k->dropped)
-			fprintf(stderr, "stacklat: top: %llu calls not counted (full %llu, busy %llu, dropped %llu in %llu rows): keyed_cpu_rows=, keyed_rows= (status)\n",
-				(unsigned long long)(k->full + k->busy + k->dropped),
+			fprintf(stderr, "stacklat: top: %llu %s not counted (full %llu, busy %llu, dropped %llu in %llu rows): keyed_cpu_rows=, keyed_rows= (status)\n",
+				(unsigned long long)(k->full + k->busy + k->dropped), what,
 				(unsigned long long)k->full, (unsigned long long)k->busy,
 				(unsigned long long)k->dropped,
 				(unsigned long long)k->dropped_rows);
@@ -626,32 +664,29 @@ static void top_losses(void)
 	pipe_list_free(&pl);
 }
 
-static int cmd_top(int argc, char **argv)
+/*
+ * The pipeline @pipe exists and counts: enabled here if it was not (and
+ * without an interval, counting until interrupted, as syscount does).
+ */
+static void top_start(const char *pipe, const struct top_args *a)
 {
-	struct sc_set cur = { 0 }, prev = { 0 }, delta = { 0 }, tmp;
 	struct pipe_list pl = { 0 };
-	struct top_args a;
 	struct sigaction sa;
-	uint64_t k, t_prev, t_cur, deadline;
-	char err[160];
 
-	if (parse_top_args(argc, argv, &a, err, sizeof(err)))
-		usage_error("%s", err);
-	sl_nl_open();
 	sl_nl_get_pipelines(NULL, &pl);
-	if (!find_pipe(&pl, "syscalls"))
-		runtime_error("top: the module has no syscalls pipeline (an older module?)");
+	if (!find_pipe(&pl, pipe))
+		runtime_error("top: the module has no %s pipeline (an older module?)", pipe);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: wake the sleep */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (!find_pipe(&pl, "syscalls")->enabled) {
-		sl_nl_enable("syscalls", true);
-		top_enabled_here = true;
+	if (!find_pipe(&pl, pipe)->enabled) {
+		sl_nl_enable(pipe, true);
+		top_enabled_here = pipe;
 		atexit(top_disable);
-		if (!a.interval_ns) {
-			/* like syscount: count until interrupted, then print */
-			fprintf(stderr, "stacklat: tracing syscalls (the pipeline is enabled until the end)... Ctrl-C to end.\n");
+		if (!a->interval_ns) {
+			fprintf(stderr, "stacklat: tracing %s (the pipeline is enabled until the end)... Ctrl-C to end.\n",
+				pipe);
 			while (!stop) {
 				struct timespec ts = { 0, 100000000 };
 
@@ -660,41 +695,136 @@ static int cmd_top(int argc, char **argv)
 		}
 	}
 	pipe_list_free(&pl);
-	sl_nl_get_syscalls(&cur);
-	if (!a.interval_ns) {
-		top_print(&a, &cur, 0, true);
+}
+
+/* Sleep to *@deadline + @interval (the next deadline); false if stopped. */
+static bool top_sleep(uint64_t *deadline, uint64_t interval)
+{
+	struct timespec ts;
+
+	*deadline += interval;
+	ts.tv_sec = (time_t)(*deadline / 1000000000ULL);
+	ts.tv_nsec = (long)(*deadline % 1000000000ULL);
+	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	return !stop;
+}
+
+/*
+ * What a top shows, over its rows' type: fetch() takes a sample into cur
+ * (the last one moving to prev), show() prints cur whole (@elapsed 0) or
+ * what happened since prev.
+ */
+struct top_kind {
+	const char *pipe;
+	const char *what;		/* what a loss is, in words */
+	void (*fetch)(void *st);
+	void (*show)(const struct top_args *a, void *st, uint64_t elapsed,
+		     bool first);
+};
+
+static void top_run(const struct top_args *a, const struct top_kind *k,
+		    void *st)
+{
+	uint64_t i, t_prev, t_cur, deadline;
+
+	top_start(k->pipe, a);
+	k->fetch(st);
+	if (!a->interval_ns) {
+		k->show(a, st, 0, true);
 		goto out;
 	}
 	t_prev = now_ns(CLOCK_MONOTONIC);
 	deadline = t_prev;
-	for (k = 0; !stop && (!a.count || k < a.count); k++) {
-		struct timespec ts;
-
-		deadline += a.interval_ns;
-		ts.tv_sec = (time_t)(deadline / 1000000000ULL);
-		ts.tv_nsec = (long)(deadline % 1000000000ULL);
-		while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
-		if (stop)
+	for (i = 0; !a->count || i < a->count; i++) {
+		if (!top_sleep(&deadline, a->interval_ns))
 			break;
-		tmp = prev;
-		prev = cur;
-		cur = tmp;
-		sl_nl_get_syscalls(&cur);
+		k->fetch(st);
 		t_cur = now_ns(CLOCK_MONOTONIC);
-		if (sc_delta(&cur, &prev, &delta))
-			runtime_error("out of memory");
-		top_print(&a, &delta, t_cur - t_prev, !k);
+		k->show(a, st, t_cur - t_prev, !i);
 		t_prev = t_cur;
-		if (t_cur > deadline + a.interval_ns)
+		/* fell behind (a slow dump, a stopped process): no burst */
+		if (t_cur > deadline + a->interval_ns)
 			deadline = t_cur;
 	}
 out:
-	top_losses();
+	top_losses(k->pipe, k->what);
+}
+
+struct sc_top {
+	struct sc_set cur, prev, delta;
+};
+
+static void sc_fetch(void *st)
+{
+	struct sc_top *s = st;
+	struct sc_set tmp = s->prev;
+
+	s->prev = s->cur;
+	s->cur = tmp;
+	sl_nl_get_syscalls(&s->cur);
+}
+
+static void sc_show(const struct top_args *a, void *st, uint64_t elapsed,
+		    bool first)
+{
+	struct sc_top *s = st;
+
+	if (elapsed && sc_delta(&s->cur, &s->prev, &s->delta))
+		runtime_error("out of memory");
+	top_print(a, elapsed ? &s->delta : &s->cur, elapsed, first);
+}
+
+struct dk_top {
+	struct dk_set cur, prev, delta;
+};
+
+static void dk_fetch(void *st)
+{
+	struct dk_top *s = st;
+	struct dk_set tmp = s->prev;
+
+	s->prev = s->cur;
+	s->cur = tmp;
+	sl_nl_get_disktop(&s->cur);
+}
+
+static void dk_show(const struct top_args *a, void *st, uint64_t elapsed,
+		    bool first)
+{
+	struct dk_top *s = st;
+
+	if (elapsed && dk_delta(&s->cur, &s->prev, &s->delta))
+		runtime_error("out of memory");
+	dk_print(a, elapsed ? &s->delta : &s->cur, elapsed, first);
+}
+
+static int cmd_top(int argc, char **argv)
+{
+	struct top_args a;
+	char err[160];
+
+	if (parse_top_args(argc, argv, &a, err, sizeof(err)))
+		usage_error("%s", err);
+	sl_nl_open();
+	if (a.what == TOP_DISK) {
+		static const struct top_kind k = { "disktop", "bios", dk_fetch, dk_show };
+		struct dk_top st = { 0 };
+
+		top_run(&a, &k, &st);
+		dk_set_free(&st.cur);
+		dk_set_free(&st.prev);
+		dk_set_free(&st.delta);
+	} else {
+		static const struct top_kind k = { "syscalls", "calls", sc_fetch, sc_show };
+		struct sc_top st = { 0 };
+
+		top_run(&a, &k, &st);
+		sc_set_free(&st.cur);
+		sc_set_free(&st.prev);
+		sc_set_free(&st.delta);
+	}
 	top_disable();
-	sc_set_free(&cur);
-	sc_set_free(&prev);
-	sc_set_free(&delta);
 	sl_nl_close();
 	return 0;
 }
@@ -892,10 +1022,12 @@ static const struct subcommand subcommands[] = {
 	  "Buckets: le = 2^k-1 ns (k = 1..36) in seconds, exact counts, coarser than\n"
 	  "the kernel's (a quantile from them is within a factor of two).\n" },
 	{ "top", cmd_top,
-	  "syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j] [INTERVAL [COUNT]]",
+	  "syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top disk [-p PID] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
-	  "syscall in the kernel).",
+	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
+	  "most bytes, per disk - bcc's biotop, from the disktop pipeline.",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
 	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
@@ -916,7 +1048,17 @@ static const struct subcommand subcommands[] = {
 	  "                  [[lo,hi,count]...]}]} (README, \"JSON output\").\n"
 	  "Names: x86-64's table; an i386 call (a 32-bit process, int 0x80) is shown\n"
 	  "as i386:NAME, an x32 one as x32:NAME: each ABI is counted apart.  A call\n"
-	  "is counted when it returns (exit and exit_group never do).\n" },
+	  "is counted when it returns (exit and exit_group never do).\n"
+	  "\n"
+	  "top disk: a row per process and disk, by bytes read and written: PID COMM\n"
+	  "DISK READ_KB WRITE_KB R_OPS W_OPS; -p, -n, -j and INTERVAL as above (-x,\n"
+	  "-s, -P are for syscalls).  A bio counts for the task submitting it:\n"
+	  "writeback of dirty pages for the flusher (kworker), readahead for the\n"
+	  "reader, fsync for its caller.  -j: \"what\":\"disk\",\"pid\",\"sort\":\"bytes\",\n"
+	  "\"read_bytes\",\"write_bytes\",\"read_ops\",\"write_ops\",\"total\",\"rows\":\n"
+	  "[{\"tgid\",\"comm\",\"dev\",\"major\",\"minor\",\"disk\",\"read_bytes\",\n"
+	  "\"read_ops\",\"write_bytes\",\"write_ops\",\"discard_bytes\",\"discard_ops\",\n"
+	  "\"flush_ops\",\"other_ops\",\"ops\"}].\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

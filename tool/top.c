@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* "stacklat top syscalls": pure logic (see top.h). */
+/* "stacklat top syscalls" and "stacklat top disk": pure logic (see top.h). */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool sorted = false;
 	uint64_t v;
 	int o, i;
 
@@ -44,6 +46,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			a->errors = true;
 			break;
 		case 's':
+			sorted = true;
 			if (!strcmp(optarg, "count")) {
 				a->sort = TOP_SORT_COUNT;
 			} else if (!strcmp(optarg, "time")) {
@@ -75,10 +78,12 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 	}
 	/* the words, in order (getopt moved them behind the options) */
 	i = optind;
-	if (i >= argc || strcmp(argv[i], "syscalls")) {
+	if (i < argc && !strcmp(argv[i], "disk")) {
+		a->what = TOP_DISK;
+	} else if (i >= argc || strcmp(argv[i], "syscalls")) {
 		snprintf(err, errlen, i < argc ?
-			 "'%s': only 'syscalls' can be shown" : "what? (syscalls)%s",
-			 i < argc ? argv[i] : "");
+			 "'%s': 'syscalls' or 'disk' can be shown" :
+			 "what? (syscalls or disk)%s", i < argc ? argv[i] : "");
 		return -1;
 	}
 	i++;
@@ -99,6 +104,11 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 	}
 	if (i < argc) {
 		snprintf(err, errlen, "unexpected '%s'", argv[i]);
+		return -1;
+	}
+	if (a->what == TOP_DISK && (a->errors || a->by_process || sorted)) {
+		snprintf(err, errlen, "%s: for syscalls only (disk: a row per process and disk, by bytes)",
+			 a->errors ? "-x" : a->by_process ? "-P" : "-s");
 		return -1;
 	}
 	if (a->by_process && a->pid) {
@@ -524,5 +534,230 @@ void top_json(struct json_object *env, const struct top_table *t,
 	jadd_u64(env, "total", t->total);
 	for (i = 0; i < t->n; i++)
 		json_object_array_add(rows, top_row_json(&t->r[i], a, max));
+	json_object_object_add(env, "rows", rows);
+}
+
+/* ---- top disk --------------------------------------------------------------- */
+
+/* the kernel's dev_t (MINORBITS 20) */
+#define DK_MAJOR(d)	((d) >> 20)
+#define DK_MINOR(d)	((d) & 0xfffff)
+
+static int dk_cmp_key(const void *x, const void *y)
+{
+	const struct dk_row *a = x, *b = y;
+
+	if (a->tgid != b->tgid)
+		return a->tgid < b->tgid ? -1 : 1;
+	return a->dev < b->dev ? -1 : a->dev > b->dev;
+}
+
+/* @c minus @p; false when @p is not a past of @c (a reset) */
+static bool dk_row_minus(struct dk_row *c, const struct dk_row *p)
+{
+	if (c->ops < p->ops || c->read_bytes < p->read_bytes ||
+	    c->read_ops < p->read_ops || c->write_bytes < p->write_bytes ||
+	    c->write_ops < p->write_ops || c->discard_bytes < p->discard_bytes ||
+	    c->discard_ops < p->discard_ops || c->flush_ops < p->flush_ops ||
+	    c->other_ops < p->other_ops)
+		return false;
+	c->ops -= p->ops;
+	c->read_bytes -= p->read_bytes;
+	c->read_ops -= p->read_ops;
+	c->write_bytes -= p->write_bytes;
+	c->write_ops -= p->write_ops;
+	c->discard_bytes -= p->discard_bytes;
+	c->discard_ops -= p->discard_ops;
+	c->flush_ops -= p->flush_ops;
+	c->other_ops -= p->other_ops;
+	return true;
+}
+
+int dk_delta(const struct dk_set *cur, const struct dk_set *prev,
+	     struct dk_set *out)
+{
+	bool reset = !prev || prev->generation != cur->generation;
+	struct dk_row *ps = NULL;
+	const struct dk_row *p;
+	size_t i;
+
+	out->n = 0;
+	out->generation = cur->generation;
+	if (out->cap < cur->n) {
+		struct dk_row *r = realloc(out->r, (cur->n + 1) * sizeof(*r));
+
+		if (!r)
+			return -1;
+		out->r = r;
+		out->cap = cur->n + 1;
+	}
+	if (!reset && prev->n) {
+		ps = malloc(prev->n * sizeof(*ps));
+		if (!ps)
+			return -1;
+		memcpy(ps, prev->r, prev->n * sizeof(*ps));
+		qsort(ps, prev->n, sizeof(*ps), dk_cmp_key);
+	}
+	for (i = 0; i < cur->n; i++) {
+		struct dk_row *o = &out->r[out->n];
+
+		*o = cur->r[i];
+		if (ps) {
+			p = bsearch(o, ps, prev->n, sizeof(*ps), dk_cmp_key);
+			if (p && !dk_row_minus(o, p))
+				*o = cur->r[i];	/* went down: counted anew */
+		}
+		if (o->ops)
+			out->n++;
+	}
+	free(ps);
+	return 0;
+}
+
+void dk_table_free(struct dk_table *t)
+{
+	free(t->r);
+	memset(t, 0, sizeof(*t));
+}
+
+/* by bytes (read + written), then operations, then tgid and disk */
+static int dk_cmp_rows(const void *x, const void *y)
+{
+	const struct dk_row *a = x, *b = y;
+	uint64_t ka = a->read_bytes + a->write_bytes;
+	uint64_t kb = b->read_bytes + b->write_bytes;
+
+	if (ka != kb)
+		return ka > kb ? -1 : 1;
+	if (a->ops != b->ops)
+		return a->ops > b->ops ? -1 : 1;
+	return dk_cmp_key(a, b);
+}
+
+int dk_build(const struct dk_set *s, const struct top_args *a,
+	     struct dk_table *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->r = calloc(s->n + 1, sizeof(*t->r));
+	if (!t->r)
+		return -1;
+	for (i = 0; i < s->n; i++) {
+		const struct dk_row *x = &s->r[i];
+
+		if (a->pid && x->tgid != a->pid)
+			continue;
+		t->r[t->n++] = *x;
+		t->read_bytes += x->read_bytes;
+		t->write_bytes += x->write_bytes;
+		t->read_ops += x->read_ops;
+		t->write_ops += x->write_ops;
+	}
+	qsort(t->r, t->n, sizeof(*t->r), dk_cmp_rows);
+	t->total = t->n;
+	if (a->top && t->n > a->top)
+		t->n = a->top;
+	return 0;
+}
+
+int dk_uevent_name(const char *text, char *name, size_t len)
+{
+	const char *l = text, *e;
+	size_t n;
+
+	while (l && *l) {
+		e = strchr(l, '\n');
+		n = e ? (size_t)(e - l) : strlen(l);
+		if (n > 8 && !strncmp(l, "DEVNAME=", 8)) {
+			n -= 8;
+			if (n >= len)
+				return -1;
+			memcpy(name, l + 8, n);
+			name[n] = '\0';
+			return 0;
+		}
+		l = e ? e + 1 : NULL;
+	}
+	return -1;
+}
+
+const char *dk_disk_name(const char *sysfs, uint32_t dev, char *buf,
+			 size_t len)
+{
+	char path[256], text[1024];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/dev/block/%u:%u/uevent",
+		 sysfs ? sysfs : "/sys", DK_MAJOR(dev), DK_MINOR(dev));
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+	}
+	text[n] = '\0';
+	if (!f || dk_uevent_name(text, buf, len))
+		snprintf(buf, len, "%u:%u", DK_MAJOR(dev), DK_MINOR(dev));
+	return buf;
+}
+
+void dk_render(FILE *f, const struct dk_table *t, const char *sysfs)
+{
+	char disk[64];
+	size_t i;
+
+	fprintf(f, "%-8s %-16s %-10s %10s %10s %8s %8s\n", "PID", "COMM",
+		"DISK", "READ_KB", "WRITE_KB", "R_OPS", "W_OPS");
+	for (i = 0; i < t->n; i++) {
+		const struct dk_row *r = &t->r[i];
+
+		fprintf(f, "%-8u %-16s %-10s %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
+			r->tgid, r->comm[0] ? r->comm : "-",
+			dk_disk_name(sysfs, r->dev, disk, sizeof(disk)),
+			r->read_bytes / 1024, r->write_bytes / 1024,
+			r->read_ops, r->write_ops);
+	}
+	if (t->total > t->n)
+		fprintf(f, "(%zu more not shown: -n 0 shows all)\n", t->total - t->n);
+}
+
+void dk_json(struct json_object *env, const struct dk_table *t,
+	     const struct top_args *a, const char *sysfs)
+{
+	struct json_object *rows = json_object_new_array();
+	char disk[64];
+	size_t i;
+
+	json_object_object_add(env, "what", jstr("disk"));
+	json_object_object_add(env, "pid", a->pid ? json_object_new_uint64(a->pid) : NULL);
+	json_object_object_add(env, "sort", jstr("bytes"));
+	jadd_u64(env, "read_bytes", t->read_bytes);
+	jadd_u64(env, "write_bytes", t->write_bytes);
+	jadd_u64(env, "read_ops", t->read_ops);
+	jadd_u64(env, "write_ops", t->write_ops);
+	jadd_u64(env, "total", t->total);
+	for (i = 0; i < t->n; i++) {
+		const struct dk_row *r = &t->r[i];
+		struct json_object *o = json_object_new_object();
+
+		jadd_u64(o, "tgid", r->tgid);
+		json_object_object_add(o, "comm", jstr(r->comm));
+		jadd_u64(o, "dev", r->dev);
+		jadd_u64(o, "major", DK_MAJOR(r->dev));
+		jadd_u64(o, "minor", DK_MINOR(r->dev));
+		json_object_object_add(o, "disk",
+				       jstr(dk_disk_name(sysfs, r->dev, disk, sizeof(disk))));
+		jadd_u64(o, "read_bytes", r->read_bytes);
+		jadd_u64(o, "read_ops", r->read_ops);
+		jadd_u64(o, "write_bytes", r->write_bytes);
+		jadd_u64(o, "write_ops", r->write_ops);
+		jadd_u64(o, "discard_bytes", r->discard_bytes);
+		jadd_u64(o, "discard_ops", r->discard_ops);
+		jadd_u64(o, "flush_ops", r->flush_ops);
+		jadd_u64(o, "other_ops", r->other_ops);
+		jadd_u64(o, "ops", r->ops);
+		json_object_array_add(rows, o);
+	}
 	json_object_object_add(env, "rows", rows);
 }

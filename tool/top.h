@@ -2,9 +2,10 @@
 /*
  * "stacklat top syscalls": the syscalls pipeline's rows (per process and
  * syscall) summed by syscall or by process, sorted, the top N shown -
- * bcc's syscount, with names, failures by errno and times.  Pure logic
- * (no libnl): the command line, deltas between two samples, the table and
- * its JSON.
+ * bcc's syscount, with names, failures by errno and times.
+ * "stacklat top disk": the disktop pipeline's rows (per process and disk),
+ * by bytes - bcc's biotop, stap's disktop.  Pure logic (no libnl): the
+ * command line, deltas between two samples, the tables and their JSON.
  */
 #ifndef STACKLAT_TOOL_TOP_H
 #define STACKLAT_TOOL_TOP_H
@@ -18,8 +19,10 @@
 #include "model.h"
 
 enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME };
+enum top_what { TOP_SYSCALLS, TOP_DISK };
 
 struct top_args {
+	enum top_what what;
 	bool json;
 	bool errors;		/* -x: failed calls only, by errno */
 	bool by_process;	/* -P: a row per process */
@@ -32,7 +35,8 @@ struct top_args {
 
 /*
  * top syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j]
- * [INTERVAL [COUNT]] (argv[0] is "top").  0, or -1 with a message.
+ * [INTERVAL [COUNT]], or top disk [-p PID] [-n N] [-j] [INTERVAL [COUNT]]
+ * (argv[0] is "top").  0, or -1 with a message.
  */
 int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		   size_t errlen);
@@ -103,5 +107,58 @@ void top_render(FILE *f, const struct top_table *t, const struct top_args *a,
  */
 void top_json(struct json_object *env, const struct top_table *t,
 	      const struct top_args *a, bool max);
+
+/* ---- top disk --------------------------------------------------------- */
+
+/*
+ * @cur minus @prev, row by row (the same tgid and disk), as sc_delta():
+ * a new row counts whole, a row gone is left out, a reset (generations
+ * differ, a count went down) counts @cur whole; rows that did nothing are
+ * left out.  0, or -1 when out of memory.
+ */
+int dk_delta(const struct dk_set *cur, const struct dk_set *prev,
+	     struct dk_set *out);
+
+/* The rows shown: @a's -p, sorted by bytes (read + written), cut (-n). */
+struct dk_table {
+	struct dk_row *r;
+	size_t n;
+	size_t total;			/* rows before the cut */
+	uint64_t read_bytes, write_bytes, read_ops, write_ops;	/* all rows */
+};
+
+int dk_build(const struct dk_set *s, const struct top_args *a,
+	     struct dk_table *t);
+void dk_table_free(struct dk_table *t);
+
+/*
+ * The disk's name from the DEVNAME= line of a uevent file's @text ("vda",
+ * "nullb0", "mapper/x" stays as the kernel names it: "dm-0"); -1 if none.
+ */
+int dk_uevent_name(const char *text, char *name, size_t len);
+
+/*
+ * The name of disk @dev (major << 20 | minor): DEVNAME of
+ * @sysfs/dev/block/MAJ:MIN/uevent, else "MAJ:MIN".  @sysfs NULL: "/sys".
+ */
+const char *dk_disk_name(const char *sysfs, uint32_t dev, char *buf,
+			 size_t len);
+
+/*
+ * The table as text, biotop's columns: PID COMM DISK READ_KB WRITE_KB
+ * R_OPS W_OPS (KiB rounded down; a process's bios of less than 1 KiB show
+ * 0 KiB).  Disks named from @sysfs (NULL: "/sys").
+ */
+void dk_render(FILE *f, const struct dk_table *t, const char *sysfs);
+
+/*
+ * Added to @env (json_envelope's "top"): {"what":"disk","pid","sort":
+ * "bytes","read_bytes","write_bytes","read_ops","write_ops","total",
+ * "rows":[{"tgid","comm","dev","major","minor","disk","read_bytes",
+ * "read_ops","write_bytes","write_ops","discard_bytes","discard_ops",
+ * "flush_ops","other_ops","ops"}]}.
+ */
+void dk_json(struct json_object *env, const struct dk_table *t,
+	     const struct top_args *a, const char *sysfs);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * "stacklat top syscalls" (tool/top.c): its command line, syscall and
  * errno names, deltas between samples, the summed and sorted table, its
- * text and its JSON.
+ * text and its JSON; and "stacklat top disk": the same for the disktop
+ * rows, and disk names from a sysfs tree.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "format.h"
@@ -56,6 +59,7 @@ static void test_args(void **state)
 	assert_int_equal(parse("", &a, err), -1);
 	assert_int_equal(parse("disks", &a, err), -1);
 	assert_non_null(strstr(err, "syscalls"));
+	assert_non_null(strstr(err, "disk"));
 	assert_int_equal(parse("syscalls -p 0", &a, err), -1);
 	assert_int_equal(parse("syscalls -p x", &a, err), -1);
 	assert_int_equal(parse("syscalls -s size", &a, err), -1);
@@ -293,6 +297,239 @@ static void test_buckets(void **state)
 	assert_int_equal(stacklat_sc_lower(STACKLAT_SC_NBUCKETS - 1), 1ULL << 30);
 }
 
+/* ---- top disk ----------------------------------------------------------- */
+
+#define DEV(ma, mi)	((uint32_t)(ma) << 20 | (mi))
+
+static struct dk_row dkrow(uint32_t tgid, uint32_t dev, const char *comm,
+			   uint64_t rb, uint64_t ro, uint64_t wb, uint64_t wo)
+{
+	struct dk_row r = { .tgid = tgid, .dev = dev, .read_bytes = rb,
+			    .read_ops = ro, .write_bytes = wb, .write_ops = wo,
+			    .ops = ro + wo };
+
+	snprintf(r.comm, sizeof(r.comm), "%s", comm);
+	return r;
+}
+
+static void dkset(struct dk_set *s, struct dk_row *r, size_t n, uint64_t gen)
+{
+	s->r = r;
+	s->n = n;
+	s->cap = n;
+	s->generation = gen;
+}
+
+static void test_disk_args(void **state)
+{
+	struct top_args a;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(parse("disk", &a, err), 0);
+	assert_int_equal(a.what, TOP_DISK);
+	assert_int_equal(a.top, 10);
+	assert_int_equal(parse("syscalls", &a, err), 0);
+	assert_int_equal(a.what, TOP_SYSCALLS);
+	assert_int_equal(parse("disk -p 9 -j -n 0 1 1", &a, err), 0);
+	assert_int_equal(a.what, TOP_DISK);
+	assert_int_equal(a.pid, 9);
+	assert_true(a.json);
+	assert_int_equal(a.top, 0);
+	assert_int_equal(a.interval_ns, 1000000000ULL);
+	assert_int_equal(a.count, 1);
+	assert_int_equal(parse("disk -x", &a, err), -1);
+	assert_non_null(strstr(err, "-x"));
+	assert_int_equal(parse("disk -P", &a, err), -1);
+	assert_int_equal(parse("disk -s count", &a, err), -1);
+	assert_non_null(strstr(err, "-s"));
+	assert_int_equal(parse("disk 1 2 3", &a, err), -1);
+}
+
+static void test_disk_delta(void **state)
+{
+	struct dk_row c[] = {
+		dkrow(10, DEV(254, 0), "dd", 0, 0, 8 << 20, 128),
+		dkrow(10, DEV(251, 0), "dd", 4096, 1, 0, 0),
+		dkrow(11, DEV(254, 0), "kworker/u4:1", 0, 0, 1 << 20, 3),
+		dkrow(12, DEV(254, 0), "new", 512, 1, 0, 0),
+	};
+	struct dk_row p[] = {
+		dkrow(11, DEV(254, 0), "kworker/u4:1", 0, 0, 1 << 20, 3),
+		dkrow(10, DEV(254, 0), "dd", 0, 0, 4 << 20, 64),
+		dkrow(10, DEV(251, 0), "dd", 8192, 2, 0, 0),	/* went down */
+		dkrow(13, DEV(254, 0), "gone", 1, 1, 0, 0),
+	};
+	struct dk_set cur, prev, out = { 0 };
+
+	(void)state;
+	dkset(&cur, c, 4, 3);
+	dkset(&prev, p, 4, 3);
+	assert_int_equal(dk_delta(&cur, &prev, &out), 0);
+	/* 11 did nothing: left out; 13 gone: left out */
+	assert_int_equal(out.n, 3);
+	assert_int_equal(out.r[0].tgid, 10);
+	assert_int_equal(out.r[0].write_bytes, 4 << 20);
+	assert_int_equal(out.r[0].write_ops, 64);
+	assert_int_equal(out.r[1].read_bytes, 4096);	/* counted anew */
+	assert_int_equal(out.r[2].tgid, 12);
+	assert_int_equal(out.r[2].read_bytes, 512);
+	/* a reset in between: all whole */
+	prev.generation = 2;
+	assert_int_equal(dk_delta(&cur, &prev, &out), 0);
+	assert_int_equal(out.n, 4);
+	assert_int_equal(out.r[0].write_bytes, 8 << 20);
+	assert_int_equal(dk_delta(&cur, NULL, &out), 0);
+	assert_int_equal(out.n, 4);
+	free(out.r);
+}
+
+/* a sysfs tree with dev/block/MAJ:MIN/uevent for two disks */
+static char *fake_sysfs(void)
+{
+	char *root = strdup("/tmp/sl-top-sysfs-XXXXXX");
+	static const struct { const char *dev, *text; } d[] = {
+		{ "254:0", "MAJOR=254\nMINOR=0\nDEVNAME=vda\nDEVTYPE=disk\nDISKSEQ=9\n" },
+		{ "251:1", "MAJOR=251\nMINOR=1\nDEVNAME=nullb1\nDEVTYPE=disk\n" },
+	};
+	char path[256];
+	unsigned int i;
+	FILE *f;
+
+	assert_non_null(root);
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/dev", root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/dev/block", root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/dev/block/%s", root, d[i].dev);
+		assert_int_equal(mkdir(path, 0700), 0);
+		snprintf(path, sizeof(path), "%s/dev/block/%s/uevent", root, d[i].dev);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(d[i].text, f);
+		fclose(f);
+	}
+	return root;
+}
+
+static void rm_sysfs(char *root)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	free(root);
+}
+
+static void test_disk_names(void **state)
+{
+	char name[64], *sys;
+
+	(void)state;
+	assert_int_equal(dk_uevent_name("MAJOR=8\nMINOR=0\nDEVNAME=sda\nDEVTYPE=disk\n",
+					 name, sizeof(name)), 0);
+	assert_string_equal(name, "sda");
+	assert_int_equal(dk_uevent_name("DEVNAME=nvme0n1", name, sizeof(name)), 0);
+	assert_string_equal(name, "nvme0n1");
+	assert_int_equal(dk_uevent_name("MAJOR=8\nXDEVNAME=sdb\n", name, sizeof(name)), -1);
+	assert_int_equal(dk_uevent_name("DEVNAME=\n", name, sizeof(name)), -1);
+	assert_int_equal(dk_uevent_name("", name, sizeof(name)), -1);
+	assert_int_equal(dk_uevent_name("DEVNAME=averyveryverylongname", name, 8), -1);
+	sys = fake_sysfs();
+	assert_string_equal(dk_disk_name(sys, DEV(254, 0), name, sizeof(name)), "vda");
+	assert_string_equal(dk_disk_name(sys, DEV(251, 1), name, sizeof(name)), "nullb1");
+	assert_string_equal(dk_disk_name(sys, DEV(259, 1048575), name, sizeof(name)),
+			    "259:1048575");
+	rm_sysfs(sys);
+}
+
+static void test_disk_build_render(void **state)
+{
+	struct dk_row r[] = {
+		dkrow(10, DEV(254, 0), "dd", 0, 0, 4 << 20, 64),
+		dkrow(11, DEV(251, 1), "writer", 0, 0, 12 << 20, 192),
+		dkrow(10, DEV(251, 1), "dd", 2 << 20, 16, 0, 0),
+		dkrow(12, DEV(254, 0), "tiny", 512, 1, 0, 0),
+		dkrow(13, DEV(254, 0), "flush", 0, 0, 0, 0),
+	};
+	struct dk_set s;
+	struct top_args a;
+	struct dk_table t;
+	struct json_object *env, *rows, *o, *x;
+	char err[160], *buf = NULL, *sys;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	r[4].flush_ops = 3;
+	r[4].ops = 3;
+	dkset(&s, r, 5, 1);
+	sys = fake_sysfs();
+	assert_int_equal(parse("disk", &a, err), 0);
+	assert_int_equal(dk_build(&s, &a, &t), 0);
+	assert_int_equal(t.n, 5);
+	assert_int_equal(t.read_bytes, (2 << 20) + 512);
+	assert_int_equal(t.write_bytes, 16 << 20);
+	assert_int_equal(t.read_ops, 17);
+	assert_int_equal(t.write_ops, 256);
+	/* by bytes, then operations */
+	assert_int_equal(t.r[0].tgid, 11);
+	assert_int_equal(t.r[1].tgid, 10);
+	assert_int_equal(t.r[1].dev, DEV(254, 0));
+	assert_int_equal(t.r[2].read_bytes, 2 << 20);
+	assert_int_equal(t.r[3].tgid, 12);
+	assert_int_equal(t.r[4].tgid, 13);
+
+	f = open_memstream(&buf, &len);
+	dk_render(f, &t, sys);
+	fclose(f);
+	assert_non_null(strstr(buf, "PID      COMM             DISK          READ_KB   WRITE_KB    R_OPS    W_OPS\n"));
+	assert_non_null(strstr(buf, "\n11       writer           nullb1              0      12288        0      192\n"));
+	assert_non_null(strstr(buf, "\n10       dd               vda                 0       4096        0       64\n"));
+	assert_non_null(strstr(buf, "\n10       dd               nullb1           2048          0       16        0\n"));
+	assert_non_null(strstr(buf, "\n12       tiny             vda                 0          0        1        0\n"));
+	free(buf);
+	buf = NULL;
+
+	env = json_object_new_object();
+	dk_json(env, &t, &a, sys);
+	assert_string_equal(json_object_get_string(json_object_object_get(env, "what")), "disk");
+	assert_int_equal(json_object_get_uint64(json_object_object_get(env, "write_bytes")),
+			 16 << 20);
+	assert_int_equal(json_object_get_uint64(json_object_object_get(env, "total")), 5);
+	rows = json_object_object_get(env, "rows");
+	assert_int_equal(json_object_array_length(rows), 5);
+	o = json_object_array_get_idx(rows, 0);
+	assert_int_equal(json_object_get_uint64(json_object_object_get(o, "tgid")), 11);
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "comm")), "writer");
+	assert_string_equal(json_object_get_string(json_object_object_get(o, "disk")), "nullb1");
+	assert_int_equal(json_object_get_uint64(json_object_object_get(o, "major")), 251);
+	assert_int_equal(json_object_get_uint64(json_object_object_get(o, "minor")), 1);
+	assert_int_equal(json_object_get_uint64(json_object_object_get(o, "write_ops")), 192);
+	x = json_object_array_get_idx(rows, 4);
+	assert_int_equal(json_object_get_uint64(json_object_object_get(x, "flush_ops")), 3);
+	assert_int_equal(json_object_get_uint64(json_object_object_get(x, "ops")), 3);
+	json_object_put(env);
+	dk_table_free(&t);
+
+	/* -p and -n */
+	assert_int_equal(parse("disk -p 10 -n 1", &a, err), 0);
+	assert_int_equal(dk_build(&s, &a, &t), 0);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(t.total, 2);
+	assert_int_equal(t.write_bytes, 4 << 20);
+	assert_int_equal(t.read_bytes, 2 << 20);
+	f = open_memstream(&buf, &len);
+	dk_render(f, &t, sys);
+	fclose(f);
+	assert_non_null(strstr(buf, "(1 more not shown: -n 0 shows all)\n"));
+	free(buf);
+	dk_table_free(&t);
+	rm_sysfs(sys);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +538,10 @@ int main(void)
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_build_render),
 		cmocka_unit_test(test_buckets),
+		cmocka_unit_test(test_disk_args),
+		cmocka_unit_test(test_disk_delta),
+		cmocka_unit_test(test_disk_names),
+		cmocka_unit_test(test_disk_build_render),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,7 +74,7 @@ _stacklat()
 		elif [[ ${words[cword - 1]} == -s || ${words[cword - 1]} == --sort ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "count time" -- "$cur")
 		elif ((nargs == 0)); then
-			mapfile -t COMPREPLY < <(compgen -W "syscalls" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "syscalls disk" -- "$cur")
 		fi
 		;;
 	enable | disable | reset)
