@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by the benches (tests/vm/bench/*.sh) after lib.sh.
 #
-# bench_compare NAME ROUNDS RUN ARM: ROUNDS rounds, each measuring the
+# bench_compare NAME ROUNDS RUN ARM [DISARM]: ROUNDS rounds, each measuring the
 # command RUN (which prints ns_per_op=X or ns_per_call=X) with no module,
 # with the module loaded and idle, and after running ARM (which enables
 # what is measured); reports the medians, the armed minus idle difference
-# per operation and the ratios, as STACKLAT-BENCH lines.  The three cases
+# per operation and the ratios, as STACKLAT-BENCH lines.  DISARM, when
+# given, runs after each armed measurement, before the module is unloaded
+# (to stop what ARM started, a reader holding a debugfs file open, say).  The three cases
 # alternate within a round, in one boot: only their ratios and differences
 # mean something under emulation.  With a baseline module (make bench
 # BENCH_BASE=REV builds SL_KO_BASE from another revision), a fourth case
@@ -18,7 +20,7 @@ median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int(
 bench_ns() { "$@" | sed -n 's/.*ns_per_[a-z]*=\([0-9.]*\).*/\1/p'; }
 
 bench_compare() {
-	local name=$1 rounds=$2 run=$3 arm=$4 m0 m1 m2 m3 ko=$SL_KO
+	local name=$1 rounds=$2 run=$3 arm=$4 disarm=${5:-true} m0 m1 m2 m3 ko=$SL_KO
 	local -a none=() idle=() armed=() base=()
 	for _ in $(seq 1 "$rounds"); do
 		none+=("$(bench_ns $run)")
@@ -26,12 +28,14 @@ bench_compare() {
 		idle+=("$(bench_ns $run)")
 		$arm
 		armed+=("$(bench_ns $run)")
+		$disarm
 		sl_unload
 		if [ -s "${SL_KO_BASE:-}" ]; then
 			SL_KO=$SL_KO_BASE
 			sl_load
 			$arm
 			base+=("$(bench_ns $run)")
+			$disarm
 			sl_unload
 			SL_KO=$ko
 		fi

@@ -10,6 +10,15 @@
  *                        under emulation costs far more than the stack)
  *   sl-loop pread FILE N N pread(2)s of 4 KiB at offset 0 of FILE (page
  *                        cache hits: syscall, VFS and filesystem, no I/O)
+ *   sl-loop dio DEV N    N O_DIRECT pread(2)s of 4 KiB at offset 0 of the
+ *                        block device DEV: one bio each, through the block
+ *                        layer and the driver
+ *   sl-loop tcpconn N    N TCP connections on 127.0.0.1: connect(2) (the
+ *                        handshake completes inside it, loopback), accept(2)
+ *                        of the child, then an abortive close (SO_LINGER 0,
+ *                        so no TIME_WAIT piles up), all on CPU 0
+ *   sl-loop udpdrop N    N datagrams of 64 bytes to a UDP port of 127.0.0.1
+ *                        nothing listens on: each one is dropped (no socket)
  *
  * Prints one line: ops=<N> ns_per_op=<wall time per operation>
  */
@@ -41,6 +50,16 @@ static void die(const char *what)
 	exit(1);
 }
 
+static void pin_cpu0(void)
+{
+	cpu_set_t cpu0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		die("sched_setaffinity");
+}
+
 static unsigned long n_ops;
 static int srv_fd;
 
@@ -70,15 +89,11 @@ static double udp_rr(void)
 	socklen_t len = sizeof(a);
 	char buf[64] = { 0 };
 	pthread_t t;
-	cpu_set_t cpu0;
 	unsigned long i;
 	double t0, t1;
 	int c;
 
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
-		die("sched_setaffinity");
+	pin_cpu0();
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	srv_fd = socket(AF_INET, SOCK_DGRAM, 0);
 	c = socket(AF_INET, SOCK_DGRAM, 0);
@@ -121,6 +136,97 @@ static double pread_loop(const char *file)
 	return t1 - t0;
 }
 
+static double dio_loop(const char *dev)
+{
+	unsigned long i;
+	double t0, t1;
+	void *buf;
+	int fd = open(dev, O_RDONLY | O_DIRECT);
+
+	if (fd < 0)
+		die(dev);
+	if (posix_memalign(&buf, 4096, 4096))
+		die("posix_memalign");
+	if (pread(fd, buf, 4096, 0) != 4096)
+		die("pread");
+	t0 = now();
+	for (i = 0; i < n_ops; i++)
+		if (pread(fd, buf, 4096, 0) != 4096)
+			die("pread");
+	t1 = now();
+	close(fd);
+	free(buf);
+	return t1 - t0;
+}
+
+static double tcp_conn(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	socklen_t len = sizeof(a);
+	unsigned long i;
+	double t0, t1;
+	int l, c, s, one = 1;
+
+	pin_cpu0();
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	if (l < 0)
+		die("socket");
+	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(l, (struct sockaddr *)&a, &len) || listen(l, 128))
+		die("bind/listen");
+	t0 = now();
+	for (i = 0; i < n_ops; i++) {
+		c = socket(AF_INET, SOCK_STREAM, 0);
+		if (c < 0)
+			die("socket");
+		if (connect(c, (struct sockaddr *)&a, sizeof(a)))
+			die("connect");
+		s = accept(l, NULL, NULL);
+		if (s < 0)
+			die("accept");
+		if (setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)))
+			die("SO_LINGER");
+		close(c);
+		close(s);
+	}
+	t1 = now();
+	close(l);
+	return t1 - t0;
+}
+
+static double udp_drop(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	char buf[64] = { 0 };
+	unsigned long i;
+	double t0, t1;
+	int c, p;
+
+	pin_cpu0();
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	/* a port nobody listens on: bind one, note it, close it */
+	p = socket(AF_INET, SOCK_DGRAM, 0);
+	c = socket(AF_INET, SOCK_DGRAM, 0);
+	if (p < 0 || c < 0)
+		die("socket");
+	if (bind(p, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(p, (struct sockaddr *)&a, &len))
+		die("bind");
+	close(p);
+	t0 = now();
+	for (i = 0; i < n_ops; i++)
+		if (sendto(c, buf, sizeof(buf), 0, (struct sockaddr *)&a,
+			   sizeof(a)) != sizeof(buf))
+			die("sendto");
+	t1 = now();
+	close(c);
+	return t1 - t0;
+}
+
 int main(int argc, char **argv)
 {
 	double ns;
@@ -131,8 +237,18 @@ int main(int argc, char **argv)
 	} else if (argc == 4 && !strcmp(argv[1], "pread")) {
 		n_ops = strtoul(argv[3], NULL, 0);
 		ns = pread_loop(argv[2]);
+	} else if (argc == 4 && !strcmp(argv[1], "dio")) {
+		n_ops = strtoul(argv[3], NULL, 0);
+		ns = dio_loop(argv[2]);
+	} else if (argc == 3 && !strcmp(argv[1], "tcpconn")) {
+		n_ops = strtoul(argv[2], NULL, 0);
+		ns = tcp_conn();
+	} else if (argc == 3 && !strcmp(argv[1], "udpdrop")) {
+		n_ops = strtoul(argv[2], NULL, 0);
+		ns = udp_drop();
 	} else {
-		fprintf(stderr, "usage: sl-loop udp N | sl-loop pread FILE N\n");
+		fprintf(stderr,
+			"usage: sl-loop udp N | pread FILE N | dio DEV N | tcpconn N | udpdrop N\n");
 		return 2;
 	}
 	if (!n_ops)
