@@ -356,6 +356,182 @@ void json_event(struct json_object *env, const struct stacklat_event *ev,
 	add(env, "event", o);
 }
 
+/* ---- the events stream ---------------------------------------------------- */
+
+#define JEW_SHAPES 8
+
+/* one shape of an event line and its value objects, owned by @env */
+struct jew_shape {
+	bool used;
+	uint32_t pipeline, flags, nstages;
+	uint32_t index[STACKLAT_EVENT_STAGES];
+	struct json_object *env, *time_ns, *mono_ns, *comm, *tgid, *tid, *cpu, *seq, *total;
+	struct json_object *ns[STACKLAT_EVENT_STAGES];
+	struct json_object *ifname, *sport, *dport, *dev, *op, *sector, *bytes;
+};
+
+struct json_event_writer {
+	const struct pipe_list *pl;
+	struct jew_shape shape[JEW_SHAPES];
+	unsigned int next;		/* the slot a new shape replaces */
+};
+
+struct json_event_writer *json_event_writer_new(const struct pipe_list *pl)
+{
+	struct json_event_writer *w = calloc(1, sizeof(*w));
+
+	if (w)
+		w->pl = pl;
+	return w;
+}
+
+void json_event_writer_free(struct json_event_writer *w)
+{
+	unsigned int i;
+
+	if (!w)
+		return;
+	for (i = 0; i < JEW_SHAPES; i++)
+		if (w->shape[i].used)
+			json_object_put(w->shape[i].env);
+	free(w);
+}
+
+static uint32_t ev_nstages(const struct stacklat_event *ev)
+{
+	return ev->nstages < STACKLAT_EVENT_STAGES ? ev->nstages : STACKLAT_EVENT_STAGES;
+}
+
+static bool shape_is(const struct jew_shape *sh, const struct stacklat_event *ev)
+{
+	uint32_t i, n = ev_nstages(ev);
+
+	if (!sh->used || sh->pipeline != ev->pipeline || sh->flags != ev->flags ||
+	    sh->nstages != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (sh->index[i] != ev->stages[i].index)
+			return false;
+	return true;
+}
+
+static struct json_object *member(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+/* Build @sh from @ev by the slow path: then every value is already @ev's. */
+static void shape_build(struct json_event_writer *w, struct jew_shape *sh,
+			const struct stacklat_event *ev, uint64_t time_ns)
+{
+	struct json_object *e, *a;
+	uint32_t i;
+
+	if (sh->used)
+		json_object_put(sh->env);
+	memset(sh, 0, sizeof(*sh));
+	sh->env = json_envelope("events", time_ns, 0);
+	json_event(sh->env, ev, w->pl);
+	sh->used = true;
+	sh->pipeline = ev->pipeline;
+	sh->flags = ev->flags;
+	sh->nstages = ev_nstages(ev);
+	sh->time_ns = member(sh->env, "time_ns");
+	e = member(sh->env, "event");
+	sh->mono_ns = member(e, "mono_ns");
+	sh->comm = member(e, "comm");
+	sh->tgid = member(e, "tgid");
+	sh->tid = member(e, "tid");
+	sh->cpu = member(e, "cpu");
+	sh->seq = member(e, "seq");
+	sh->total = member(e, "total_ns");
+	a = member(e, "stages");
+	for (i = 0; i < sh->nstages; i++) {
+		sh->index[i] = ev->stages[i].index;
+		sh->ns[i] = member(json_object_array_get_idx(a, i), "ns");
+	}
+	sh->ifname = member(e, "ifname");
+	sh->sport = member(e, "sport");
+	sh->dport = member(e, "dport");
+	sh->dev = member(e, "dev");
+	sh->op = member(e, "op");
+	sh->sector = member(e, "sector");
+	sh->bytes = member(e, "bytes");
+}
+
+/* @s (not NUL-terminated, at most @n bytes) as json_str would set it */
+static void set_text(struct json_object *o, const char *s, size_t n)
+{
+	char buf[64];
+	size_t i, len = strnlen(s, n);
+
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	for (i = 0; i < len; i++)
+		if ((unsigned char)buf[i] >= 0x80)
+			break;
+	if (i == len) {
+		json_object_set_string(o, buf);
+	} else {
+		char *clean = utf8_clean(buf);
+
+		json_object_set_string(o, clean ? clean : "");
+		free(clean);
+	}
+}
+
+void json_event_write(struct json_event_writer *w, FILE *f, const struct stacklat_event *ev,
+		      uint64_t time_ns)
+{
+	struct jew_shape *sh = NULL;
+	unsigned int i;
+
+	_Static_assert(sizeof(ev->comm) < 64 && sizeof(ev->ifname) < 64, "set_text's buffer");
+	for (i = 0; i < JEW_SHAPES && !sh; i++)
+		if (shape_is(&w->shape[i], ev))
+			sh = &w->shape[i];
+	if (!sh) {
+		sh = &w->shape[w->next];
+		w->next = (w->next + 1) % JEW_SHAPES;
+		shape_build(w, sh, ev, time_ns);
+	} else {
+		json_object_set_uint64(sh->time_ns, time_ns);
+		json_object_set_uint64(sh->mono_ns, ev->time_ns);
+		set_text(sh->comm, ev->comm, sizeof(ev->comm));
+		json_object_set_uint64(sh->tgid, ev->tgid);
+		json_object_set_uint64(sh->tid, ev->tid);
+		json_object_set_uint64(sh->cpu, ev->cpu);
+		json_object_set_uint64(sh->seq, ev->seq);
+		json_object_set_uint64(sh->total, ev->total_ns);
+		for (i = 0; i < sh->nstages; i++)
+			json_object_set_uint64(sh->ns[i], ev->stages[i].ns);
+		if (sh->ifname)
+			set_text(sh->ifname, ev->ifname, sizeof(ev->ifname));
+		if (sh->sport)
+			json_object_set_uint64(sh->sport, ev->sport);
+		if (sh->dport)
+			json_object_set_uint64(sh->dport, ev->dport);
+		if (sh->dev) {
+			char dev[24];
+
+			snprintf(dev, sizeof(dev), "%u:%u", ev->dev >> 20, ev->dev & 0xfffff);
+			json_object_set_string(sh->dev, dev);
+		}
+		if (sh->op)
+			json_object_set_string(sh->op, stacklat_blk_op_name(ev->op));
+		if (sh->sector)
+			json_object_set_uint64(sh->sector, ev->sector);
+		if (sh->bytes)
+			json_object_set_uint64(sh->bytes, ev->bytes);
+	}
+	fputs(json_object_to_json_string_ext(sh->env, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+}
+
 void json_emit(FILE *f, struct json_object *o)
 {
 	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |

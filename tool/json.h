@@ -70,6 +70,19 @@ void json_inflight(struct json_object *env, const struct inflight_list *l);
 void json_event(struct json_object *env, const struct stacklat_event *ev,
 		const struct pipe_list *pl);
 
+/*
+ * The same lines as json_envelope("events") + json_event + json_emit, made
+ * faster for a stream: the objects of a line are built once per shape
+ * (pipeline, stages, object fields; a few shapes kept) and only their
+ * values are set for each event.  The output is byte for byte what the
+ * slow path prints (tests/unit/test_json.c checks it).
+ */
+struct json_event_writer;
+struct json_event_writer *json_event_writer_new(const struct pipe_list *pl);
+void json_event_write(struct json_event_writer *w, FILE *f, const struct stacklat_event *ev,
+		      uint64_t time_ns);
+void json_event_writer_free(struct json_event_writer *w);
+
 /* Print @o on one line, newline, and drop the reference. */
 void json_emit(FILE *f, struct json_object *o);
 

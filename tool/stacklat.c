@@ -419,6 +419,7 @@ struct ev_ctx {
 	bool want[SHOW_MAX_PIPES + 64];
 	uint32_t pid;
 	bool json;
+	struct json_event_writer *jw;
 	uint64_t shown, limit;
 };
 
@@ -435,10 +436,7 @@ static void on_event(const struct stacklat_event *ev, void *arg)
 		return;
 	c->shown++;
 	if (c->json) {
-		struct json_object *env = json_envelope("events", now_ns(CLOCK_REALTIME), 0);
-
-		json_event(env, ev, c->pl);
-		json_emit(stdout, env);
+		json_event_write(c->jw, stdout, ev, now_ns(CLOCK_REALTIME));
 	} else {
 		render_event(line, sizeof(line), ev, c->pl);
 		puts(line);
@@ -455,8 +453,11 @@ static uint64_t total_overruns(const struct status_info *st)
 	return v;
 }
 
+#define EV_BATCH	256	/* events per dump under which the reader pauses */
+
 static int cmd_events(int argc, char **argv)
 {
+	static char obuf[1 << 16];
 	struct status_info st0, st1;
 	struct pipe_list pl = { 0 };
 	struct ev_ctx c = { .pl = &pl };
@@ -513,6 +514,12 @@ static int cmd_events(int argc, char **argv)
 		if (set_t && c.want[i])
 			sl_nl_set_threshold(pl.p[i].name, thresh);
 	}
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));	/* flushed after each dump */
+	if (c.json) {
+		c.jw = json_event_writer_new(&pl);
+		if (!c.jw)
+			runtime_error("events: out of memory");
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -527,7 +534,14 @@ static int cmd_events(int argc, char **argv)
 
 			got += n;
 			fflush(stdout);
-			if (!n) {
+			/*
+			 * Each dump costs the kernel a 32 KiB message (zeroed on
+			 * most distribution kernels) and us two system calls:
+			 * unless the rings are filling fast, let events gather
+			 * for 2 ms first.  A ring holds 4096 events: at less
+			 * than EV_BATCH per 2 ms none can fill meanwhile.
+			 */
+			if (n < EV_BATCH) {
 				struct timespec ts = { 0, 2000000 };	/* 2 ms */
 
 				nanosleep(&ts, NULL);
@@ -554,6 +568,7 @@ static int cmd_events(int argc, char **argv)
 			(unsigned long long)got, (unsigned long long)c.shown,
 			(unsigned long long)(total_overruns(&st1) - total_overruns(&st0)));
 	}
+	json_event_writer_free(c.jw);
 	free(st0.overruns);
 	free(st1.overruns);
 	pipe_list_free(&pl);

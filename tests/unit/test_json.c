@@ -18,6 +18,7 @@
 #include "metrics.h"
 #include "parse.h"
 #include "render.h"
+#include "stacklat_event.h"
 
 static char *text(struct json_object *o)
 {
@@ -269,6 +270,88 @@ static void test_events(void **state)
 	assert_int_equal(parse_duration("ms", &ns), -1);
 }
 
+/* the events stream's writer prints exactly what the slow path prints */
+static void test_event_writer(void **state)
+{
+	struct stage_info stages[] = {
+		{ .index = 0, .name = "udp->ip" }, { .index = 4, .name = "qdisc" },
+	};
+	struct pipe_info p[2] = { { .name = "net_rx" },
+				  { .name = "net_tx", .stages = stages, .nstages = 2 } };
+	struct pipe_list pl = { .p = p, .n = 2 };
+	static const char * const comms[] = { "sl-spin", "py thon\x01\xff", "", "a\xc3\xa9" "b" };
+	struct json_event_writer *w = json_event_writer_new(&pl);
+	char *fast = NULL, *slow;
+	size_t len = 0, i, k;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(w);
+	/* 40 shapes come and go through 8 slots, values change every line */
+	for (i = 0; i < 400; i++) {
+		struct stacklat_event ev = {
+			.time_ns = 1000000 + i * 7, .total_ns = 5000 + i, .seq = i,
+			.tgid = 100 + i % 3, .tid = 200 + i, .cpu = i % 2,
+			.pipeline = i % 3 ? 1 : 0, .nstages = 1 + i % 5,
+			.sport = 7000 + i, .dport = 9, .dev = (8u << 20) | (i % 16),
+			.op = i % 4, .sector = i * 8, .bytes = 4096 * (i % 3),
+		};
+		struct json_object *env;
+
+		ev.flags = (i / 5) % 8 == 0 ? 0 :
+			   (i / 5) % 8 == 1 ? STACKLAT_EVENT_F_IF | STACKLAT_EVENT_F_PORTS :
+			   (i / 5) % 8 == 2 ? STACKLAT_EVENT_F_DEV | STACKLAT_EVENT_F_OP |
+					      STACKLAT_EVENT_F_IO :
+			   STACKLAT_EVENT_F_IF;
+		strncpy(ev.comm, comms[i % 4], sizeof(ev.comm));
+		snprintf(ev.ifname, sizeof(ev.ifname), i % 2 ? "veth%zu" : "lo", i % 7);
+		for (k = 0; k < ev.nstages; k++) {
+			ev.stages[k].index = (k + i / 11) % 6;
+			ev.stages[k].ns = i * 1000 + k;
+		}
+		f = open_memstream(&fast, &len);
+		assert_non_null(f);
+		json_event_write(w, f, &ev, 77 + i);
+		fclose(f);
+		env = json_envelope("events", 77 + i, 0);
+		json_event(env, &ev, &pl);
+		slow = text(env);
+		assert_string_equal(fast, slow);
+		free(fast);
+		fast = NULL;
+	}
+	json_event_writer_free(w);
+}
+
+/* GET_EVENTS' compact record: packed by the module, unpacked by the tool */
+static void test_event_compact(void **state)
+{
+	struct stacklat_event ev = {
+		.time_ns = 1, .total_ns = 2, .seq = 3, .tgid = 4, .tid = 5, .cpu = 6,
+		.pipeline = 7, .nstages = 2, .comm = "abc", .flags = STACKLAT_EVENT_F_IF,
+		.dev = 8, .sport = 9, .dport = 10, .op = 1, .sector = 11, .bytes = 12,
+		.ifname = "veth0",
+		.stages = { { .index = 1, .ns = 100 }, { .index = 3, .ns = 300 } },
+	}, out;
+	unsigned char buf[sizeof(ev)];
+	unsigned int n;
+
+	(void)state;
+	n = stacklat_event_compact_len(&ev);
+	assert_int_equal(n, sizeof(ev) - 14 * sizeof(ev.stages[0]));
+	stacklat_event_pack(buf, &ev);
+	assert_int_equal(stacklat_event_unpack(&out, buf, n), 0);
+	assert_memory_equal(&out, &ev, sizeof(ev));
+	/* a length that does not match its nstages, or too many stages */
+	assert_int_equal(stacklat_event_unpack(&out, buf, n - 1), -1);
+	assert_int_equal(stacklat_event_unpack(&out, buf, 20), -1);
+	ev.nstages = STACKLAT_EVENT_STAGES;
+	stacklat_event_pack(buf, &ev);
+	assert_int_equal(stacklat_event_unpack(&out, buf, sizeof(ev)), 0);
+	((struct stacklat_event *)buf)->nstages = STACKLAT_EVENT_STAGES + 1;
+	assert_int_equal(stacklat_event_unpack(&out, buf, sizeof(ev)), -1);
+}
+
 static void test_metrics_decimal(void **state)
 {
 	char b[48];
@@ -359,6 +442,8 @@ int main(void)
 		cmocka_unit_test(test_json_hist_buckets),
 		cmocka_unit_test(test_json_status),
 		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_event_writer),
+		cmocka_unit_test(test_event_compact),
 		cmocka_unit_test(test_metrics_decimal),
 		cmocka_unit_test(test_metrics),
 	};

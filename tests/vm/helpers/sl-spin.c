@@ -2,7 +2,7 @@
 /*
  * sl-spin: a deterministic event source for stacklat tests and the bench.
  *
- *   sl-spin [-n N] [-t THREADS] [-f CONTROL] [-p PIPELINE] [-q]
+ *   sl-spin [-n N] [-t THREADS] [-r RATE] [-f CONTROL] [-p PIPELINE] [-q]
  *
  * Runs THREADS threads (each pinned to CPU i % ncpus) that each call
  * getppid(2) exactly N times, so a func pipeline on __x64_sys_getppid must
@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static unsigned long n_calls = 1000;
+static unsigned long n_calls = 1000, rate;
 static pthread_barrier_t start;
 
 static void *spin(void *arg)
@@ -37,6 +37,23 @@ static void *spin(void *arg)
 	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	pthread_barrier_wait(&start);
+	if (rate) {
+		unsigned long batch = rate / 1000 ? rate / 1000 : 1, j;
+		struct timespec next;
+
+		clock_gettime(CLOCK_MONOTONIC, &next);
+		for (i = 0; i < n_calls; ) {
+			for (j = 0; j < batch && i < n_calls; j++, i++)
+				syscall(SYS_getppid);
+			next.tv_nsec += 1000000L * batch * 1000 / rate;
+			while (next.tv_nsec >= 1000000000L) {
+				next.tv_nsec -= 1000000000L;
+				next.tv_sec++;
+			}
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		}
+		return NULL;
+	}
 	for (i = 0; i < n_calls; i++)
 		syscall(SYS_getppid);
 	return NULL;
@@ -58,13 +75,16 @@ int main(int argc, char **argv)
 	double t0, t1;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:t:f:p:")) != -1) {
+	while ((c = getopt(argc, argv, "n:t:r:f:p:")) != -1) {
 		switch (c) {
 		case 'n':
 			n_calls = strtoul(optarg, NULL, 0);
 			break;
 		case 't':
 			threads = strtol(optarg, NULL, 0);
+			break;
+		case 'r':
+			rate = strtoul(optarg, NULL, 0);
 			break;
 		case 'f':
 			control = optarg;
@@ -73,7 +93,7 @@ int main(int argc, char **argv)
 			pipe = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: sl-spin [-n N] [-t THREADS] [-f CONTROL] [-p PIPELINE]\n");
+			fprintf(stderr, "usage: sl-spin [-n N] [-t THREADS] [-r RATE] [-f CONTROL] [-p PIPELINE]\n");
 			return 2;
 		}
 	}
