@@ -125,8 +125,16 @@
  *   STACKLAT_A_EVENTS            nest, enum stacklat_events_attr
  *
  * STACKLAT_CMD_GET_EVENTS (dump, CAP_SYS_ADMIN or CAP_PERFMON: it consumes)
+ *   request:  STACKLAT_A_EVENT_COMPACT flag (optional, 0.3): compact records
  *   reply: the events waiting in the rings, oldest first per CPU, each
  *     STACKLAT_A_EVENT             binary, struct stacklat_event
+ *   or, when the request asked for it,
+ *     STACKLAT_A_EVENT_COMPACT     binary, the same event without the
+ *                                  unused stages: the struct up to stages[],
+ *                                  then from flags to its end, then its
+ *                                  nstages stages (stacklat_event.h packs
+ *                                  and unpacks it; a third of the bytes
+ *                                  for an event of two stages)
  *   Reading consumes: the rings have one reader position (debugfs
  *   "events" reads the same rings).  An empty dump means nothing waits.
  *
@@ -240,6 +248,7 @@ enum stacklat_attr {
 	STACKLAT_A_EVENTS,
 	STACKLAT_A_STAGE_UNIT,
 	STACKLAT_A_KEYED,
+	STACKLAT_A_EVENT_COMPACT,
 	__STACKLAT_A_LAST
 };
 #define STACKLAT_A_MAX (__STACKLAT_A_LAST - 1)

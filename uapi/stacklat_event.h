@@ -8,6 +8,59 @@
 #ifndef _UAPI_STACKLAT_EVENT_H
 #define _UAPI_STACKLAT_EVENT_H
 
+/*
+ * GET_EVENTS' compact record (STACKLAT_A_EVENT_COMPACT): the head of
+ * struct stacklat_event (up to stages[]), its object fields (flags to the
+ * end), then its nstages stages.
+ */
+#define STACKLAT_EVENT_HEAD_LEN	__builtin_offsetof(struct stacklat_event, stages)
+#define STACKLAT_EVENT_OBJ_OFF	__builtin_offsetof(struct stacklat_event, flags)
+#define STACKLAT_EVENT_OBJ_LEN	(sizeof(struct stacklat_event) - STACKLAT_EVENT_OBJ_OFF)
+#define STACKLAT_EVENT_STAGE_LEN	sizeof(((struct stacklat_event *)0)->stages[0])
+
+static inline unsigned int stacklat_event_compact_len(const struct stacklat_event *ev)
+{
+	unsigned int n = ev->nstages < STACKLAT_EVENT_STAGES ? ev->nstages :
+			 STACKLAT_EVENT_STAGES;
+
+	return STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN + n * STACKLAT_EVENT_STAGE_LEN;
+}
+
+/* Pack @ev into @buf (stacklat_event_compact_len(@ev) bytes). */
+static inline void stacklat_event_pack(void *buf, const struct stacklat_event *ev)
+{
+	unsigned char *b = (unsigned char *)buf;
+	unsigned int len = stacklat_event_compact_len(ev);
+
+	__builtin_memcpy(b, ev, STACKLAT_EVENT_HEAD_LEN);
+	__builtin_memcpy(b + STACKLAT_EVENT_HEAD_LEN,
+			 (const unsigned char *)ev + STACKLAT_EVENT_OBJ_OFF, STACKLAT_EVENT_OBJ_LEN);
+	__builtin_memcpy(b + STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN, ev->stages,
+			 len - STACKLAT_EVENT_HEAD_LEN - STACKLAT_EVENT_OBJ_LEN);
+}
+
+/*
+ * Unpack @len bytes of a compact record into @ev (zeroed first); 0, or -1
+ * when @len does not match the nstages it gives (the record is not one).
+ */
+static inline int stacklat_event_unpack(struct stacklat_event *ev, const void *buf,
+					unsigned int len)
+{
+	const unsigned char *b = (const unsigned char *)buf;
+
+	__builtin_memset(ev, 0, sizeof(*ev));
+	if (len < STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN)
+		return -1;
+	__builtin_memcpy(ev, b, STACKLAT_EVENT_HEAD_LEN);
+	if (ev->nstages > STACKLAT_EVENT_STAGES || len != stacklat_event_compact_len(ev))
+		return -1;
+	__builtin_memcpy((unsigned char *)ev + STACKLAT_EVENT_OBJ_OFF, b + STACKLAT_EVENT_HEAD_LEN,
+			 STACKLAT_EVENT_OBJ_LEN);
+	__builtin_memcpy(ev->stages, b + STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN,
+			 len - STACKLAT_EVENT_HEAD_LEN - STACKLAT_EVENT_OBJ_LEN);
+	return 0;
+}
+
 /* The name of block operation @op (enum stacklat_blk_op). */
 static inline const char *stacklat_blk_op_name(__u32 op)
 {

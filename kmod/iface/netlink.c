@@ -19,6 +19,7 @@
 #include <net/genetlink.h>
 
 #include "sl.h"
+#include "stacklat_event.h"
 
 static bool open_reads;
 module_param(open_reads, bool, 0444);
@@ -53,6 +54,7 @@ static const struct nla_policy sl_nl_policy[STACKLAT_A_MAX + 1] = {
 	[STACKLAT_A_FUNC_SYMBOL] = { .type = NLA_NUL_STRING,
 				     .len = STACKLAT_SYM_MAX - 1 },
 	[STACKLAT_A_THRESHOLD_NS] = { .type = NLA_U64 },
+	[STACKLAT_A_EVENT_COMPACT] = { .type = NLA_FLAG },
 };
 
 static struct genl_family sl_genl_family;
@@ -681,9 +683,17 @@ static int sl_nl_dump_inflight(struct sk_buff *skb, struct netlink_callback *cb)
 /* Reading consumes the rings: the privilege of a change. */
 static int sl_nl_events_start(struct netlink_callback *cb)
 {
+	struct nlattr *tb[STACKLAT_A_MAX + 1];
+	int ret;
+
 	if (!sl_nl_may_write(cb->skb, cb->extack))
 		return -EPERM;
+	ret = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, STACKLAT_A_MAX,
+			  sl_nl_policy, cb->extack);
+	if (ret)
+		return ret;
 	cb->args[0] = 0;
+	cb->args[1] = !!tb[STACKLAT_A_EVENT_COMPACT];
 	cb->min_dump_alloc = 32768;
 	return 0;
 }
@@ -693,7 +703,8 @@ static int sl_nl_events_start(struct netlink_callback *cb)
 
 /*
  * As many events as the message has room for, taken in batches that fit
- * (an event is taken only when there is room for it: none is lost).
+ * (an event is taken only when there is room for it at full size: none is
+ * lost; compact records leave room, and the next batch takes it).
  */
 static int sl_nl_dump_events(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -724,10 +735,17 @@ static int sl_nl_dump_events(struct sk_buff *skb, struct netlink_callback *cb)
 		room = min3(room, SL_NL_EVENTS_BATCH,
 			    (unsigned int)(SL_NL_EVENTS_PER_DUMP - cb->args[0]));
 		got = room ? sl_events_take(ev, room) : 0;
-		for (i = 0; i < got; i++)
-			memcpy(nla_data(nla_reserve(skb, STACKLAT_A_EVENT,
-						    sizeof(*ev))),
-			       &ev[i], sizeof(*ev));
+		for (i = 0; i < got; i++) {
+			if (cb->args[1])
+				stacklat_event_pack(nla_data(nla_reserve(skb,
+						STACKLAT_A_EVENT_COMPACT,
+						stacklat_event_compact_len(&ev[i]))),
+						&ev[i]);
+			else
+				memcpy(nla_data(nla_reserve(skb, STACKLAT_A_EVENT,
+							    sizeof(*ev))),
+				       &ev[i], sizeof(*ev));
+		}
 		cb->args[0] += got;
 		n += got;
 		if (got < room || !got)
