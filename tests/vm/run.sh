@@ -156,7 +156,7 @@ make_initrd() { # make_initrd KERNEL -> path of the cached initramfs
 }
 
 build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
-	local k=$1 log=$2 b=$cache/build/$1 cc=() run=() need have
+	local k=$1 log=$2 b=$cache/build/$1 cc=() run=() need have text
 	[ -z "${3:-}" ] || b=$cache/build/$1-base
 	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
@@ -174,9 +174,15 @@ build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
 	# which bookworm lacks: gcc-12 builds a module that loads and runs);
 	# else a chroot of the Debian suite that has it (toolchain.sh: 7.x
 	# passes flags gcc-12 rejects, and its kbuild tools need a newer libc).
+	# The exact compiler (a kernel built here, 6.1-debug, names plain "gcc":
+	# kbuild warns when the name differs) comes first.
 	need=$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)[0-9]\{4\}$/\1/p' "$KDIR/include/config/auto.conf" 2>/dev/null)
 	have=$(gcc -dumpversion | cut -d. -f1)
-	if [ -z "$need" ] || command -v "gcc-$need" > /dev/null; then
+	text=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$KDIR/include/config/auto.conf" 2>/dev/null)
+	if [ -n "$text" ] && command -v "${text%% *}" > /dev/null &&
+	   [ "$("${text%% *}" --version | head -n1)" = "$text" ]; then
+		cc=(CC="${text%% *}")
+	elif [ -z "$need" ] || command -v "gcc-$need" > /dev/null; then
 		[ -z "$need" ] || cc=(CC="gcc-$need")
 	elif [ "$have" -gt "$need" ]; then
 		cc=(CC="gcc-$have")
