@@ -19,6 +19,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,39 @@ static void wait_file(const char *f)
 		nanosleep(&ts, NULL);
 }
 
+static sigjmp_buf no_i386;
+
+static void on_segv(int sig)
+{
+	(void)sig;
+	siglongjmp(no_i386, 1);
+}
+
+static long i386_getppid(void);
+
+/*
+ * @k getppid calls through int 0x80; 1 if each returned @ppid (any parent
+ * when 0).  A kernel without IA32 emulation faults the first: SIGSEGV, 0.
+ */
+static int i386_calls(long k, long ppid)
+{
+	volatile int ok = 1;
+	long i, r;
+
+	signal(SIGSEGV, on_segv);
+	if (sigsetjmp(no_i386, 1)) {
+		signal(SIGSEGV, SIG_DFL);
+		return 0;
+	}
+	for (i = 0; i < k; i++) {
+		r = i386_getppid();
+		if (r <= 0 || (ppid && r != ppid))
+			ok = 0;
+	}
+	signal(SIGSEGV, SIG_DFL);
+	return ok;
+}
+
 /* getppid in the i386 ABI, from this 64-bit process */
 static long i386_getppid(void)
 {
@@ -69,9 +104,9 @@ static void stat_missing(void)
 
 static int cmd_calls(int argc, char **argv)
 {
-	long n = 0, m = 0, k = 0, i, ppid = 0, r;
+	long n = 0, m = 0, k = 0, i, ppid = 0;
 	const char *go = NULL, *quit = NULL, *out = NULL;
-	int o, i386 = 1;
+	int o, i386;
 	FILE *f = stdout;
 
 	while ((o = getopt(argc, argv, "n:m:k:g:q:o:")) != -1) {
@@ -110,11 +145,7 @@ static int cmd_calls(int argc, char **argv)
 		ppid = syscall(SYS_getppid);
 	for (i = 0; i < m; i++)
 		stat_missing();
-	for (i = 0; i < k; i++) {
-		r = i386_getppid();
-		if (r <= 0 || (n && r != ppid))
-			i386 = 0;
-	}
+	i386 = i386_calls(k, n ? ppid : 0);
 	fprintf(f, "done %d %d\n", getpid(), k ? i386 : 0);
 	fflush(f);
 	wait_file(quit);
