@@ -382,6 +382,13 @@ static int client(int argc, char **argv)
 	for (i = 0; i < conns; i++)
 		if (read(fds[i], buf, 1) != 1)
 			die("client read go");
+	/*
+	 * A worker writes its go byte before it adds the connections to its
+	 * epoll set: the first request must wait, like every other, until the
+	 * worker is asleep in its wait, or it finds the worker busy.
+	 */
+	if (sleeper)
+		wait_asleep(sleeper);
 	memset(buf, 'q', sizeof(buf));
 	for (i = 0; i < n; i += burst ? conns : 1) {
 		int k, m = burst ? conns : 1;
