@@ -6,9 +6,10 @@
   tcpretrans.py NS bulk PORT BYTES
       a client sends BYTES to a server over lo (the scenario put netem
       loss on it), the server answers one byte once it has them all;
-      then, while both sockets stay open, their tcpi_total_retrans are
+      then, while all sockets stay open, their tcpi_total_retrans are
       read before and after the module's tcpretrans table, until no
-      retransmission happened in between.
+      retransmission happened in between; again on a new connection
+      (at most 8) while nothing was retransmitted.
   tcpretrans.py NS blackhole PORT N
       a connection is made, then netem loss 100 % is put on lo by this
       script (tc), 1000 bytes are sent, until N retransmissions: the RTO
@@ -88,7 +89,9 @@ def pair(port):
     return c, s
 
 
-def bulk(port, nbytes):
+def transfer(port, nbytes):
+    """One connection: the client sends @nbytes, the server answers one
+    byte once it has them all; both sockets are returned still open."""
     c, s = pair(port)
     s.settimeout(120)
 
@@ -105,10 +108,25 @@ def bulk(port, nbytes):
     c.sendall(b"b" * nbytes)
     assert c.recv(1) == b"k"
     t.join()
-    total, tab = consistent([c, s])
-    c.close()
-    s.close()
-    return result(total, tab)
+    return [c, s]
+
+
+def bulk(port, nbytes, tries=8):
+    """Transfers until one of them retransmitted.  TCP hands the qdisc
+    GSO packets of up to 64 KiB whatever lo's features (TCP sockets always
+    have GSO), so netem draws its loss per packet of ~45 segments and a
+    2 MB transfer is a few dozen draws: some transfers lose nothing.  All
+    sockets stay open until the count is read, so that no retransmission
+    (of a FIN, say) happens after their tcpi_total_retrans were read."""
+    socks = []
+    for i in range(tries):
+        socks += transfer(port, nbytes)
+        total, tab = consistent(socks)
+        if total:
+            break
+    for x in socks:
+        x.close()
+    return result(total, tab, transfers=i + 1)
 
 
 def wait_retrans(c, n):
