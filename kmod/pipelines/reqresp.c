@@ -566,19 +566,28 @@ static int sl_rr_write_post(struct sl_ev *ev, struct sl_flight_ent *unused)
 
 /*
  * net_dev_start_xmit(skb, dev): a segment of a socket with a request in
- * flight; its end sequence is kept for net_dev_xmit, which (same CPU,
- * same call) says the driver took it.  The skb cannot be read there.
+ * flight is handed to the driver.  If it carries the response's newest
+ * byte, the response has left now (tx ends here for now): over a NIC the
+ * peer can answer, and its next request be read on another CPU, before
+ * this driver call returns (seen on 5.10 over virtio-net), and the request
+ * must be complete by then.  Its end sequence is kept for net_dev_xmit,
+ * which (same CPU, same call) says when the driver took it; the skb
+ * cannot be read there.
  */
 static int sl_rr_xstart_pre(struct sl_ev *ev)
 {
 	const struct sk_buff *skb = sl_ev_ptr(ev, 0);
 	const struct sock *sk = skb->sk;
+	unsigned long req = (unsigned long)sk | SL_RR_REQ;
 	const struct tcphdr *th;
+	struct sl_flight_ent *e;
 	unsigned int hl;
+	u64 sent;
+	u32 end;
 
 	this_cpu_write(sl_rr_tx.skb, NULL);
 	if (!sk || !skb_transport_header_was_set(skb) ||
-	    !sl_chain_followed(ev->p, (unsigned long)sk | SL_RR_REQ))
+	    !sl_chain_followed(ev->p, req))
 		return -1;
 	th = (const struct tcphdr *)skb_transport_header(skb);
 	if (!sl_net_linear(skb, th, sizeof(*th)))
@@ -586,19 +595,34 @@ static int sl_rr_xstart_pre(struct sl_ev *ev)
 	hl = skb_transport_offset(skb) + th->doff * 4U;
 	if (skb->len <= hl)
 		return -1;
-	this_cpu_write(sl_rr_tx.req, (unsigned long)sk | SL_RR_REQ);
-	this_cpu_write(sl_rr_tx.end, ntohl(th->seq) + skb->len - hl);
+	end = ntohl(th->seq) + skb->len - hl;
+	e = sl_chain_get(ev->p, req);
+	if (!e)
+		return -1;
+	sent = e->ts[R_SENT];
+	if (!(e->aux[0] & SL_RR_WRITTEN) ||
+	    ((sent & SL_RR_SEQ) && before(end, (u32)sent))) {
+		sl_chain_put(e);
+		return -1;
+	}
+	e->ts[R_SENT] = end | SL_RR_SEQ;
+	e->ts[R_TXDONE] = sl_ev_now(ev);
+	sl_chain_put(e);
+	this_cpu_write(sl_rr_tx.req, req);
+	this_cpu_write(sl_rr_tx.end, end);
 	this_cpu_write(sl_rr_tx.skb, skb);
 	return -1;
 }
 
-/* net_dev_xmit(skb, rc, ...): the driver took the segment */
+/*
+ * net_dev_xmit(skb, rc, ...): the driver took the segment: the time tx
+ * ends, if the request is still in flight and this is still its newest
+ * byte.  A driver that refused it (busy) is handed it again later.
+ */
 static int sl_rr_xmit_pre(struct sl_ev *ev)
 {
 	struct sl_pipeline *p = ev->p;
 	struct sl_flight_ent *e;
-	u64 sent;
-	u32 end;
 
 	if (this_cpu_read(sl_rr_tx.skb) != (void *)sl_ev_arg(ev, 0))
 		return -1;
@@ -608,13 +632,8 @@ static int sl_rr_xmit_pre(struct sl_ev *ev)
 	e = sl_chain_get(p, this_cpu_read(sl_rr_tx.req));
 	if (!e)
 		return -1;
-	end = this_cpu_read(sl_rr_tx.end);
-	sent = e->ts[R_SENT];
-	if ((e->aux[0] & SL_RR_WRITTEN) &&
-	    (!(sent & SL_RR_SEQ) || after(end, (u32)sent))) {
-		e->ts[R_SENT] = end | SL_RR_SEQ;
+	if (e->ts[R_SENT] == (this_cpu_read(sl_rr_tx.end) | SL_RR_SEQ))
 		e->ts[R_TXDONE] = sl_ev_now(ev);
-	}
 	sl_chain_put(e);
 	return -1;
 }

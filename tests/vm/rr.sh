@@ -45,41 +45,46 @@ rr_rt() { [ -e /sys/kernel/realtime ] || uname -v | grep -q PREEMPT_RT; }
 
 # rr_counts N: every time stage and the segments histogram hold exactly N
 # samples, no request was lost and nothing is left in flight.  A hit the
-# kernel missed (nmissed) may lose a request, counted unmatched: then the
-# stages hold N minus those, at most one per miss.  On
+# kernel missed (nmissed) may lose a request, counted unmatched, or leave
+# an entry that only age removes (stale): then the stages hold N minus the
+# unmatched, and the two together are at most one per miss.  On
 # PREEMPT_RT a request is at times lost, counted unmatched (in 1 of 9 runs
 # with 3 guests on 2 host cores; by the table's insert count, a request
 # whose segment did not reach the socket's pending data: issue 11's known
 # defect): there the stages hold
 # N minus the unmatched ones, every other loss is 0 all the same
 rr_counts() {
-	local n=$1 s c u=0 m
+	local n=$1 s c u=0 m st=0
 	# what is left in flight, and every loss, before any count is judged
 	[ "$(rr_inflight)" = 0 ] || sed 's/^/inflight: /' "$SL_DBG/inflight"
 	awk '/^in-flight table/ { print } /^pipeline / { on = ($2 == "reqresp:") }
-		on && ($1 == "lost:" || ($1 == "hook" && !/nmissed=0/))' "$SL_DBG/status"
+		on && ($1 == "lost:" || (($1 == "hook" || $1 == "fprobe:") && !/nmissed=0/))' "$SL_DBG/status"
 	# hits the kernel dropped (a kprobe hit while another kprobe's handler
 	# runs on the CPU, e.g. a softirq arriving inside a task-context
 	# handler: 5.10, where entry points are kprobes, under load); each
 	# request they lose is counted unmatched, and at most one per miss
 	m=$(awk '/^pipeline / { on = ($2 == "reqresp:") }
-		on && $1 == "hook" { for (i = 2; i <= NF; i++) if ($i ~ /^nmissed=/) { split($i, a, "="); t += a[2] } }
+		on && ($1 == "hook" || $1 == "fprobe:") { for (i = 2; i <= NF; i++) if ($i ~ /^nmissed=/) { split($i, a, "="); t += a[2] } }
 		END { print t + 0 }' "$SL_DBG/status")
 	if rr_rt; then
 		u=$(rr_lost unmatched)
 		[ "$u" = 0 ] || note "PREEMPT_RT: $u of $n requests lost, counted unmatched (issue 11)"
 	elif [ "$m" != 0 ]; then
+		# a missed hit leaves one chain unfinished: its request counted
+		# unmatched, or its entry reclaimed by age (stale)
 		u=$(rr_lost unmatched)
-		[ "$u" -le "$m" ] || fail "reqresp: $u requests unmatched, more than the $m hits the kernel missed"
-		note "$m hook hits missed by the kernel (nmissed): $u of $n requests lost, counted unmatched"
+		st=$(rr_lost stale)
+		[ $((u + st)) -le "$m" ] || fail "reqresp: $u requests unmatched and $st entries stale, more than the $m hits the kernel missed"
+		note "$m hook hits missed by the kernel (nmissed): $u of $n requests lost, counted unmatched; $st entries stale"
 	fi
 	for s in $RR_STAGES segments; do
 		c=$(awk -v s="$s" '$1 == s { print $2 }' "$SL_DBG/reqresp")
 		assert_eq "reqresp $s count" "$((n - u))" "${c:-0}"
 	done
-	for s in table_full stale bad_delta dropped; do
+	for s in table_full bad_delta dropped; do
 		assert_eq "reqresp lost $s" 0 "$(rr_lost $s)"
 	done
+	assert_eq "reqresp lost stale" "$st" "$(rr_lost stale)"
 	assert_eq "reqresp lost unmatched" "$u" "$(rr_lost unmatched)"
 	assert_eq "reqresp entries in flight" 0 "$(rr_inflight)"
 }
