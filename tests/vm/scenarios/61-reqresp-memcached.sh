@@ -6,10 +6,11 @@
 # NAPI receive path.  Each time N gets on M connections give exactly N
 # samples in every stage, nothing lost, nothing left in flight once the
 # clients close (on 5.10, whose entry points are kprobes, a softirq
-# arriving inside a handler under load makes the kernel miss a hit: the
-# requests that loses are counted unmatched, at most one per miss, and the
-# stages hold the others: rr_counts).  Prints the per-stage breakdown (p50/p99) and what one
-# request costs in hook hits, per hook.
+# arriving inside a handler under load makes the kernel miss a hit: a
+# request that loses is counted unmatched, or its entry is reclaimed as
+# stale, at most one per miss, and the stages hold the others: rr_counts).
+# Prints the per-stage breakdown (p50/p99) and what one request costs in
+# hook hits, per hook.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 . "$SL_REPO/tests/vm/rr.sh"
