@@ -71,6 +71,17 @@ if has linux/ftrace.h 'struct ftrace_ops \*op, struct ftrace_regs \*fregs\);' &&
 	flag HAS_FTRACE_OPS_REGS
 fi
 
+# fprobe with per-call entry data and the caller's address (6.2): return
+# points on ftrace; its handlers get pt_regs (rethook-based, to 6.13) or
+# ftrace_regs (function-graph based, 6.14); the rethook-based one bounds
+# the calls in flight (nr_maxactive)
+if has linux/fprobe.h 'unsigned long ret_ip, struct ftrace_regs \*'; then
+	flag FPROBE_FTRACE_REGS
+elif has linux/fprobe.h 'unsigned long ret_ip, struct pt_regs \*'; then
+	flag FPROBE_PT_REGS
+fi
+has linux/fprobe.h 'int[[:space:]]+nr_maxactive;' && flag FPROBE_HAS_NR_MAXACTIVE
+
 # ---- network tracepoints
 p=$(tp_proto kfree_skb skb)
 case $p in

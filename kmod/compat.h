@@ -76,6 +76,33 @@ sl_compat_ftrace_pt_regs(struct ftrace_regs *fregs)
 }
 #endif
 
+/*
+ * The ftrace backend of return points (core/hook.c): an fprobe, whose
+ * entry handler runs under ftrace's per-context recursion lock and whose
+ * exit handler gets the entry's own bytes, where its handlers get pt_regs
+ * (COMPAT_FPROBE_PT_REGS: the rethook-based fprobe, 6.2 to 6.13).
+ *
+ * The function-graph based fprobe (COMPAT_FPROBE_FTRACE_REGS, 6.14 and
+ * later) is not used: fgraph hands out its ops indexes round-robin and
+ * marks every frame with bit 0, so once fprobe's graph ops is registered
+ * again at index 0, a call still in flight from a registration at another
+ * index (a task asleep in a probed function across a disable and enable)
+ * returns into fprobe_return() with no data for index 0, which warns
+ * (fprobe.c:676 in 7.3; 16-krp-toggle hit it within 20 cycles).  Return
+ * points stay kretprobes there.
+ */
+#if defined(CONFIG_FPROBE) && defined(COMPAT_FPROBE_PT_REGS)
+#define SL_HAVE_FPROBE	1
+#include <linux/fprobe.h>
+
+static inline void sl_compat_fprobe_maxactive(struct fprobe *fp, int n)
+{
+#ifdef COMPAT_FPROBE_HAS_NR_MAXACTIVE
+	fp->nr_maxactive = n;
+#endif
+}
+#endif
+
 /* nla_strlcpy() was renamed nla_strscpy() in 5.11 (and returns -E2BIG). */
 static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 					    size_t size)

@@ -126,7 +126,8 @@ static int sl_module_notify(struct notifier_block *nb, unsigned long action,
 				addr = (unsigned long)hk->kp.addr;
 			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_KRETPROBE)
 				addr = (unsigned long)hk->krp.kp.addr;
-			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_FTRACE)
+			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_FTRACE ||
+				 sl_hook_kind(hk) == STACKLAT_HOOK_KIND_FPROBE)
 				addr = hk->fip;
 			else
 				continue;

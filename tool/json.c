@@ -195,6 +195,8 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 		add_u64(l, "retire_lost", k->retire_lost);
 		add(o, "keyed", l);
 	}
+	if (p->has_fprobe)
+		add_u64(o, "fprobe_nmissed", p->fprobe_nmissed);
 	a = json_object_new_array();
 	for (i = 0; i < p->nstages; i++) {
 		struct json_object *s = json_object_new_object();

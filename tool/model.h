@@ -101,6 +101,8 @@ struct pipe_info {
 	uint64_t threshold_ns;		/* slow events above it; 0 off */
 	bool has_keyed;
 	struct keyed_info keyed;
+	bool has_fprobe;		/* return points on an fprobe */
+	uint64_t fprobe_nmissed;
 };
 
 struct pipe_list {

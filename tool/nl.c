@@ -457,6 +457,10 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 	}
 	if (p[STACKLAT_PIPE_A_KEYED])
 		parse_keyed_stats(p[STACKLAT_PIPE_A_KEYED], pi);
+	if (p[STACKLAT_PIPE_A_FPROBE_NMISSED]) {
+		pi->has_fprobe = true;
+		pi->fprobe_nmissed = get_u64(p[STACKLAT_PIPE_A_FPROBE_NMISSED]);
+	}
 	return 0;
 }
 

@@ -37,6 +37,7 @@ static const char * const kind_names[] = {
 	[STACKLAT_HOOK_KIND_KPROBE] = "kprobe",
 	[STACKLAT_HOOK_KIND_KRETPROBE] = "kretprobe",
 	[STACKLAT_HOOK_KIND_FTRACE] = "ftrace",
+	[STACKLAT_HOOK_KIND_FPROBE] = "fprobe",
 };
 
 static const char * const key_names[] = {
@@ -219,6 +220,9 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 			ull(k->dropped_rows), ull(k->aged), ull(k->aged_rows),
 			ull(k->retire_lost), ull(k->linger_ns / 1000000));
 	}
+	if (p->has_fprobe)
+		fprintf(f, "  fprobe (the return points): nmissed=%llu\n",
+			ull(p->fprobe_nmissed));
 	if (!p->nhooks)
 		return;
 	for (i = 0; i < p->nhooks; i++) {

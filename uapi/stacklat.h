@@ -54,6 +54,9 @@
  *           STACKLAT_HOOK_A_NMISSED      u64, kprobe/kretprobe nmissed
  *       STACKLAT_PIPE_A_LOSS         nest, enum stacklat_loss_attr
  *       STACKLAT_PIPE_A_FILTER       nest, enum stacklat_filter_attr
+ *       STACKLAT_PIPE_A_FPROBE_NMISSED  u64, calls the pipeline's fprobe
+ *                                    (its return points where the kernel
+ *                                    has fprobe) missed; only with one
  *
  * STACKLAT_CMD_GET_HIST (dump, CAP_NET_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_PIPELINE_NAME (optional: only that pipeline)
@@ -292,6 +295,7 @@ enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_PAD,
 	STACKLAT_PIPE_A_THRESHOLD_NS,
 	STACKLAT_PIPE_A_KEYED,		/* nest, enum stacklat_keyed_stats_attr */
+	STACKLAT_PIPE_A_FPROBE_NMISSED,	/* u64, calls its fprobe missed */
 	__STACKLAT_PIPE_A_LAST
 };
 #define STACKLAT_PIPE_A_MAX (__STACKLAT_PIPE_A_LAST - 1)
@@ -322,6 +326,7 @@ enum stacklat_hook_kind {
 	STACKLAT_HOOK_KIND_KPROBE,
 	STACKLAT_HOOK_KIND_KRETPROBE,
 	STACKLAT_HOOK_KIND_FTRACE,	/* function entry on an ftrace_ops */
+	STACKLAT_HOOK_KIND_FPROBE,	/* entry and return on an fprobe */
 	__STACKLAT_HOOK_KIND_MAX
 };
 

@@ -150,10 +150,11 @@ int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
 }
 
 /*
- * A kretprobe point: its arguments are saved at entry, in front of the
- * pipeline's own bytes, and the row runs at return with the return value.
- * Entry runs the row's pre callback: skipping there means the return is
- * not followed (the instance goes back at once).
+ * A return point (a kretprobe, or an fprobe's entry and exit handlers): its
+ * arguments are saved at entry in the instance's bytes @raw, in front of
+ * the pipeline's own, and the row runs at return with the return value.
+ * Entry runs the row's pre callback: skipping there (non-zero) means the
+ * return is not followed (the instance goes back at once).
  */
 struct sl_krp_data {
 	unsigned long args[SL_EV_ARGS];
@@ -162,10 +163,9 @@ struct sl_krp_data {
 	u64 data[];
 };
 
-int sl_krp_entry_dispatch(struct sl_hook *hk, struct kretprobe_instance *ri,
-			  struct pt_regs *regs)
+int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw, struct pt_regs *regs)
 {
-	struct sl_krp_data *d = (struct sl_krp_data *)ri->data;
+	struct sl_krp_data *d = raw;
 	struct sl_ev ev = { .hk = hk, .regs = regs, .data = d->data };
 	unsigned int i;
 
@@ -187,14 +187,13 @@ int sl_krp_entry_dispatch(struct sl_hook *hk, struct kretprobe_instance *ri,
 	return 0;
 }
 
-void sl_krp_ret_dispatch(struct sl_hook *hk, struct kretprobe_instance *ri,
-			 struct pt_regs *regs)
+void sl_ret_exit_dispatch(struct sl_hook *hk, void *raw, unsigned long ret)
 {
-	struct sl_krp_data *d = (struct sl_krp_data *)ri->data;
+	struct sl_krp_data *d = raw;
 	struct sl_ev ev = {
 		.hk = hk,
 		.args = d->args,
-		.ret = regs_return_value(regs),
+		.ret = ret,
 		.data = d->data,
 		.ident = d->ident,
 		.act = d->act,
@@ -203,7 +202,7 @@ void sl_krp_ret_dispatch(struct sl_hook *hk, struct kretprobe_instance *ri,
 	sl_dispatch(&ev);
 }
 
-/* Bytes a kretprobe point of @hk needs per instance. */
+/* Bytes a return point of @hk needs per instance. */
 size_t sl_krp_data_size(const struct sl_hook *hk)
 {
 	return sizeof(struct sl_krp_data) + hk->data_size;

@@ -68,7 +68,14 @@ MODULE_PARM_DESC(maxactive,
 static bool use_ftrace = true;
 module_param_named(ftrace, use_ftrace, bool, 0444);
 MODULE_PARM_DESC(ftrace,
-		 "run function-entry points on an ftrace_ops where the kernel allows it (default 1; 0: kprobes)");
+		 "run function-entry points on an ftrace_ops and return points on fprobes where the kernel allows it (default 1; 0: kprobes and kretprobes)");
+
+static int sl_maxactive(void)
+{
+	if (maxactive)
+		return maxactive;
+	return max_t(int, 16, 6 * num_possible_cpus());
+}
 
 #ifdef SL_HAVE_FTRACE
 
@@ -164,7 +171,7 @@ static void sl_ft_del(struct sl_hook *hk)
  * already in the filter (one code update).  If ftrace refuses, each of
  * them becomes a kprobe.
  */
-int sl_hooks_commit(struct sl_pipeline *p)
+static int sl_ft_commit(struct sl_pipeline *p)
 {
 	unsigned int i;
 	int ret;
@@ -232,7 +239,7 @@ static inline void sl_ft_del(struct sl_hook *hk)
 {
 }
 
-int sl_hooks_commit(struct sl_pipeline *p)
+static inline int sl_ft_commit(struct sl_pipeline *p)
 {
 	return 0;
 }
@@ -241,6 +248,225 @@ static inline void sl_ft_disarm_all(struct sl_pipeline *p)
 {
 }
 #endif
+
+#ifdef SL_HAVE_FPROBE
+/*
+ * The fprobe backend of return points: one fprobe per pipeline on all its
+ * return points' functions, registered with all of them at once (one code
+ * update).  Its entry handler runs under ftrace's per-context recursion
+ * lock (a softirq arriving inside a task's handler is run, where a
+ * kretprobe's kprobe would drop it as nested); it finds the hook by the
+ * function's address, like sl_ft_func(), and keeps it in front of the
+ * call's bytes for the exit handler, which gets them as a kretprobe's
+ * would.
+ */
+struct sl_fp_data {
+	struct sl_hook *hk;
+	u64 raw[];
+};
+
+static int notrace sl_fp_entry(struct fprobe *fp, unsigned long entry_ip,
+			       unsigned long ret_ip, struct pt_regs *regs,
+			       void *data)
+{
+	struct sl_pipeline *p = container_of(fp, struct sl_pipeline, fp);
+	struct sl_fp_data *d = data;
+	unsigned int i;
+
+	for (i = 0; i < p->nhooks; i++) {
+		struct sl_hook *hk = &p->hooks[i];
+
+		if (READ_ONCE(hk->fip) != entry_ip || !READ_ONCE(hk->fprobe) ||
+		    !sl_hook_armed(hk))
+			continue;
+		d->hk = hk;
+		return sl_ret_entry_dispatch(hk, d->raw, regs);
+	}
+	return 1;
+}
+
+static void notrace sl_fp_exit(struct fprobe *fp, unsigned long entry_ip,
+			       unsigned long ret_ip, struct pt_regs *regs,
+			       void *data)
+{
+	struct sl_fp_data *d = data;
+
+	sl_ret_exit_dispatch(d->hk, d->raw, regs_return_value(regs));
+}
+
+/*
+ * After a successful trial registration of kretprobe candidate @hk->cand:
+ * a probe the kprobes core placed on an ftrace site can be on the fprobe.
+ */
+static void sl_fp_pick(struct sl_hook *hk)
+{
+	hk->fprobe = use_ftrace &&
+		     hk->cands[hk->cand].kind == STACKLAT_HOOK_KIND_KRETPROBE &&
+		     (hk->krp.kp.flags & KPROBE_FLAG_FTRACE);
+	if (hk->fprobe)
+		hk->fip = (unsigned long)hk->krp.kp.addr;
+}
+
+/*
+ * Arming a point on the fprobe only counts it: the fprobe is registered
+ * with every armed point by sl_hooks_commit().  An fprobe cannot take one
+ * more function while registered (a func add on an enabled pipeline): that
+ * point is a kretprobe then.
+ */
+static int sl_fp_add(struct sl_hook *hk)
+{
+	struct sl_pipeline *p = hk->pipe;
+
+	if (p->fp_live)
+		return -EBUSY;
+	p->fp_n++;
+	return 0;
+}
+
+static bool sl_addr_in(const unsigned long *a, unsigned int n, unsigned long x)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] == x)
+			return true;
+	return false;
+}
+
+/* Register the pipeline's fprobe on its armed points, at once. */
+static int sl_fp_commit(struct sl_pipeline *p)
+{
+	size_t size = 0;
+	unsigned long *addrs;
+	unsigned int i, n = 0;
+	int ret;
+
+	if (p->fp_live || !p->fp_n)
+		return 0;
+	addrs = kmalloc_array(p->fp_n, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs) {
+		ret = -ENOMEM;
+		goto fallback;
+	}
+	for (i = 0; i < p->nhooks; i++) {
+		struct sl_hook *hk = &p->hooks[i];
+
+		if (!hk->fprobe || hk->state != STACKLAT_HOOK_ARMED ||
+		    n == p->fp_n)
+			continue;
+		if (sl_addr_in(addrs, n, hk->fip)) {
+			/* a second point on the function: a kretprobe */
+			WRITE_ONCE(hk->fprobe, false);
+			hk->state = STACKLAT_HOOK_DISARMED;
+			sl_hook_arm(hk);
+			continue;
+		}
+		addrs[n++] = hk->fip;
+		size = max(size, sl_krp_data_size(hk));
+	}
+	p->fp_n = n;
+	if (!n) {
+		kfree(addrs);
+		return 0;
+	}
+	memset(&p->fp, 0, sizeof(p->fp));
+	p->fp.entry_handler = sl_fp_entry;
+	p->fp.exit_handler = sl_fp_exit;
+	p->fp.entry_data_size = sizeof(struct sl_fp_data) + size;
+	/* a rethook-based fprobe: maxactive calls in flight per point */
+	sl_compat_fprobe_maxactive(&p->fp, sl_maxactive() * (int)n);
+	ret = register_fprobe_ips(&p->fp, addrs, (int)n);
+	kfree(addrs);
+	if (!ret) {
+		p->fp_live = true;
+		return 0;
+	}
+fallback:
+	sl_err("%s: fprobe refused (%d): its return points fall back to kretprobes\n",
+	       p->name, ret);
+	p->fp_n = 0;
+	for (i = 0; i < p->nhooks; i++) {
+		struct sl_hook *hk = &p->hooks[i];
+
+		if (!hk->fprobe || hk->state != STACKLAT_HOOK_ARMED)
+			continue;
+		WRITE_ONCE(hk->fprobe, false);
+		hk->state = STACKLAT_HOOK_DISARMED;
+		sl_hook_arm(hk);
+	}
+	return ret;
+}
+
+/* Disarm every fprobe point of @p at once: one unregistration. */
+static void sl_fp_disarm_all(struct sl_pipeline *p)
+{
+	unsigned int i;
+
+	if (p->fp_live) {
+		unregister_fprobe(&p->fp);
+		p->fp_nmissed_acc += p->fp.nmissed;
+	}
+	p->fp_live = false;
+	p->fp_n = 0;
+	for (i = 0; i < p->nhooks; i++) {
+		struct sl_hook *hk = &p->hooks[i];
+
+		if (hk->fprobe && hk->state == STACKLAT_HOOK_ARMED)
+			hk->state = STACKLAT_HOOK_DISARMED;
+	}
+}
+
+/*
+ * For status: the return points on @p's fprobe and the calls it missed
+ * (recursion in one context, or on rethook kernels no free instance);
+ * false when the pipeline has none.
+ */
+bool sl_fprobe_stats(const struct sl_pipeline *p, unsigned int *n,
+		     u64 *nmissed)
+{
+	*n = p->fp_live ? p->fp_n : 0;
+	*nmissed = p->fp_nmissed_acc + (p->fp_live ? READ_ONCE(p->fp.nmissed) : 0);
+	return *n || *nmissed;
+}
+#else
+static inline void sl_fp_pick(struct sl_hook *hk)
+{
+	hk->fprobe = false;
+}
+
+static inline int sl_fp_add(struct sl_hook *hk)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int sl_fp_commit(struct sl_pipeline *p)
+{
+	return 0;
+}
+
+static inline void sl_fp_disarm_all(struct sl_pipeline *p)
+{
+}
+
+bool sl_fprobe_stats(const struct sl_pipeline *p, unsigned int *n,
+		     u64 *nmissed)
+{
+	*n = 0;
+	*nmissed = 0;
+	return false;
+}
+#endif
+
+/*
+ * After arming a pipeline's hooks: its entry points on the ftrace_ops and
+ * its return points on the fprobe, each in one code update.
+ */
+int sl_hooks_commit(struct sl_pipeline *p)
+{
+	int ret = sl_ft_commit(p), ret2 = sl_fp_commit(p);
+
+	return ret ? ret : ret2;
+}
 
 struct sl_tp_find {
 	const char *name;
@@ -353,13 +579,6 @@ void sl_hook_free(struct sl_hook *hk)
 	hk->pc = NULL;
 }
 
-static int sl_maxactive(void)
-{
-	if (maxactive)
-		return maxactive;
-	return max_t(int, 16, 6 * num_possible_cpus());
-}
-
 /*
  * Every kretprobe runs the dispatcher through these two trampolines, which
  * find the hook with a NULL check and hand it over as an argument.
@@ -386,7 +605,7 @@ static int sl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (unlikely(!hk))
 		return 1;	/* being unregistered: no return handler */
-	return sl_krp_entry_dispatch(hk, ri, regs);
+	return sl_ret_entry_dispatch(hk, ri->data, regs);
 }
 
 static int sl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -394,7 +613,7 @@ static int sl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct sl_hook *hk = sl_krp_hook(ri);
 
 	if (likely(hk))
-		sl_krp_ret_dispatch(hk, ri, regs);
+		sl_ret_exit_dispatch(hk, ri->data, regs_return_value(regs));
 	return 0;
 }
 
@@ -432,14 +651,11 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 	return -EINVAL;
 }
 
-static void sl_hook_unregister(struct sl_hook *hk)
+/* Unregister @hk's candidate as the probe it is registered as. */
+static void sl_probe_unregister(struct sl_hook *hk)
 {
 	const struct sl_cand *c = &hk->cands[hk->cand];
 
-	if (hk->ftrace) {
-		sl_ft_del(hk);
-		return;
-	}
 	switch (c->kind) {
 	case STACKLAT_HOOK_KIND_TRACEPOINT:
 		tracepoint_probe_unregister(hk->tp, c->tp_probe, hk);
@@ -453,6 +669,19 @@ static void sl_hook_unregister(struct sl_hook *hk)
 		hk->nmissed_acc += hk->krp.nmissed + hk->krp.kp.nmissed;
 		break;
 	}
+}
+
+static void sl_hook_unregister(struct sl_hook *hk)
+{
+	/*
+	 * A point on the fprobe that leaves alone (a func del, its module
+	 * going away) is skipped by the handlers from now on; its function
+	 * leaves the fprobe when the pipeline is disabled.
+	 */
+	if (hk->ftrace)
+		sl_ft_del(hk);
+	else if (!hk->fprobe)
+		sl_probe_unregister(hk);
 }
 
 /*
@@ -470,6 +699,7 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 	hk->cand = -1;
 	hk->tp = NULL;
 	WRITE_ONCE(hk->ftrace, false);
+	hk->fprobe = false;
 	for (i = 0; i < (int)hk->ncands; i++) {
 		const struct sl_cand *c = &hk->cands[i];
 
@@ -489,10 +719,11 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 		if (!ret) {
 			hk->cand = i;
 			sl_ft_pick(hk);
+			sl_fp_pick(hk);
 			if (keep)
 				kept = true;
 			else
-				sl_hook_unregister(hk);
+				sl_probe_unregister(hk);
 			hk->nmissed_acc = 0;
 			break;
 		}
@@ -570,7 +801,7 @@ static void sl_batch_run(struct sl_batch *b, bool count)
 
 static bool sl_hook_is_probe(const struct sl_hook *hk)
 {
-	return !hk->ftrace &&
+	return !hk->ftrace && !hk->fprobe &&
 	       hk->cands[hk->cand].kind != STACKLAT_HOOK_KIND_TRACEPOINT;
 }
 
@@ -604,8 +835,10 @@ void sl_hooks_disarm(struct sl_hook *hooks, unsigned int n)
 	bool batch = sl_batch_init(&b, n);
 	unsigned int i;
 
-	if (n)
+	if (n) {
 		sl_ft_disarm_all(hooks[0].pipe);
+		sl_fp_disarm_all(hooks[0].pipe);
+	}
 	for (i = 0; i < n; i++) {
 		struct sl_hook *hk = &hooks[i];
 
@@ -634,6 +867,13 @@ int sl_hook_arm(struct sl_hook *hk)
 			return 0;
 		}
 		WRITE_ONCE(hk->ftrace, false);	/* not an ftrace site after all */
+	}
+	if (hk->fprobe) {
+		if (!sl_fp_add(hk)) {
+			hk->state = STACKLAT_HOOK_ARMED;
+			return 0;
+		}
+		WRITE_ONCE(hk->fprobe, false);	/* the fprobe is live */
 	}
 	ret = sl_hook_register(hk, hk->cand, false);
 	if (ret) {
@@ -675,7 +915,7 @@ u64 sl_hook_nmissed(const struct sl_hook *hk)
 
 	for_each_possible_cpu(cpu)
 		n += READ_ONCE(per_cpu_ptr(hk->pc, cpu)->missed);
-	if (hk->state != STACKLAT_HOOK_ARMED || hk->ftrace)
+	if (hk->state != STACKLAT_HOOK_ARMED || hk->ftrace || hk->fprobe)
 		return n;
 	c = &hk->cands[hk->cand];
 	if (c->kind == STACKLAT_HOOK_KIND_KPROBE)
@@ -702,9 +942,28 @@ const char *sl_entry_backend(void)
 #endif
 }
 
+/* How return points are attached, for status. */
+const char *sl_return_backend(void)
+{
+#if defined(SL_HAVE_FPROBE)
+	return use_ftrace ? "fprobe (kretprobe where fprobe cannot)" :
+			    "kretprobe (module parameter ftrace=0)";
+#elif defined(CONFIG_FPROBE) && defined(COMPAT_FPROBE_FTRACE_REGS)
+	return use_ftrace ? "kretprobe (this kernel's fprobe runs on the function graph tracer: not used, see compat.h)" :
+			    "kretprobe (module parameter ftrace=0)";
+#else
+	return use_ftrace ? "kretprobe (no fprobe on this kernel)" :
+			    "kretprobe (module parameter ftrace=0)";
+#endif
+}
+
 u32 sl_hook_kind(const struct sl_hook *hk)
 {
 	if (hk->cand < 0)
 		return STACKLAT_HOOK_KIND_NONE;
-	return hk->ftrace ? STACKLAT_HOOK_KIND_FTRACE : hk->cands[hk->cand].kind;
+	if (hk->ftrace)
+		return STACKLAT_HOOK_KIND_FTRACE;
+	if (hk->fprobe)
+		return STACKLAT_HOOK_KIND_FPROBE;
+	return hk->cands[hk->cand].kind;
 }

@@ -277,8 +277,9 @@ struct sl_hook {
 	struct kretprobe krp;
 	struct sl_hook_pcpu __percpu *pc;
 	u64 nmissed_acc;		/* nmissed of earlier registrations */
-	unsigned long fip;		/* ftrace backend: the entry's address */
+	unsigned long fip;		/* ftrace backends: the entry's address */
 	bool ftrace;			/* a kprobe candidate run by ftrace */
+	bool fprobe;			/* a kretprobe candidate run by fprobe */
 };
 
 /* The hook a probe handler runs for. */
@@ -301,10 +302,8 @@ static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
 
 void sl_dispatch(struct sl_ev *ev);
 int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs);
-int sl_krp_entry_dispatch(struct sl_hook *hk, struct kretprobe_instance *ri,
-			  struct pt_regs *regs);
-void sl_krp_ret_dispatch(struct sl_hook *hk, struct kretprobe_instance *ri,
-			 struct pt_regs *regs);
+int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw, struct pt_regs *regs);
+void sl_ret_exit_dispatch(struct sl_hook *hk, void *raw, unsigned long ret);
 size_t sl_krp_data_size(const struct sl_hook *hk);
 
 static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
@@ -372,6 +371,8 @@ u64 sl_hook_nmissed(const struct sl_hook *hk);
 const char *sl_hook_target(const struct sl_hook *hk);
 u32 sl_hook_kind(const struct sl_hook *hk);
 const char *sl_entry_backend(void);
+const char *sl_return_backend(void);
+bool sl_fprobe_stats(const struct sl_pipeline *p, unsigned int *n, u64 *nmissed);
 bool sl_hook_skipped(const char *pipe, const char *hook, const char *target);
 int sl_skip_validate(void);
 
@@ -482,6 +483,13 @@ struct sl_pipeline {
 	struct ftrace_ops ft_ops;
 	unsigned int ft_n;		/* its functions (hooks armed on it) */
 	bool ft_live;			/* registered */
+#endif
+#ifdef SL_HAVE_FPROBE
+	/* the fprobe backend: one fprobe for the pipeline's return points */
+	struct fprobe fp;
+	unsigned int fp_n;		/* its functions */
+	bool fp_live;			/* registered */
+	u64 fp_nmissed_acc;		/* nmissed of earlier registrations */
 #endif
 };
 

@@ -33,6 +33,7 @@ static const char * const sl_kind_names[__STACKLAT_HOOK_KIND_MAX] = {
 	[STACKLAT_HOOK_KIND_KPROBE] = "kprobe",
 	[STACKLAT_HOOK_KIND_KRETPROBE] = "kretprobe",
 	[STACKLAT_HOOK_KIND_FTRACE] = "ftrace",
+	[STACKLAT_HOOK_KIND_FPROBE] = "fprobe",
 };
 
 static const char * const sl_key_names[__STACKLAT_KEY_MAX] = {
@@ -140,13 +141,15 @@ static int sl_status_show(struct seq_file *m, void *v)
 	struct sl_flight_stats fs;
 	struct sl_losses loss;
 	char filt[160];
-	unsigned int i, j;
+	unsigned int i, j, nfp;
+	u64 fpm;
 
 	sl_flight_stats(sl_ft, &fs);
 	seq_printf(m, "stacklat %s on Linux %s\n", SL_VERSION,
 		   init_utsname()->release);
 	seq_printf(m, "clock: %s\n", SL_CLOCK_NAME);
 	seq_printf(m, "entry points: %s\n", sl_entry_backend());
+	seq_printf(m, "return points: %s\n", sl_return_backend());
 	seq_printf(m, "in-flight table: %u/%u used, max age %llums, inserts %llu, full %llu, stale %llu, busy %llu, %llu KiB\n",
 		   fs.used, fs.size, fs.max_age_ns / NSEC_PER_MSEC, fs.inserts,
 		   fs.full, fs.stale, fs.busy, fs.bytes >> 10);
@@ -172,6 +175,9 @@ static int sl_status_show(struct seq_file *m, void *v)
 		seq_printf(m, "  memory: %llu KiB of histograms (%u stages x %u CPUs)\n",
 			   sl_pipeline_mem(p) >> 10, p->max_stages,
 			   num_possible_cpus());
+		if (sl_fprobe_stats(p, &nfp, &fpm))
+			seq_printf(m, "  fprobe: %u return points, nmissed=%llu\n",
+				   nfp, fpm);
 		if (p->keyed)
 			sl_keyed_status(m, p->keyed);
 		for (j = 0; j < p->nhooks; j++) {

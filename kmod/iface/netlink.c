@@ -280,8 +280,8 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 {
 	struct nlattr *pipe, *list, *nest;
 	struct sl_losses loss;
-	u64 nmissed = 0;
-	unsigned int i;
+	u64 nmissed = 0, fpm;
+	unsigned int i, nfp;
 
 	if (p->refresh)
 		p->refresh(p);
@@ -295,6 +295,10 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 			  STACKLAT_PIPE_A_PAD) ||
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_THRESHOLD_NS,
 			  READ_ONCE(p->ev_thresh), STACKLAT_PIPE_A_PAD))
+		return -EMSGSIZE;
+	if (sl_fprobe_stats(p, &nfp, &fpm) &&
+	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_FPROBE_NMISSED, fpm,
+			  STACKLAT_PIPE_A_PAD))
 		return -EMSGSIZE;
 	list = nla_nest_start(skb, STACKLAT_PIPE_A_STAGES);
 	if (!list)

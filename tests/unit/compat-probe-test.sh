@@ -202,6 +202,35 @@ sed -i '/ftrace_free_filter/d' "$t3/include/linux/ftrace.h"
 expect "ftrace_free_filter missing" "$t3" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
 	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T
 
+# fprobe: 6.1's handlers (no caller address) are not used; 6.12's get
+# pt_regs and bound the calls in flight; 7.x's get ftrace_regs
+t5=$tmp/fprobe
+cp -r "$t2" "$t5"
+sed -i 's/unsigned int skb_len, int more)/unsigned int skb_len)/' "$t5/include/trace/events/net.h"
+w "$t5" linux/fprobe.h <<'H'
+	void (*entry_handler)(struct fprobe *fp, unsigned long entry_ip,
+			      struct pt_regs *regs, void *entry_data);
+H
+expect "fprobe 6.1" "$t5" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T
+w "$t5" linux/fprobe.h <<'H'
+typedef int (*fprobe_entry_cb)(struct fprobe *fp, unsigned long entry_ip,
+			       unsigned long ret_ip, struct pt_regs *regs,
+			       void *entry_data);
+	int			nr_maxactive;
+H
+expect "fprobe 6.12" "$t5" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T \
+	FPROBE_PT_REGS FPROBE_HAS_NR_MAXACTIVE
+w "$t5" linux/fprobe.h <<'H'
+typedef int (*fprobe_entry_cb)(struct fprobe *fp, unsigned long entry_ip,
+			       unsigned long ret_ip, struct ftrace_regs *regs,
+			       void *entry_data);
+H
+expect "fprobe 7.x" "$t5" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T \
+	FPROBE_FTRACE_REGS
+
 # 7.x: sched_process_exit says whether the process ended; an unknown one
 # is named
 t4=$tmp/pexit

@@ -60,6 +60,22 @@ entry_kind() {
 	EK=$want
 }
 
+# ret_kind: how return points are armed on this kernel: fprobe where the
+# module has its fprobe backend (6.12 of the matrix: CONFIG_FPROBE, the
+# rethook-based fprobe; Debian's 6.1 has no CONFIG_FPROBE, and 7.x's runs
+# on the function graph tracer, not used: compat.h says why), kretprobe
+# elsewhere or when loaded with ftrace=0 (say so: ret_kind ftrace=0).  The
+# module's "return points:" line must agree.  Sets RK.
+ret_kind() {
+	local want=kretprobe got
+	case $KERNEL in 6.12 | 6.12-*) want=fprobe ;; esac
+	[ "${1:-}" = ftrace=0 ] && want=kretprobe
+	got=$(awk '$1 == "return" && $2 == "points:" { print $3 }' "$SL_DBG/status")
+	[ "$got" = "$want" ] || fail "return points on $got, expected $want on $KERNEL"
+	# shellcheck disable=SC2034 # read by the scenarios
+	RK=$want
+}
+
 sl_unload() {
 	rmmod stacklat || fail "rmmod stacklat failed"
 }

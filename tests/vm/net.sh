@@ -48,10 +48,11 @@ hook() {
 in_flight() { sed -n 's/^in-flight table: \([0-9]*\)\/.*/\1/p' "$SL_DBG/status"; }
 
 # missed PIPE: hits the kernel could not deliver to the pipeline's probes
-# (kprobe reentrancy, kretprobe instances), summed over its hooks
+# (kprobe reentrancy, kretprobe instances), summed over its hooks and its
+# fprobe
 missed() {
 	awk -v p="$1" '/^pipeline / { cur = $2; sub(":", "", cur) }
-		cur == p && $1 == "hook" { for (i = 3; i <= NF; i++) if ($i ~ /^nmissed=/) { sub("nmissed=", "", $i); m += $i } }
+		cur == p && ($1 == "hook" || $1 == "fprobe:") { for (i = 3; i <= NF; i++) if ($i ~ /^nmissed=/) { sub("nmissed=", "", $i); m += $i } }
 		END { print m + 0 }' "$SL_DBG/status"
 }
 

@@ -14,7 +14,8 @@ SPIN=$SL_REPO/tests/vm/helpers/sl-spin
 sl_load
 echo "func add $SYM" > "$SL_DBG/control"
 echo "enable func" > "$SL_DBG/control"
-grep -q "hook $SYM *armed *kretprobe" "$SL_DBG/status" || fail "hook not armed: $(grep "hook $SYM" "$SL_DBG/status")"
+ret_kind
+grep -q "hook $SYM *armed *$RK" "$SL_DBG/status" || fail "hook not armed: $(grep "hook $SYM" "$SL_DBG/status")"
 
 # sl-spin sets "filter func tgid=<itself>" before its threads start
 "$SPIN" -n $N -t $T -f "$SL_DBG/control"

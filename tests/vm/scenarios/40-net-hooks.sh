@@ -45,14 +45,15 @@ for p in net_rx net_tx; do
 	# the preferred candidate, where every supported kernel has it; a
 	# function entry on ftrace where the kernel allows it
 	entry_kind
+	ret_kind
 	for want in driver:tracepoint:netif_receive_skb ip_rcv:$EK:ip_rcv_core \
 		ipv6_rcv:$EK:ip6_rcv_core tcp_queue:$EK:tcp_queue_rcv \
 		copy_to_app:tracepoint:skb_copy_datagram_iovec \
 		tcp_transmit:$EK:__tcp_transmit_skb ip_queue_xmit:$EK:__ip_queue_xmit \
 		dev_queue:tracepoint:net_dev_queue driver_start:tracepoint:net_dev_start_xmit \
 		driver_done:tracepoint:net_dev_xmit kfree_skb:tracepoint:kfree_skb \
-		tcp_sendmsg:kretprobe:tcp_sendmsg gso_segment:kretprobe:__skb_gso_segment \
-		coalesce:kretprobe:skb_try_coalesce udp_read:$EK:skb_consume_udp; do
+		tcp_sendmsg:$RK:tcp_sendmsg gso_segment:$RK:__skb_gso_segment \
+		coalesce:$RK:skb_try_coalesce udp_read:$EK:skb_consume_udp; do
 		IFS=: read -r h kind target <<<"$want"
 		line=$(hooks_of $p | awk -v h="$h" '$2 == h')
 		[ -n "$line" ] || continue

@@ -29,8 +29,9 @@ for h in bio_queue bio_split bio_backmerge bio_frontmerge bio_complete rq_insert
 done
 # the preferred candidates won: the syscall wrappers, do_filp_open (named
 # do_file_open since 7.3)
-storage_status | matches "hook sys_read  *armed  *kretprobe  *__x64_sys_read " || fail "sys_read not on __x64_sys_read"
-storage_status | matches "hook vfs_open  *armed  *kretprobe  *do_fil[ep]_open " || fail "vfs_open not on do_filp_open/do_file_open"
+ret_kind
+storage_status | matches "hook sys_read  *armed  *$RK  *__x64_sys_read " || fail "sys_read not on __x64_sys_read"
+storage_status | matches "hook vfs_open  *armed  *$RK  *do_fil[ep]_open " || fail "vfs_open not on do_filp_open/do_file_open"
 
 # xfs: absent until its module is loaded, armed at the next enable
 grep -q "^xfs " /proc/modules && skip "xfs already loaded"

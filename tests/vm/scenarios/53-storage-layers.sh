@@ -65,7 +65,7 @@ for l in syscall syscall.self vfs vfs.self fs fs.self; do
 done
 grep -A3 "^pipeline storage" "$SL_DBG/status" | matches "lost: table_full=0 stale=0 bad_delta=0 unmatched=0 filtered=[0-9]* dropped=0" ||
 	fail "losses: $(grep -A3 '^pipeline storage' "$SL_DBG/status" | tail -n1)"
-sed -n '/^pipeline storage/,/^pipeline block/p' "$SL_DBG/status" | grep "^  hook" | grep -v "nmissed=0" && fail "a storage kretprobe missed calls"
+sed -n '/^pipeline storage/,/^pipeline block/p' "$SL_DBG/status" | grep -E "^  (hook|fprobe:)" | grep -v "nmissed=0" && fail "a storage return point missed calls"
 python3 - "$("$SL_TOOL" show -j storage)" "$N" <<'PY' || fail "layers do not add up"
 import json, sys
 st = {s["name"]: s for p in json.loads(sys.argv[1])["pipelines"] for s in p["stages"]}

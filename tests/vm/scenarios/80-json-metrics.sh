@@ -49,9 +49,10 @@ diff "$OUT/a.prom" "$OUT/b.prom" > "$OUT/tf.diff" 2>&1 ||
 [ "$(ls -A "$OUT/tf")" = stacklat.prom ] || fail "temporary files left: $(ls -A "$OUT/tf")"
 if "$SL_TOOL" metrics --textfile "$OUT/none" 2>/dev/null; then fail "--textfile into a missing directory succeeded"; fi
 
-python3 - "$OUT" $((N * T)) <<'PY' || fail "JSON or metrics disagree"
+ret_kind
+python3 - "$OUT" $((N * T)) "$RK" <<'PY' || fail "JSON or metrics disagree"
 import json, re, sys
-out, n = sys.argv[1], int(sys.argv[2])
+out, n, rk = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 units = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
 def ns(s):
     m = re.fullmatch(r"~?([0-9.]+)(ns|us|ms|s)", s)
@@ -77,7 +78,7 @@ hooks = {h["name"]: h for h in p["hooks"]}
 dbg = open(out + "/dbg-status").read()
 for s in syms:
     h = hooks[s]
-    assert h["state"] == "armed" and h["kind"] == "kretprobe" and h["error"] is None, h
+    assert h["state"] == "armed" and h["kind"] == rk and h["error"] is None, h
     m = re.search(r"hook %s .*hits=(\d+)" % s, dbg)
     # getppid: sl-spin's calls only; getpid: anyone's (libnl's port id),
     # some of them after status -j and before debugfs was read
