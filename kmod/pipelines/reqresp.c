@@ -87,7 +87,7 @@ enum {
 	HRR_DRV, HRR_IP, HRR_IP6, HRR_QUEUE, HRR_COALESCE, HRR_KFREE,
 	HRR_CONSUME, HRR_READY, HRR_WAKING, HRR_ONCPU, HRR_EPOLL, HRR_POLL,
 	HRR_SELECT, HRR_SKWAIT, HRR_CHILD, HRR_ACCEPT, HRR_READ, HRR_WRITE, HRR_XSTART,
-	HRR_XMIT, HRR_CLOSE, HRR_NR
+	HRR_XMIT, HRR_CLOSE, HRR_EXIT, HRR_NR
 };
 
 static struct sl_hook sl_rr_hooks[HRR_NR];
@@ -348,7 +348,7 @@ static int sl_rr_oncpu_pre(struct sl_ev *ev)
 
 /*
  * The entry of a wait (epoll_wait, poll, select, a blocking read's
- * sk_wait_data): the thread's last wakeup is over.  Its reads since count
+ * sk_wait_data), or the thread's exit: the thread's last wakeup is over.  Its reads since count
  * as requests per wakeup, and the response it wrote last is complete.
  * The return (the row's MARK) stamps the wait's return on the chain a
  * wakeup during the wait started.
@@ -663,6 +663,7 @@ static int sl_rr_on_enable(struct sl_pipeline *p)
 
 SL_TP_DEFINE(netif_receive_skb, (struct sk_buff *skb), (unsigned long)skb)
 SL_TP_DEFINE(sched_waking, (struct task_struct *p), (unsigned long)p)
+SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS), (unsigned long)p)
 SL_TP_DEFINE(sched_switch, (SL_COMPAT_SCHED_SWITCH_ARGS), (unsigned long)next)
 SL_TP_DEFINE(net_dev_start_xmit,
 	     (const struct sk_buff *skb, const struct net_device *dev),
@@ -743,6 +744,9 @@ static const struct sl_cand sl_c_rr_xmit[] = { SL_TPD(net_dev_xmit) };
 
 static const struct sl_cand sl_c_rr_close[] = { SL_KPD("tcp_close", 0) };
 
+/* a thread that ends after a response, with no wait after it */
+static const struct sl_cand sl_c_rr_exit[] = { SL_TPD(sched_process_exit) };
+
 #define F	.flags = SL_PF_FIRST
 #define WAIT(n, c) \
 	SL_POINT(n, c, SL_ACT_MARK, R_WAITRET, SL_OBJ_TASK, \
@@ -793,6 +797,9 @@ static struct sl_hook sl_rr_hooks[HRR_NR] = {
 			      .pre = sl_rr_xmit_pre),
 	[HRR_CLOSE] = SL_POINT("close", sl_c_rr_close, SL_ACT_NONE, R_NPT, 0,
 			       .pre = sl_rr_close_pre),
+	[HRR_EXIT] = SL_POINT("thread_exit", sl_c_rr_exit, SL_ACT_NONE, R_NPT,
+			      SL_OBJ_TASK, .optional = true,
+			      .pre = sl_rr_wait_pre),
 };
 
 #undef WAIT
