@@ -347,8 +347,16 @@ int top_build(const struct sc_set *s, const struct top_args *a,
 			r->nr = x->nr;
 			r->tgid = a->by_process || a->pid ? x->tgid : 0;
 		}
-		if (a->by_process || a->pid)
+		/*
+		 * A process's rows can carry several names: the calls its
+		 * child made before exec are the shell's.  Its name is the
+		 * one on the most calls.
+		 */
+		if ((a->by_process || a->pid) &&
+		    (!r->comm[0] || x->count > r->comm_calls)) {
 			memcpy(r->comm, x->comm, sizeof(r->comm));
+			r->comm_calls = x->count;
+		}
 		r->nsys++;
 		add_row(r, x);
 		t->calls += x->count;

@@ -63,7 +63,8 @@ int sc_delta(const struct sc_set *cur, const struct sc_set *prev,
 struct top_row {
 	uint32_t abi, nr;		/* by syscall */
 	uint32_t tgid;			/* by process, or -p */
-	char comm[16];
+	char comm[16];			/* by process: of its busiest row */
+	uint64_t comm_calls;		/* the calls of that row */
 	uint64_t count, errors, time_ns, untimed, max_ns, errno_other;
 	uint32_t nsys;			/* by process: syscalls it made */
 	uint32_t nerr;
