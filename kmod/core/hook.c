@@ -77,11 +77,19 @@ static int sl_maxactive(void)
 	return max_t(int, 16, 6 * num_possible_cpus());
 }
 
+/* @hk's slot in its pipeline's address map (sl_pipeline.fips) */
+static void sl_fip_set(struct sl_hook *hk, bool on)
+{
+	struct sl_pipeline *p = hk->pipe;
+
+	WRITE_ONCE(p->fips[hk - p->hooks], on ? hk->fip : 0);
+}
+
 #ifdef SL_HAVE_FTRACE
 
 /*
  * The pipeline's ftrace_ops callback: every armed entry point of the
- * pipeline at @ip (a dozen rows at most, compared by address).  A hit
+ * pipeline at @ip, found in its address map.  A hit
  * that ftrace's recursion lock refuses (the handler re-entered in the same
  * context) is counted missed.  The lock disables preemption while held.
  */
@@ -96,17 +104,20 @@ static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,
 
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	for (i = 0; i < p->nhooks; i++) {
-		struct sl_hook *hk = &p->hooks[i];
-		struct sl_ev ev = { .hk = hk, .regs = regs };
+		struct sl_hook *hk;
+		struct sl_ev ev;
 
-		if (READ_ONCE(hk->fip) != ip || !READ_ONCE(hk->ftrace) ||
-		    !sl_hook_armed(hk))
+		if (likely(READ_ONCE(p->fips[i]) != ip))
+			continue;
+		hk = &p->hooks[i];
+		if (!READ_ONCE(hk->ftrace) || !sl_hook_armed(hk))
 			continue;
 		if (unlikely(bit < 0 || !regs)) {
 			this_cpu_inc(hk->pc->missed);
 			continue;
 		}
-		ev.argoff = hk->cands[READ_ONCE(hk->cand)].argoff;
+		ev = (struct sl_ev){ .hk = hk, .regs = regs,
+				     .argoff = hk->cands[READ_ONCE(hk->cand)].argoff };
 		sl_dispatch(&ev);
 	}
 	if (bit >= 0)
@@ -144,8 +155,10 @@ static int sl_ft_add(struct sl_hook *hk)
 	}
 	ret = ftrace_set_filter_ip(&p->ft_ops, hk->fip, 0,
 				   !p->ft_n && !p->ft_live);
-	if (!ret)
+	if (!ret) {
 		p->ft_n++;
+		sl_fip_set(hk, true);
+	}
 	return ret;
 }
 
@@ -157,6 +170,7 @@ static void sl_ft_del(struct sl_hook *hk)
 {
 	struct sl_pipeline *p = hk->pipe;
 
+	sl_fip_set(hk, false);
 	if (p->ft_live && p->ft_n == 1) {
 		unregister_ftrace_function(&p->ft_ops);
 		p->ft_live = false;
@@ -191,6 +205,7 @@ static int sl_ft_commit(struct sl_pipeline *p)
 
 		if (!hk->ftrace || hk->state != STACKLAT_HOOK_ARMED)
 			continue;
+		sl_fip_set(hk, false);
 		WRITE_ONCE(hk->ftrace, false);
 		hk->state = STACKLAT_HOOK_DISARMED;
 		sl_hook_arm(hk);
@@ -210,8 +225,10 @@ static void sl_ft_disarm_all(struct sl_pipeline *p)
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
-		if (hk->ftrace && hk->state == STACKLAT_HOOK_ARMED)
+		if (hk->ftrace && hk->state == STACKLAT_HOOK_ARMED) {
+			sl_fip_set(hk, false);
 			hk->state = STACKLAT_HOOK_DISARMED;
+		}
 	}
 }
 /* Unload: the ops' filter (the ops is unregistered by now). */
@@ -255,8 +272,8 @@ static inline void sl_ft_disarm_all(struct sl_pipeline *p)
  * return points' functions, registered with all of them at once (one code
  * update).  Its entry handler runs under ftrace's per-context recursion
  * lock (a softirq arriving inside a task's handler is run, where a
- * kretprobe's kprobe would drop it as nested); it finds the hook by the
- * function's address, like sl_ft_func(), and keeps it in front of the
+ * kretprobe's kprobe would drop it as nested); it finds the hook in the
+ * address map, like sl_ft_func(), and keeps it in front of the
  * call's bytes for the exit handler, which gets them as a kretprobe's
  * would.
  */
@@ -274,10 +291,12 @@ static int notrace sl_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 	unsigned int i;
 
 	for (i = 0; i < p->nhooks; i++) {
-		struct sl_hook *hk = &p->hooks[i];
+		struct sl_hook *hk;
 
-		if (READ_ONCE(hk->fip) != entry_ip || !READ_ONCE(hk->fprobe) ||
-		    !sl_hook_armed(hk))
+		if (likely(READ_ONCE(p->fips[i]) != entry_ip))
+			continue;
+		hk = &p->hooks[i];
+		if (!READ_ONCE(hk->fprobe) || !sl_hook_armed(hk))
 			continue;
 		d->hk = hk;
 		return sl_ret_entry_dispatch(hk, d->raw, regs);
@@ -362,6 +381,7 @@ static int sl_fp_commit(struct sl_pipeline *p)
 			continue;
 		}
 		addrs[n++] = hk->fip;
+		sl_fip_set(hk, true);
 		size = max(size, sl_krp_data_size(hk));
 	}
 	p->fp_n = n;
@@ -390,6 +410,7 @@ fallback:
 
 		if (!hk->fprobe || hk->state != STACKLAT_HOOK_ARMED)
 			continue;
+		sl_fip_set(hk, false);
 		WRITE_ONCE(hk->fprobe, false);
 		hk->state = STACKLAT_HOOK_DISARMED;
 		sl_hook_arm(hk);
@@ -411,8 +432,10 @@ static void sl_fp_disarm_all(struct sl_pipeline *p)
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
-		if (hk->fprobe && hk->state == STACKLAT_HOOK_ARMED)
+		if (hk->fprobe && hk->state == STACKLAT_HOOK_ARMED) {
+			sl_fip_set(hk, false);
 			hk->state = STACKLAT_HOOK_DISARMED;
+		}
 	}
 }
 
@@ -680,7 +703,9 @@ static void sl_hook_unregister(struct sl_hook *hk)
 	 */
 	if (hk->ftrace)
 		sl_ft_del(hk);
-	else if (!hk->fprobe)
+	else if (hk->fprobe)
+		sl_fip_set(hk, false);
+	else
 		sl_probe_unregister(hk);
 }
 

@@ -61,6 +61,8 @@ static void sl_pipeline_free(struct sl_pipeline *p)
 	p->hists_live = false;
 	for (i = 0; i < p->nhooks; i++)
 		sl_hook_free(&p->hooks[i]);
+	kfree(p->fips);
+	p->fips = NULL;
 	free_percpu(p->loss);
 	p->loss = NULL;
 }
@@ -79,7 +81,8 @@ static int sl_pipeline_setup(struct sl_pipeline *p, unsigned int id)
 	/* the per-CPU histograms come when the pipeline is first enabled */
 	p->loss = alloc_percpu(struct sl_losses);
 	p->hists = kcalloc(p->max_stages, sizeof(*p->hists), GFP_KERNEL);
-	if (!p->loss || !p->hists)
+	p->fips = kcalloc(max(p->nhooks, 1U), sizeof(*p->fips), GFP_KERNEL);
+	if (!p->loss || !p->hists || !p->fips)
 		goto nomem;
 	for (i = 0; i < p->nhooks; i++) {
 		ret = sl_hook_init(&p->hooks[i], p);

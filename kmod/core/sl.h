@@ -478,6 +478,13 @@ struct sl_pipeline {
 	struct sl_hist *hists;		/* max_stages */
 	struct sl_losses __percpu *loss;
 	u64 ev_thresh;			/* slow events above it, ns; 0 off */
+	/*
+	 * The ftrace backends' address map: fips[i] is hooks[i]'s function
+	 * while that point is on the ftrace_ops or the fprobe, 0 otherwise.
+	 * Their handlers find the hook of an address by reading this dense
+	 * array (a few cache lines) instead of every hook's state.
+	 */
+	unsigned long *fips;
 #ifdef SL_HAVE_FTRACE
 	/* the ftrace backend: one ops for the pipeline's entry points */
 	struct ftrace_ops ft_ops;
