@@ -26,6 +26,10 @@
 #   bt_default  bpftrace with kprobe/kretprobe/tracepoint probes
 #   bt_tuned    bpftrace with kfunc/kretfunc (fentry/fexit), rawtracepoint
 #   ftrace      kprobe events + hist triggers + synthetic events (tracefs)
+#   bt_attach   bpftrace on bt_default's probes with empty actions: what
+#               the attachment alone costs (kprobe, kretprobe, tracepoint
+#               and calling a program), which stacklat pays too wherever
+#               it attaches the same way; no samples
 # Each case reports the loop's ns per operation and the number of samples
 # each stage received (stacklat: its counts; bpftrace: the sum of the
 # buckets of its hist() map, printed at exit; ftrace: the Hits of the
@@ -33,7 +37,7 @@
 
 . "$SL_REPO/tests/vm/bench-ftrace.sh"
 
-PEER_CASES=(none stacklat bt_default bt_tuned ftrace)
+PEER_CASES=(none stacklat bt_default bt_tuned ftrace bt_attach)
 # shellcheck disable=SC2034 # used by the workload files
 PB_DIR=$SL_REPO/tests/vm/bench
 
@@ -101,6 +105,14 @@ case_bt() {
 }
 
 case_bt_default() { case_bt "$W_BT_DEFAULT"; }
+
+# bt_default's probes, each with an empty action (deduplicated)
+case_bt_attach() {
+	awk '$1 ~ /^(kprobe|kretprobe|tracepoint|rawtracepoint|kfunc|kretfunc):/ && !seen[$1]++ { print $1 " {}" }' \
+		"$W_BT_DEFAULT" > /tmp/pb-attach.bt
+	case_bt /tmp/pb-attach.bt
+	SAMPLES=
+}
 case_bt_tuned() { case_bt "$W_BT_TUNED"; }
 
 case_ftrace() {
@@ -155,7 +167,7 @@ peer_report() {
 			-v st="$st" -v ops="$W_OPS" -v x="$W_EXPECT" -v r="$rounds" -v all="${PB_NS[$c]}" 'BEGIN {
 			gsub(/ +$/, "", all); gsub(/ /, ",", all)
 			printf "STACKLAT-BENCH name=%s case=%s kernel=%s rounds=%d ns_per_op=%.1f added=%.1f ops=%d stages=%s samples=%s expected=%d all=%s\n",
-				n, c, k, r, m, m - z, ops, st, (c == "none" ? "-" : s), x, all
+				n, c, k, r, m, m - z, ops, st, (c == "none" || c == "bt_attach" ? "-" : s), x, all
 		}'
 	done
 	echo
@@ -167,10 +179,17 @@ peer_report() {
 			a = m - z; r = "-"
 			if (c != "none" && c != "stacklat" && a > 0)
 				r = sprintf("%.2f", (sl - z) / a)
-			printf "%-11s %10.1f %10.1f %14s  %s\n", c, m, a, r, (c == "none" ? "-" : s)
+			printf "%-11s %10.1f %10.1f %14s  %s\n", c, m, a, r, (c == "none" || c == "bt_attach" ? "-" : s)
 		}'
 	done
-	for c in bt_default bt_tuned; do
+	awk -v z="$m0" -v sl="${med[stacklat]}" -v d="${med[bt_default]}" -v a="${med[bt_attach]}" 'BEGIN {
+		printf "beyond the attachment (added minus bt_attach'"'"'s %.1f): stacklat %.1f, bt_default %.1f", a - z, sl - a, d - a
+		if (d - a > 0)
+			printf " (stacklat/bt_default %.2f)", (sl - a) / (d - a)
+		f = d - z > 0 ? 100 * (a - z) / (d - z) : 0
+		printf "; the attachment is %.0f%% of bt_default'"'"'s added time\n", f
+	}'
+	for c in bt_default bt_tuned bt_attach; do
 		[ -z "${PB_SETUP[$c]:-}" ] || echo "$c: bpftrace start+exit outside the loop, s per run: ${PB_SETUP[$c]}"
 	done
 	echo "rounds (ns/op): $(for c in "${PEER_CASES[@]}"; do printf '%s: %s| ' "$c" "${PB_NS[$c]}"; done)"

@@ -9,7 +9,10 @@
 # minus no tracer), stacklat's added time as a fraction of each peer's
 # (issue 16's targets: <= 0.25 of tuned bpftrace, <= 0.20 of default
 # bpftrace and of ftrace), and the samples each tool recorded per stage
-# (min-max over the stages it follows) against the expected count.
+# (min-max over the stages it follows) against the expected count.  And
+# what the attachment alone costs (bt_attach: bpftrace on the default
+# script's probes with empty actions) and the ratio of what each adds
+# beyond it: the part of the cost that is the tool's own work.
 set -euo pipefail
 # each workload's own table, as the bench printed it
 sed -n 's/^\[[0-9]*-peers-[a-z]*\] //; T; /^== /,/^rounds (ns\/op)/p' "$1"
@@ -72,6 +75,18 @@ END {
 		printf "%-14s %9.0f %9.0f %10.0f %9.0f %9.0f %8s %8s %8s\n", w, ns[w, "none"], add[w, "stacklat"],
 			add[w, "bt_default"], add[w, "bt_tuned"], add[w, "ftrace"],
 			ratio(w, "bt_default"), ratio(w, "bt_tuned"), ratio(w, "ftrace")
+	}
+	printf "the attachment alone (bt_attach: the probes of bt_default with empty actions) and the ratio beyond it\n"
+	printf "(stacklat added - attach) / (bt_default added - attach)\n"
+	printf "%-14s %9s %12s %14s\n", "workload", "bt_attach", "attach/bt_def", "beyond: /bt_def"
+	for (i = 1; i <= nw; i++) {
+		w = order[i]
+		if (!((w, "bt_attach") in add))
+			continue
+		a = add[w, "bt_attach"]; d = add[w, "bt_default"]
+		q1 = d > 0 ? sprintf("%.2f", a / d) : "-"
+		q2 = d - a > 0 ? sprintf("%.2f", (add[w, "stacklat"] - a) / (d - a)) : "-"
+		printf "%-14s %9.0f %12s %14s\n", w, a, q1, q2
 	}
 	printf "samples per stage (min-max over the stages each follows; last round)\n"
 	printf "%-14s %9s %12s %12s %12s %12s\n", "workload", "expected", "stacklat", "bt_default", "bt_tuned", "ftrace"
