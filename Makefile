@@ -105,6 +105,7 @@ CHECK_EXTRAS ?= fuzz-tool vmtest-mt dkmscheck firstrun
 check: deps
 	$(MAKE) style
 	$(MAKE) unit
+	@rm -f tests/vm/out/*/fails
 	@failed=; \
 	$(MAKE) buildcheck || failed="$$failed buildcheck"; \
 	$(MAKE) vmtest || failed="$$failed vmtest"; \
