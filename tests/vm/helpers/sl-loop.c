@@ -8,6 +8,12 @@
  *                        threads are pinned to CPU 0: a round is then two
  *                        local wakeups, not a cross-CPU hand-off (which
  *                        under emulation costs far more than the stack)
+ *   sl-loop tcp N PORT   N request/response rounds of 1 byte over one TCP
+ *                        connection to 127.0.0.1:PORT (a server thread
+ *                        reads and writes back, blocking calls), both
+ *                        threads on CPU 0 as for udp: a request and its
+ *                        response per round (the reqresp pipeline's
+ *                        workload, server port PORT)
  *   sl-loop pread FILE N N pread(2)s of 4 KiB at offset 0 of FILE (page
  *                        cache hits: syscall, VFS and filesystem, no I/O)
  *   sl-loop dio DEV N    N O_DIRECT pread(2)s of 4 KiB at offset 0 of the
@@ -27,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -113,6 +120,62 @@ static double udp_rr(void)
 	}
 	t1 = now();
 	pthread_join(t, NULL);
+	return t1 - t0;
+}
+
+static void *tcp_echo(void *arg)
+{
+	char b;
+	unsigned long i;
+
+	(void)arg;
+	for (i = 0; i < n_ops; i++) {
+		if (read(srv_fd, &b, 1) != 1)
+			die("server read");
+		if (write(srv_fd, &b, 1) != 1)
+			die("server write");
+	}
+	return NULL;
+}
+
+static double tcp_rr(unsigned int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	pthread_t t;
+	unsigned long i;
+	double t0, t1;
+	int l, c, one = 1;
+	char b = 'x';
+
+	pin_cpu0();
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons(port);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	c = socket(AF_INET, SOCK_STREAM, 0);
+	if (l < 0 || c < 0)
+		die("socket");
+	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1) ||
+	    connect(c, (struct sockaddr *)&a, sizeof(a)))
+		die("bind/listen/connect");
+	srv_fd = accept(l, NULL, NULL);
+	if (srv_fd < 0)
+		die("accept");
+	setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(srv_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	pthread_create(&t, NULL, tcp_echo, NULL);
+	t0 = now();
+	for (i = 0; i < n_ops; i++) {
+		if (write(c, &b, 1) != 1)
+			die("write");
+		if (read(c, &b, 1) != 1)
+			die("read");
+	}
+	t1 = now();
+	pthread_join(t, NULL);
+	close(c);
+	close(srv_fd);
+	close(l);
 	return t1 - t0;
 }
 
@@ -234,6 +297,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "udp")) {
 		n_ops = strtoul(argv[2], NULL, 0);
 		ns = udp_rr();
+	} else if (argc == 4 && !strcmp(argv[1], "tcp")) {
+		n_ops = strtoul(argv[2], NULL, 0);
+		ns = tcp_rr((unsigned int)strtoul(argv[3], NULL, 0));
 	} else if (argc == 4 && !strcmp(argv[1], "pread")) {
 		n_ops = strtoul(argv[3], NULL, 0);
 		ns = pread_loop(argv[2]);
@@ -248,7 +314,7 @@ int main(int argc, char **argv)
 		ns = udp_drop();
 	} else {
 		fprintf(stderr,
-			"usage: sl-loop udp N | pread FILE N | dio DEV N | tcpconn N | udpdrop N\n");
+			"usage: sl-loop udp N | tcp N PORT | pread FILE N | dio DEV N | tcpconn N | udpdrop N\n");
 		return 2;
 	}
 	if (!n_ops)
