@@ -80,6 +80,10 @@ case_stacklat() {
 	for s in $W_STAGES; do
 		SAMPLES+="$s=$(w_sl_count "$s") "
 	done
+	# hits the kernel could not deliver (kprobe reentrancy, kretprobe
+	# instances, the fprobe's): any of them is a sample short
+	MISSED=$(awk '($1 == "hook" || $1 == "fprobe:") { for (i = 3; i <= NF; i++) if ($i ~ /^nmissed=/) { sub("nmissed=", "", $i); m += $i } }
+		END { print m + 0 }' "$SL_DBG/status")
 	sl_unload
 }
 
@@ -140,12 +144,15 @@ median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int(
 peer_bench() {
 	local name=$1 rounds=${BENCH_ROUNDS:-5} r i c n=${#PEER_CASES[@]}
 	declare -gA PB_NS=() PB_SAMPLES=() PB_SETUP=()
+	PB_MISSED=
 	for r in $(seq 1 "$rounds"); do
 		for i in $(seq 0 $((n - 1))); do
 			c=${PEER_CASES[$(((i + r - 1) % n))]}
 			SETUP=
+			MISSED=
 			"case_$c"
-			echo "round $r $c ns_per_op=$NS samples: $SAMPLES${SETUP:+ setup_s=$SETUP}"
+			echo "round $r $c ns_per_op=$NS samples: $SAMPLES${SETUP:+ setup_s=$SETUP}${MISSED:+ nmissed=$MISSED}"
+			[ -z "$MISSED" ] || PB_MISSED+="$MISSED "
 			PB_NS[$c]+="$NS "
 			PB_SAMPLES[$c]=$SAMPLES
 			[ -z "$SETUP" ] || PB_SETUP[$c]+="$SETUP "
@@ -189,6 +196,7 @@ peer_report() {
 		f = d - z > 0 ? 100 * (a - z) / (d - z) : 0
 		printf "; the attachment is %.0f%% of bt_default'"'"'s added time\n", f
 	}'
+	echo "stacklat: probe hits the kernel missed, per round: $PB_MISSED"
 	for c in bt_default bt_tuned bt_attach; do
 		[ -z "${PB_SETUP[$c]:-}" ] || echo "$c: bpftrace start+exit outside the loop, s per run: ${PB_SETUP[$c]}"
 	done
