@@ -333,26 +333,21 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 				return 1;
 			}
 		}
-		/* the filters need no entry: let it go while they run */
-		if (e)
-			sl_chain_put(e);
-		e = NULL;
-		if (!sl_task_ok(p)) {
-			sl_loss(p, SL_LOSS_FILTERED);
-			return 1;
-		}
+		/*
+		 * The filters run with the task's entry (if it has one)
+		 * still held: a nested call pushes onto it without a second
+		 * search of the table.
+		 */
+		if (!sl_task_ok(p))
+			goto filtered;
 		want = READ_ONCE(p->filter.op);
-		if (want && want != op) {
-			sl_loss(p, SL_LOSS_FILTERED);
-			return 1;
-		}
+		if (want && want != op)
+			goto filtered;
 		want = READ_ONCE(p->filter.fs);
 		if (want && ((in->layer == SL_L_FS && in->fs_magic != want) ||
 			     (in->layer != SL_L_FS && known &&
-			      sl_st_file_fs(file) != want))) {
-			sl_loss(p, SL_LOSS_FILTERED);
-			return 1;
-		}
+			      sl_st_file_fs(file) != want)))
+			goto filtered;
 		fl = in->layer == SL_L_FS ? SL_FR_REACHED : 0;
 	}
 	now = sl_now();
@@ -382,6 +377,12 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 	r->op = op;
 	r->layer = in->layer;
 	return 0;
+
+filtered:
+	if (e)
+		sl_chain_put(e);
+	sl_loss(p, SL_LOSS_FILTERED);
+	return 1;
 }
 
 /*
