@@ -299,6 +299,8 @@ static int notrace sl_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 		if (!READ_ONCE(hk->fprobe) || !sl_hook_armed(hk))
 			continue;
 		d->hk = hk;
+		if (hk->act == SL_ACT_SPAN)
+			return sl_span_entry(hk, d->raw);
 		return sl_ret_entry_dispatch(hk, d->raw, regs);
 	}
 	return 1;
@@ -310,7 +312,10 @@ static void notrace sl_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 {
 	struct sl_fp_data *d = data;
 
-	sl_ret_exit_dispatch(d->hk, d->raw, regs_return_value(regs));
+	if (d->hk->act == SL_ACT_SPAN)
+		sl_span_exit(d->hk, d->raw);
+	else
+		sl_ret_exit_dispatch(d->hk, d->raw, regs_return_value(regs));
 }
 
 /*
@@ -640,6 +645,26 @@ static int sl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/* The same for a SPAN row: the return point's fast path. */
+static int sl_krp_span_entry(struct kretprobe_instance *ri,
+			     struct pt_regs *regs)
+{
+	struct sl_hook *hk = sl_krp_hook(ri);
+
+	if (unlikely(!hk))
+		return 1;
+	return sl_span_entry(hk, ri->data);
+}
+
+static int sl_krp_span_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sl_hook *hk = sl_krp_hook(ri);
+
+	if (likely(hk))
+		sl_span_exit(hk, ri->data);
+	return 0;
+}
+
 /* Register candidate @i of @hk.  The kernel writes into struct kprobe, so
  * it is cleared before every registration.  A @trial registration (to see
  * whether the symbol can be probed) is made disabled: the kernel checks the
@@ -663,8 +688,13 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 	case STACKLAT_HOOK_KIND_KRETPROBE:
 		memset(&hk->krp, 0, sizeof(hk->krp));
 		hk->krp.kp.symbol_name = c->target;
-		hk->krp.entry_handler = sl_krp_entry;
-		hk->krp.handler = sl_krp_ret;
+		if (hk->act == SL_ACT_SPAN) {
+			hk->krp.entry_handler = sl_krp_span_entry;
+			hk->krp.handler = sl_krp_span_ret;
+		} else {
+			hk->krp.entry_handler = sl_krp_entry;
+			hk->krp.handler = sl_krp_ret;
+		}
 		hk->krp.data_size = sl_krp_data_size(hk);
 		hk->krp.maxactive = sl_maxactive();
 		if (trial)

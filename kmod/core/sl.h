@@ -160,6 +160,11 @@ struct sl_cand {
  *          say it does not count)
  *  HOLD    hand the chain, if followed, to the post callback as it is
  *  NONE    the callbacks do it all
+ *  SPAN    a return point timed from its own entry: stage @pt is recorded
+ *          at return from the entry's time kept in the instance, with the
+ *          pipeline's task filter applied at entry.  No object, no table,
+ *          no callbacks: the fast path of rows that need nothing more
+ *          (func's functions)
  */
 enum sl_act {
 	SL_ACT_NONE,
@@ -169,6 +174,7 @@ enum sl_act {
 	SL_ACT_FORGET,
 	SL_ACT_DROP,
 	SL_ACT_HOLD,
+	SL_ACT_SPAN,
 };
 
 #define SL_OBJ_TASK	0xff	/* the object is the current thread */
@@ -304,6 +310,8 @@ void sl_dispatch(struct sl_ev *ev);
 int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs);
 int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw, struct pt_regs *regs);
 void sl_ret_exit_dispatch(struct sl_hook *hk, void *raw, unsigned long ret);
+int sl_span_entry(struct sl_hook *hk, void *raw);
+void sl_span_exit(struct sl_hook *hk, void *raw);
 size_t sl_krp_data_size(const struct sl_hook *hk);
 
 static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)

@@ -2,9 +2,10 @@
 /*
  * The "func" pipeline: entry-to-return latency of kernel functions the
  * operator names at run time ("func add SYMBOL").  Each function is one
- * kretprobe and one stage.  The entry timestamp lives in the kretprobe
- * instance, so recursion and concurrent calls pair up by themselves; calls
- * that find no free instance are counted by the kernel as nmissed.
+ * return point and one stage, a SPAN row: the entry timestamp lives in the
+ * kretprobe (or fprobe) instance, so recursion and concurrent calls pair
+ * up by themselves; calls that find no free instance are counted by the
+ * kernel as nmissed.  The table is all there is: no callbacks.
  *
  * Slots are fixed (a registered struct kretprobe cannot move): an unused
  * slot has no candidate and an empty stage name, and readers skip it.
@@ -26,30 +27,6 @@ struct sl_func_slot {
 static struct sl_func_slot sl_func_slots[SL_FUNC_MAX];
 static struct sl_hook sl_func_hooks[SL_FUNC_MAX];
 static struct sl_stage sl_func_stages[SL_FUNC_MAX];
-
-/* Entry: the task filter, then the call's start in the instance's data. */
-static int sl_func_entry(struct sl_ev *ev)
-{
-	if (!sl_task_ok(ev->p)) {
-		sl_loss(ev->p, SL_LOSS_FILTERED);
-		return -1;	/* the return is not followed */
-	}
-	*(u64 *)ev->data = sl_now();
-	return 0;
-}
-
-/* Return: one sample of the function's stage (the slot's index). */
-static int sl_func_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
-{
-	unsigned int i = ev->hk - sl_func_hooks;
-	u64 start = *(u64 *)ev->data;
-	u64 now = sl_ev_now(ev);
-
-	sl_record(ev->p, i, (s64)(now - start));
-	if (unlikely(READ_ONCE(ev->p->ev_thresh)))
-		sl_event_emit_one(ev->p, i, start, now);
-	return SL_DONE;
-}
 
 static int sl_func_find(const char *sym)
 {
@@ -190,14 +167,11 @@ static int sl_func_setup(struct sl_pipeline *p)
 	for (i = 0; i < SL_FUNC_MAX; i++) {
 		struct sl_hook *hk = &sl_func_hooks[i];
 
-		/* a row each: the call followed from entry to return */
+		/* a row each: its stage is the call's entry to its return */
 		hk->name = sl_func_slots[i].sym;
 		hk->ncands = 0;
-		hk->act = SL_ACT_NONE;
-		hk->obj = SL_OBJ_TASK;
-		hk->pre = sl_func_entry;
-		hk->post = sl_func_ret;
-		hk->data_size = sizeof(u64);
+		hk->act = SL_ACT_SPAN;
+		hk->pt = i;
 	}
 	return 0;
 }
