@@ -150,59 +150,6 @@ int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
 }
 
 /*
- * A return point (a kretprobe, or an fprobe's entry and exit handlers): its
- * arguments are saved at entry in the instance's bytes @raw, in front of
- * the pipeline's own, and the row runs at return with the return value.
- * Entry runs the row's pre callback: skipping there (non-zero) means the
- * return is not followed (the instance goes back at once).
- */
-struct sl_krp_data {
-	unsigned long args[SL_EV_ARGS];
-	unsigned long ident;
-	u8 act;
-	u64 data[];
-};
-
-int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw, struct pt_regs *regs)
-{
-	struct sl_krp_data *d = raw;
-	struct sl_ev ev = { .hk = hk, .regs = regs, .data = d->data };
-	unsigned int i;
-
-	if (!sl_on(hk->pipe))
-		return 1;
-	ev.p = hk->pipe;
-	ev.argoff = hk->cands[READ_ONCE(hk->cand)].argoff;
-	ev.act = hk->act;
-	if (hk->obj == SL_OBJ_TASK)
-		ev.ident = (unsigned long)current->pid;
-	else
-		ev.ident = sl_ev_arg(&ev, hk->obj);
-	if (hk->pre && hk->pre(&ev) < 0)
-		return 1;
-	for (i = 0; i < SL_EV_ARGS; i++)
-		d->args[i] = sl_ev_arg(&ev, i);
-	d->ident = ev.ident;
-	d->act = ev.act;
-	return 0;
-}
-
-void sl_ret_exit_dispatch(struct sl_hook *hk, void *raw, unsigned long ret)
-{
-	struct sl_krp_data *d = raw;
-	struct sl_ev ev = {
-		.hk = hk,
-		.args = d->args,
-		.ret = ret,
-		.data = d->data,
-		.ident = d->ident,
-		.act = d->act,
-	};
-
-	sl_dispatch(&ev);
-}
-
-/*
  * A SPAN row's return point, which the backends call instead of the two
  * above: the entry keeps only its time in the instance and the return
  * records the row's stage, with no event, table or callback in between

@@ -82,7 +82,11 @@ void sl_flight_destroy(struct sl_flight *t);
  * The key of @ident (a pointer or a small id) for pipeline @owner: never
  * 0 or 1 (reserved by the table), and the owner is recoverable from it.
  */
-u64 sl_flight_key(unsigned int owner, unsigned long ident);
+static inline u64 sl_flight_key(unsigned int owner, unsigned long ident)
+{
+	return (u64)ident ^ ((u64)(owner + 1) << 56);
+}
+
 unsigned int sl_flight_key_owner(u64 key);
 
 /* Probe context. */

@@ -383,12 +383,6 @@ int sl_pipelines_enable_list(const char *list)
 
 /* ---- chains ----------------------------------------------------------- */
 
-static __always_inline u64 sl_chain_key(const struct sl_pipeline *p,
-					unsigned long ident)
-{
-	return sl_flight_key(p->id, ident);
-}
-
 /*
  * Start following @ident at point @pt.  An entry that is already there
  * belongs to the same object handed on again (a tunnel's inner packet) or
@@ -409,11 +403,6 @@ struct sl_flight_ent *sl_chain_start(struct sl_pipeline *p, unsigned long ident,
 	}
 	e->ts[pt] = now;
 	return e;
-}
-
-struct sl_flight_ent *sl_chain_get(struct sl_pipeline *p, unsigned long ident)
-{
-	return sl_flight_get(sl_ft, sl_chain_key(p, ident));
 }
 
 bool sl_chain_followed(struct sl_pipeline *p, unsigned long ident)
@@ -472,14 +461,6 @@ void sl_chain_finish(struct sl_pipeline *p, struct sl_flight_ent *e)
 {
 	sl_chain_record(p, e);
 	sl_flight_unlock_remove(sl_ft, e);
-}
-
-/* Forget the chain in @e (held), counting @loss unless SL_NO_LOSS. */
-void sl_chain_remove(struct sl_pipeline *p, struct sl_flight_ent *e, int loss)
-{
-	sl_flight_unlock_remove(sl_ft, e);
-	if (loss >= 0)
-		sl_loss(p, loss);
 }
 
 /* Stamp point @pt of @ident's chain (the first pass counts). */

@@ -83,7 +83,7 @@ struct sl_losses {
 
 /* ---- in-flight table (flight.h) ------------------------------------- */
 
-#include "flight.h"
+#include "flight_fast.h"
 
 /* The one table every pipeline's chains live in (main.c creates it). */
 extern struct sl_flight *sl_ft;
@@ -308,8 +308,6 @@ static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
 
 void sl_dispatch(struct sl_ev *ev);
 int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs);
-int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw, struct pt_regs *regs);
-void sl_ret_exit_dispatch(struct sl_hook *hk, void *raw, unsigned long ret);
 int sl_span_entry(struct sl_hook *hk, void *raw);
 void sl_span_exit(struct sl_hook *hk, void *raw);
 size_t sl_krp_data_size(const struct sl_hook *hk);
@@ -588,25 +586,112 @@ static __always_inline bool sl_task_ok(const struct sl_pipeline *p)
  */
 struct sl_flight_ent *sl_chain_start(struct sl_pipeline *p, unsigned long ident,
 				     unsigned int pt, u64 now);
-struct sl_flight_ent *sl_chain_get(struct sl_pipeline *p, unsigned long ident);
 struct sl_flight_ent *sl_chain_move(struct sl_pipeline *p,
 				    struct sl_flight_ent *e,
 				    unsigned long ident);
 void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e);
 void sl_chain_finish(struct sl_pipeline *p, struct sl_flight_ent *e);
-void sl_chain_remove(struct sl_pipeline *p, struct sl_flight_ent *e,
-		     int loss);
 bool sl_chain_mark(struct sl_pipeline *p, unsigned long ident,
 		   unsigned int pt, u64 now);
 bool sl_chain_forget(struct sl_pipeline *p, unsigned long ident, int loss);
 bool sl_chain_followed(struct sl_pipeline *p, unsigned long ident);
 
+static __always_inline u64 sl_chain_key(const struct sl_pipeline *p,
+					unsigned long ident)
+{
+	return sl_flight_key(p->id, ident);
+}
+
+/* @ident's chain, held; NULL if it is not followed.  Inline: hot path. */
+static __always_inline struct sl_flight_ent *
+sl_chain_get(struct sl_pipeline *p, unsigned long ident)
+{
+	return sl_fl_get(sl_ft, sl_chain_key(p, ident));
+}
+
 static __always_inline void sl_chain_put(struct sl_flight_ent *e)
 {
-	sl_flight_unlock(e);
+	sl_fl_unlock(e);
 }
 
 #define SL_NO_LOSS	(-1)
+
+/* Forget the chain in @e (held), counting @loss unless SL_NO_LOSS. */
+static __always_inline void sl_chain_remove(struct sl_pipeline *p,
+					    struct sl_flight_ent *e, int loss)
+{
+	sl_fl_unlock_remove(sl_ft, e);
+	if (loss >= 0)
+		sl_loss(p, loss);
+}
+
+/* ---- return points (inline in hook.c's handlers) --------------------- */
+
+/*
+ * A return point (a kretprobe, or an fprobe's entry and exit handlers): its
+ * arguments are saved at entry in the instance's bytes @raw, in front of
+ * the pipeline's own, and the row runs at return with the return value.
+ * Entry runs the row's pre callback: skipping there (non-zero) means the
+ * return is not followed (the instance goes back at once).  Both are
+ * inline in the backends' handlers (hook.c): no call on the way in.
+ */
+struct sl_krp_data {
+	unsigned long args[SL_EV_ARGS];
+	unsigned long ident;
+	u8 act;
+	u64 data[];
+};
+
+static __always_inline int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw,
+						 struct pt_regs *regs)
+{
+	struct sl_krp_data *d = raw;
+	struct sl_ev ev = { .hk = hk, .regs = regs, .data = d->data };
+	unsigned int i;
+
+	if (!sl_on(hk->pipe))
+		return 1;
+	ev.p = hk->pipe;
+	ev.argoff = hk->cands[READ_ONCE(hk->cand)].argoff;
+	ev.act = hk->act;
+	if (hk->obj == SL_OBJ_TASK)
+		ev.ident = (unsigned long)current->pid;
+	else
+		ev.ident = sl_ev_arg(&ev, hk->obj);
+	if (hk->pre && hk->pre(&ev) < 0)
+		return 1;
+	for (i = 0; i < SL_EV_ARGS; i++)
+		d->args[i] = sl_ev_arg(&ev, i);
+	d->ident = ev.ident;
+	d->act = ev.act;
+	return 0;
+}
+
+static __always_inline void sl_ret_exit_dispatch(struct sl_hook *hk, void *raw,
+						 unsigned long ret)
+{
+	struct sl_krp_data *d = raw;
+	struct sl_ev ev = {
+		.hk = hk,
+		.p = hk->pipe,
+		.args = d->args,
+		.ret = ret,
+		.data = d->data,
+		.ident = d->ident,
+		.act = d->act,
+	};
+
+	/* a row whose callbacks do it all: what sl_dispatch() would do */
+	if (ev.act == SL_ACT_NONE && hk->post) {
+		if (!sl_on(ev.p))
+			return;
+		if (!(hk->flags & SL_PF_NOHIT))
+			sl_hook_hit(hk);
+		hk->post(&ev, NULL);
+		return;
+	}
+	sl_dispatch(&ev);
+}
 
 /* ---- breakdown dimensions (dim.c) ------------------------------------- */
 
