@@ -24,6 +24,9 @@
 #                           kernel's TIMEOUT_SCALE: 4 for 6.1-debug)
 #   VM_MEM=1024 VM_CPUS=2   guest size
 #   VM_TCG=single           TCG threading: single (default) or multi
+#   VM_ICOUNT=              e.g. shift=0: the guest clock counts instructions
+#                           (1 ns each), so a bench's ns per op are the guest
+#                           instructions it ran, free of the host's noise
 #                           (multi-threaded TCG runs the guest's vCPUs in
 #                           parallel but does not keep up with the kernel
 #                           patching code other vCPUs run: kprobe arming
@@ -293,6 +296,7 @@ run_kernel() {
 	t0=$SECONDS
 	: > "$out/results.log"
 	timeout -k 5 "$vm_timeout" "$qemu" -accel "tcg,thread=${VM_TCG:-single}" -cpu max \
+		${VM_ICOUNT:+-icount "$VM_ICOUNT"} \
 		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
 		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}" \
