@@ -3,15 +3,18 @@
  * The in-flight table (see flight.h for the contract).
  *
  * Layout.  Keys live apart from the entries, in buckets of one cache line:
- * seven u64 keys and a meta word.  Slot j of bucket b is entry b * 7 + j.
+ * seven u64 keys, a meta word and a lock word.  Slot j of bucket b is
+ * entry b * 7 + j.
  * A key is 0 when its slot is free and 1 while an insert is claiming it.
  * A key's home bucket comes from hash_64(); when home has no free slot
  * (and none gone stale) an insert may take a slot of the next bucket, and
  * counts that spill in home's meta word, so a lookup that misses reads
  * home's line only, and the neighbour's too only while home has spilled.
  *
- * Meta word: bit 0 is home's insert lock, the bits above count the keys of
- * this home living in the neighbour.  Every insert of a key runs under its
+ * The meta word counts the keys of this home living in the neighbour; the
+ * lock word is home's insert lock (in a word of its own, so that it is
+ * released by a plain store-release while removers count spills down with
+ * an atomic op on the meta word).  Every insert of a key runs under its
  * home's lock and searches home (and the neighbour if home has spilled)
  * for the key before claiming a slot: a key lives at most once.  A slot is
  * claimed (key 0 -> 1) only under its own bucket's lock, so a spilling
@@ -76,9 +79,9 @@ static __always_inline bool sl_fl_lock(struct sl_fl_bucket *b)
 	int m;
 
 	for (n = 0; n < SL_FL_TRIES; n++) {
-		m = atomic_read(&b->meta);
-		if (!(m & SL_FL_LOCKED) &&
-		    atomic_try_cmpxchg_acquire(&b->meta, &m, m | SL_FL_LOCKED))
+		m = 0;
+		if (!atomic_read(&b->lock) &&
+		    atomic_try_cmpxchg_acquire(&b->lock, &m, 1))
 			return true;
 		cpu_relax();
 	}
@@ -87,7 +90,7 @@ static __always_inline bool sl_fl_lock(struct sl_fl_bucket *b)
 
 static __always_inline void sl_fl_unlock_bkt(struct sl_fl_bucket *b)
 {
-	atomic_sub_return_release(SL_FL_LOCKED, &b->meta);
+	atomic_set_release(&b->lock, 0);
 }
 
 /* a held entry starts over: owner, born = now, no point passed, no data */
@@ -108,14 +111,15 @@ static __always_inline void sl_fl_init(struct sl_flight_ent *e, u64 key,
 /*
  * Claim a slot of bucket @b, whose lock the caller holds: a free one, else
  * one older than the stale bound.  Returns the slot, its key set to
- * SL_FL_CLAIM (invisible to lookups) and its entry held, or -1.
+ * SL_FL_CLAIM (invisible to lookups) and its entry held, or -1; *@kp is
+ * set to the slot's key word.
  *
  * Only the holder of a bucket's lock turns its free keys into claims, so a
  * free slot is claimed with plain stores; a slot whose key was cleared by
  * a remover that has not released the entry yet is passed over.
  */
 static __always_inline int sl_fl_claim(struct sl_flight *t, unsigned int b,
-				       u64 now)
+				       u64 now, u64 **kp)
 {
 	struct sl_fl_bucket *bk = &t->bkt[b];
 	unsigned int idx;
@@ -133,6 +137,7 @@ static __always_inline int sl_fl_claim(struct sl_flight *t, unsigned int b,
 			continue;
 		WRITE_ONCE(bk->key[j], SL_FL_CLAIM);
 		WRITE_ONCE(t->ent[idx].seq, s + 1);
+		*kp = &bk->key[j];
 		return idx;
 	}
 	for (j = 0; j < SL_FL_BKEYS; j++) {
@@ -140,15 +145,17 @@ static __always_inline int sl_fl_claim(struct sl_flight *t, unsigned int b,
 		idx = b * SL_FL_BKEYS + j;
 		if (k <= SL_FL_CLAIM || !sl_fl_is_old(t, &t->ent[idx], now))
 			continue;
-		if (sl_fl_hold(t, idx, k, SL_FL_TRIES) != SL_FL_HELD)
+		if (sl_fl_hold(t, idx, &bk->key[j], k, SL_FL_TRIES) !=
+		    SL_FL_HELD)
 			continue;
 		if (!sl_fl_is_old(t, &t->ent[idx], now)) {
 			sl_fl_release(&t->ent[idx]);
 			continue;
 		}
 		WRITE_ONCE(bk->key[j], SL_FL_CLAIM);
-		sl_fl_unspill(t, idx, k);
+		sl_fl_unspill(t, b, k);
 		this_cpu_inc(t->cnt->stale);
+		*kp = &bk->key[j];
 		return idx;
 	}
 	return -1;
@@ -162,7 +169,9 @@ NOKPROBE_SYMBOL(sl_flight_get);
 
 notrace bool sl_flight_has(struct sl_flight *t, u64 key)
 {
-	return sl_fl_find(t, key, sl_fl_home(t, key)) >= 0;
+	u64 *kp;
+
+	return sl_fl_find(t, key, sl_fl_home(t, key), &kp) >= 0;
 }
 NOKPROBE_SYMBOL(sl_flight_has);
 
@@ -174,6 +183,7 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 	struct sl_fl_bucket *hb = &t->bkt[home];
 	struct sl_flight_ent *e;
 	int idx, r, round;
+	u64 *kp;
 
 	if (unlikely(key <= SL_FL_CLAIM))
 		return NULL;
@@ -181,10 +191,10 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 		goto busy;
 	/* the key may be here already: search home (and its spill) first */
 	for (round = 0; round < 2; round++) {
-		idx = sl_fl_find(t, key, home);
+		idx = sl_fl_find(t, key, home, &kp);
 		if (idx < 0)
 			break;
-		r = sl_fl_hold(t, idx, key, SL_FL_TRIES);
+		r = sl_fl_hold(t, idx, kp, key, SL_FL_TRIES);
 		if (r == SL_FL_BUSY)
 			goto busy_unlock;
 		if (r == SL_FL_HELD) {
@@ -200,14 +210,14 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 	if (unlikely(idx >= 0))
 		goto busy_unlock;
 
-	idx = sl_fl_claim(t, home, now);
+	idx = sl_fl_claim(t, home, now, &kp);
 	if (unlikely(idx < 0)) {
 		/* home is full: a slot of the next bucket, under its lock */
 		struct sl_fl_bucket *nb = &t->bkt[sl_fl_next_bkt(t, home)];
 
 		if (!sl_fl_lock(nb))
 			goto busy_unlock;
-		idx = sl_fl_claim(t, nb - t->bkt, now);
+		idx = sl_fl_claim(t, nb - t->bkt, now, &kp);
 		sl_fl_unlock_bkt(nb);
 		if (idx < 0) {
 			sl_fl_unlock_bkt(hb);
@@ -222,7 +232,7 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 	sl_fl_init(e, key, now);
 	sl_fl_point("initialised", e);
 	/* publish: the initialised entry before its key */
-	smp_store_release(sl_fl_keyp(t, idx), key);
+	smp_store_release(kp, key);
 	sl_fl_unlock_bkt(hb);
 	this_cpu_inc(t->cnt->inserts);
 	*how = SL_FL_NEW;
@@ -271,12 +281,13 @@ static __always_inline bool sl_fl_want(struct sl_flight *t, unsigned int idx,
 static u64 sl_fl_hold_slow(struct sl_flight *t, unsigned int idx, int what,
 			   u64 arg)
 {
-	u64 k = READ_ONCE(*sl_fl_keyp(t, idx));
+	u64 *kp = sl_fl_keyp(t, idx);
+	u64 k = READ_ONCE(*kp);
 
 	if (k <= SL_FL_CLAIM || !sl_fl_want(t, idx, k, what, arg))
 		return 0;
 	preempt_disable();
-	if (sl_fl_hold(t, idx, k, SL_FL_SLOW) == SL_FL_HELD) {
+	if (sl_fl_hold(t, idx, kp, k, SL_FL_SLOW) == SL_FL_HELD) {
 		if (sl_fl_want(t, idx, k, what, arg))
 			return k;
 		sl_fl_release(&t->ent[idx]);

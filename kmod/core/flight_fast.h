@@ -29,15 +29,14 @@
 #define SL_FL_BKEYS	7		/* keys a bucket */
 #define SL_FL_FREE	0ULL		/* key of a free slot */
 #define SL_FL_CLAIM	1ULL		/* key of a slot being claimed */
-#define SL_FL_LOCKED	1		/* meta: home's insert lock */
-#define SL_FL_SPILL	2		/* meta: one key spilled into the next */
+#define SL_FL_SPILL	1		/* meta: one key spilled into the next */
 #define SL_FL_TRIES	64		/* attempts to hold (probe context) */
 
 /* one cache line: the keys of a bucket and its meta word */
 struct sl_fl_bucket {
 	u64 key[SL_FL_BKEYS];
-	atomic_t meta;
-	u32 pad;
+	atomic_t meta;			/* keys of this home in the next */
+	atomic_t lock;			/* home's insert lock */
 } __aligned(64);
 
 struct sl_flight_cpu {
@@ -102,28 +101,35 @@ static __always_inline int sl_fl_find_in(const struct sl_fl_bucket *b, u64 key)
 	return -1;
 }
 
-/* the slot holding @key, or -1: home, then the neighbour if home spilled */
-static __always_inline int sl_fl_find(const struct sl_flight *t, u64 key,
-				      unsigned int home)
+/*
+ * The slot holding @key, or -1: home, then the neighbour if home spilled.
+ * *@kp is set to the key's word (no division on the way).
+ */
+static __always_inline int sl_fl_find(struct sl_flight *t, u64 key,
+				      unsigned int home, u64 **kp)
 {
-	const struct sl_fl_bucket *b = &t->bkt[home];
+	struct sl_fl_bucket *b = &t->bkt[home];
 	int j = sl_fl_find_in(b, key);
 
-	if (j >= 0)
-		return home * SL_FL_BKEYS + j;
-	if (likely(atomic_read(&b->meta) < SL_FL_SPILL))
-		return -1;
-	home = sl_fl_next_bkt(t, home);
-	j = sl_fl_find_in(&t->bkt[home], key);
-	return j >= 0 ? (int)(home * SL_FL_BKEYS + j) : -1;
+	if (j < 0) {
+		if (likely(atomic_read(&b->meta) < SL_FL_SPILL))
+			return -1;
+		home = sl_fl_next_bkt(t, home);
+		b = &t->bkt[home];
+		j = sl_fl_find_in(b, key);
+		if (j < 0)
+			return -1;
+	}
+	*kp = &b->key[j];
+	return (int)(home * SL_FL_BKEYS + j);
 }
 
-/* hold entry @idx if it still holds @key */
+/* hold entry @idx, whose key word is @kp, if it still holds @key */
 static __always_inline int sl_fl_hold(struct sl_flight *t, unsigned int idx,
-				      u64 key, unsigned int tries)
+				      const u64 *kp, u64 key,
+				      unsigned int tries)
 {
 	struct sl_flight_ent *e = &t->ent[idx];
-	u64 *kp = sl_fl_keyp(t, idx);
 	u32 s;
 
 	while (tries--) {
@@ -151,11 +157,12 @@ static __always_inline struct sl_flight_ent *sl_fl_get(struct sl_flight *t,
 						       u64 key)
 {
 	int idx, r;
+	u64 *kp;
 
-	idx = sl_fl_find(t, key, sl_fl_home(t, key));
+	idx = sl_fl_find(t, key, sl_fl_home(t, key), &kp);
 	if (idx < 0)
 		return NULL;
-	r = sl_fl_hold(t, idx, key, SL_FL_TRIES);
+	r = sl_fl_hold(t, idx, kp, key, SL_FL_TRIES);
 	if (likely(r == SL_FL_HELD))
 		return &t->ent[idx];
 	if (r == SL_FL_BUSY)
@@ -170,13 +177,13 @@ static __always_inline void sl_fl_unlock(struct sl_flight_ent *e)
 	sl_fl_release(e);
 }
 
-/* @key left slot @idx: if it had spilled there, home has one fewer */
-static __always_inline void sl_fl_unspill(struct sl_flight *t,
-					  unsigned int idx, u64 key)
+/* @key left bucket @b: if it had spilled there, home has one fewer */
+static __always_inline void sl_fl_unspill(struct sl_flight *t, unsigned int b,
+					  u64 key)
 {
 	unsigned int home = sl_fl_home(t, key);
 
-	if (idx / SL_FL_BKEYS != home)
+	if (b != home)
 		atomic_sub(SL_FL_SPILL, &t->bkt[home].meta);
 }
 
@@ -184,12 +191,12 @@ static __always_inline void sl_fl_unspill(struct sl_flight *t,
 static __always_inline void sl_fl_unlock_remove(struct sl_flight *t,
 						struct sl_flight_ent *e)
 {
-	unsigned int idx = e - t->ent;
-	u64 *kp = sl_fl_keyp(t, idx);
+	unsigned int idx = e - t->ent, b = idx / SL_FL_BKEYS;
+	u64 *kp = &t->bkt[b].key[idx - b * SL_FL_BKEYS];
 	u64 key = READ_ONCE(*kp);
 
 	WRITE_ONCE(*kp, SL_FL_FREE);
-	sl_fl_unspill(t, idx, key);
+	sl_fl_unspill(t, b, key);
 	sl_fl_release(e);	/* orders the key's clearing before */
 }
 

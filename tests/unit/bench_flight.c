@@ -2,7 +2,7 @@
 /*
  * Native microbenchmark of the in-flight table (kmod/core/flight.c built
  * in userspace, linked as its own object as in the module), and of the
- * old table's lookup miss (flight_old.h) for comparison.  Not run by
+ * old table's lookup miss and 7-point chain (flight_old.h) for comparison.  Not run by
  * `make run`; `make bench`.
  *
  * For each table size and load: the table is filled to the load with
@@ -212,6 +212,56 @@ static double old_miss(unsigned int size, unsigned int load)
 	return res;
 }
 
+/* the 7-point chain of chain() on the old table, one thread */
+static void old_chain1(struct old_tab *o, u64 key, u64 now)
+{
+	struct old_ent *e;
+	unsigned int j;
+	bool st;
+
+	e = old_insert(o, key, now, &st);
+	if (!e)
+		return;
+	e->ts[0] = now;
+	for (j = 1; j < CHAIN_PTS; j++) {
+		e = old_lookup(o, key);
+		if (!e)
+			return;
+		if (!e->ts[j])
+			e->ts[j] = now + j * 1000 + (now & 511);
+	}
+	for (j = 1; j < CHAIN_PTS; j++)
+		sl_hist_add(&hists[j - 1], e->ts[j] - e->ts[j - 1]);
+	sl_hist_add(&hists[CHAIN_PTS - 1], e->ts[CHAIN_PTS - 1] - e->ts[0]);
+	old_remove(e, key);
+}
+
+static double old_chain(unsigned int size, unsigned int load)
+{
+	struct old_tab *o = old_create(size, 1ULL << 62);
+	unsigned long n, fill = (unsigned long)size * load / 100, rounds;
+	unsigned int m = size / 64, i;
+	double t0, *d, res;
+	bool st;
+
+	pin(0);
+	for (n = 0; n < fill; n++)
+		old_insert(o, sl_flight_key(1, PTR(n)), 0, &st);
+	rounds = OPS / m;
+	d = malloc(rounds * sizeof(*d));
+	for (n = 0; n < rounds; n++) {
+		t0 = now_ns();
+		for (i = 0; i < m; i++)
+			old_chain1(o, sl_flight_key(1, PTR((1UL << 30) + i)),
+				   n * 100000 + i);
+		d[n] = now_ns() - t0;
+	}
+	res = median(d, rounds) / m;
+	free(d);
+	old_destroy(o);
+	return res;
+}
+
 static void bench(unsigned int size, unsigned int load, int nthreads,
 		  double *ns)
 {
@@ -282,6 +332,8 @@ int main(void)
 			       ns2[CHAIN] / CHAIN_PTS);
 			printf("%-7u %3u%% %-18s %8.1f\n", sizes[s], loads[l],
 			       "old lookup miss", old_miss(sizes[s], loads[l]));
+			printf("%-7u %3u%% %-18s %8.1f\n", sizes[s], loads[l],
+			       "old 7-point chain", old_chain(sizes[s], loads[l]));
 		}
 	return 0;
 }

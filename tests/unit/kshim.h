@@ -73,8 +73,8 @@ typedef struct {
 #define atomic_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
 #define atomic_add(i, v)	((void)__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED))
 #define atomic_sub(i, v)	((void)__atomic_fetch_sub(&(v)->counter, (i), __ATOMIC_RELAXED))
-#define atomic_sub_return_release(i, v) \
-	(__atomic_sub_fetch(&(v)->counter, (i), __ATOMIC_RELEASE))
+#define atomic_set_release(v, i) \
+	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELEASE)
 static inline bool atomic_try_cmpxchg_acquire(atomic_t *v, int *old, int new)
 {
 	return __atomic_compare_exchange_n(&v->counter, old, new, false,

@@ -65,7 +65,7 @@ static void check_quiet(struct sl_flight *t)
 	unsigned int b, j, i, n;
 
 	for (b = 0; b < t->nbkt; b++) {
-		assert_int_equal(atomic_read(&t->bkt[b].meta) & SL_FL_LOCKED, 0);
+		assert_int_equal(atomic_read(&t->bkt[b].lock), 0);
 		n = 0;
 		for (j = 0; j < SL_FL_BKEYS; j++) {
 			u64 k = t->bkt[sl_fl_next_bkt(t, b)].key[j];
