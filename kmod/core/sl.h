@@ -180,6 +180,7 @@ enum sl_act {
 #define SL_OBJ_TASK	0xff	/* the object is the current thread */
 #define SL_PF_FIRST	BIT(0)	/* MARK starts the chain if first armed */
 #define SL_PF_NOHIT	BIT(1)	/* the callbacks count the point's hits */
+#define SL_PF_NOARGS	BIT(2)	/* return point: no argument read at return */
 
 /* What a post callback asks of the chain it holds. */
 enum sl_post {
@@ -660,8 +661,9 @@ static __always_inline int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw,
 		ev.ident = sl_ev_arg(&ev, hk->obj);
 	if (hk->pre && hk->pre(&ev) < 0)
 		return 1;
-	for (i = 0; i < SL_EV_ARGS; i++)
-		d->args[i] = sl_ev_arg(&ev, i);
+	if (!(hk->flags & SL_PF_NOARGS))
+		for (i = 0; i < SL_EV_ARGS; i++)
+			d->args[i] = sl_ev_arg(&ev, i);
 	d->ident = ev.ident;
 	d->act = ev.act;
 	return 0;

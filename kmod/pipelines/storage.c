@@ -542,12 +542,13 @@ SL_CANDS(sl_c_jbd2_wait, SL_W("jbd2_log_wait_commit"));
 
 /*
  * Every row: its calls followed to their return (a kretprobe), the object
- * the task; entry pushes a frame, return pops it and records the layer.
- * Hits count only the calls recorded.
+ * the task; entry pushes a frame, return pops it and records the layer
+ * (from the instance's bytes: no argument is read at return).  Hits count
+ * only the calls recorded.
  */
 #define SL_H(idx, n, c, opt) \
 	[idx] = SL_POINT(n, c, SL_ACT_NONE, 0, SL_OBJ_TASK, \
-			 .optional = opt, .flags = SL_PF_NOHIT, \
+			 .optional = opt, .flags = SL_PF_NOHIT | SL_PF_NOARGS, \
 			 .pre = sl_st_entry, .post = sl_st_ret, \
 			 .data_size = sizeof(struct sl_st_ri))
 

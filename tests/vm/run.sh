@@ -26,7 +26,9 @@
 #   VM_TCG=single           TCG threading: single (default) or multi
 #   VM_ICOUNT=              e.g. shift=0: the guest clock counts instructions
 #                           (1 ns each), so a bench's ns per op are the guest
-#                           instructions it ran, free of the host's noise
+#                           instructions it ran, free of the host's noise;
+#                           one vCPU unless VM_CPUS says otherwise (QEMU 7.2
+#                           hangs bringing up a second CPU under -icount)
 #                           (multi-threaded TCG runs the guest's vCPUs in
 #                           parallel but does not keep up with the kernel
 #                           patching code other vCPUs run: kprobe arming
@@ -295,9 +297,13 @@ run_kernel() {
 	peer=$!
 	t0=$SECONDS
 	: > "$out/results.log"
+	vm_cpus=${VM_CPUS:-2}
+	if [ -n "${VM_ICOUNT:-}" ]; then
+		vm_cpus=${VM_CPUS:-1}
+	fi
 	timeout -k 5 "$vm_timeout" "$qemu" -accel "tcg,thread=${VM_TCG:-single}" -cpu max \
 		${VM_ICOUNT:+-icount "$VM_ICOUNT"} \
-		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -nographic -no-reboot \
+		-m "${VM_MEM:-1024}" -smp "$vm_cpus" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
 		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
