@@ -489,9 +489,11 @@ struct sl_pipeline {
 	 * The ftrace backends' address map: fips[i] is hooks[i]'s function
 	 * while that point is on the ftrace_ops or the fprobe, 0 otherwise.
 	 * Their handlers find the hook of an address by reading this dense
-	 * array (a few cache lines) instead of every hook's state.
+	 * array (a few cache lines) instead of every hook's state, and stop
+	 * at the first match unless two points share an address (fip_dup).
 	 */
 	unsigned long *fips;
+	bool fip_dup;
 #ifdef SL_HAVE_FTRACE
 	/* the ftrace backend: one ops for the pipeline's entry points */
 	struct ftrace_ops ft_ops;
