@@ -182,6 +182,9 @@ enum sl_act {
 #define SL_PF_NOHIT	BIT(1)	/* the callbacks count the point's hits */
 #define SL_PF_NOARGS	BIT(2)	/* return point: no argument read at return */
 
+#define SL_FIP_CACHE_BITS	6	/* sl_pipeline.fip_cache: 64 slots */
+#define SL_FIP_CACHE		(1 << SL_FIP_CACHE_BITS)
+
 /* What a post callback asks of the chain it holds. */
 enum sl_post {
 	SL_KEEP,			/* leave it held, released after */
@@ -491,9 +494,12 @@ struct sl_pipeline {
 	 * Their handlers find the hook of an address by reading this dense
 	 * array (a few cache lines) instead of every hook's state, and stop
 	 * at the first match unless two points share an address (fip_dup).
+	 * fip_cache maps a hash of an address to its point, checked against
+	 * fips: a collision or a stale slot falls back to the scan.
 	 */
 	unsigned long *fips;
 	bool fip_dup;
+	u8 fip_cache[SL_FIP_CACHE];	/* by hash of address: index + 1 */
 #ifdef SL_HAVE_FTRACE
 	/* the ftrace backend: one ops for the pipeline's entry points */
 	struct ftrace_ops ft_ops;
