@@ -102,8 +102,10 @@ static __always_inline void sl_fl_init(struct sl_flight_ent *e, u64 key,
 	e->owner = sl_fl_owner(key);
 	e->born = now;
 	/* WRITE_ONCE: a loop the compiler cannot turn into a memset() call */
+	SL_UNROLL
 	for (i = 0; i < SL_FLIGHT_NTS; i++)
 		WRITE_ONCE(e->ts[i], 0);
+	SL_UNROLL
 	for (i = 0; i < SL_FLIGHT_NAUX; i++)
 		WRITE_ONCE(e->aux[i], 0);
 }

@@ -26,6 +26,13 @@
 #define sl_fl_touch(p)		do { } while (0)
 #endif
 
+/*
+ * Unroll the loop that follows: over a bucket's keys or an entry's
+ * stamps, a dozen iterations at most whose counter and branch cost as much
+ * as their body (a compare, a store).
+ */
+#define SL_UNROLL	_Pragma("GCC unroll 16")
+
 #define SL_FL_BKEYS	7		/* keys a bucket */
 #define SL_FL_FREE	0ULL		/* key of a free slot */
 #define SL_FL_CLAIM	1ULL		/* key of a slot being claimed */
@@ -95,6 +102,7 @@ static __always_inline int sl_fl_find_in(const struct sl_fl_bucket *b, u64 key)
 	int j;
 
 	sl_fl_touch(b);
+	SL_UNROLL
 	for (j = 0; j < SL_FL_BKEYS; j++)
 		if (READ_ONCE(b->key[j]) == key)
 			return j;

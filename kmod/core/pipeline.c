@@ -252,6 +252,11 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 		return -ENOENT;
 	}
 	WRITE_ONCE(p->start_pt, sl_pipeline_start_pt(p));
+	p->rec_end = 0;
+	for (i = 0; i < p->nstages; i++)
+		if (p->stages[i].from_pt < SL_FLIGHT_NTS &&
+		    p->stages[i].to_pt < SL_FLIGHT_NTS)
+			p->rec_end = i + 1;
 	/* the handlers see the start point before the gate opens */
 	smp_wmb();
 	WRITE_ONCE(p->gate, true);
@@ -439,7 +444,7 @@ void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 {
 	unsigned int i;
 
-	for (i = 0; i < p->nstages; i++) {
+	for (i = 0; i < p->rec_end; i++) {
 		const struct sl_stage *s = &p->stages[i];
 		u64 a, b;
 

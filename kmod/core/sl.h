@@ -482,6 +482,12 @@ struct sl_pipeline {
 	bool enabled;			/* under sl_lock */
 	bool gate;			/* handlers run: READ_ONCE in them */
 	u8 start_pt;			/* the first SL_PF_FIRST point armed */
+	/*
+	 * sl_chain_record() looks at stages [0, rec_end): past the last
+	 * one derived from two points (a breakdown dimension's stages and
+	 * value stages come after them), set on enable
+	 */
+	unsigned int rec_end;
 	bool hists_live;		/* per-CPU histograms allocated */
 	u64 generation;
 	struct sl_filter filter;	/* fields READ_ONCE in handlers */
