@@ -204,7 +204,8 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 			if (flags & SL_FL_RESTART)
 				sl_fl_init(e, key, now);
 			sl_fl_unlock_bkt(hb);
-			*how = SL_FL_EXISTED;
+			if (how)
+				*how = SL_FL_EXISTED;
 			return e;
 		}
 		/* gone meanwhile: nobody else can insert it, look once more */
@@ -237,7 +238,8 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 	smp_store_release(kp, key);
 	sl_fl_unlock_bkt(hb);
 	this_cpu_inc(t->cnt->inserts);
-	*how = SL_FL_NEW;
+	if (how)
+		*how = SL_FL_NEW;
 	return e;
 
 busy_unlock:

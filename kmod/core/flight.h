@@ -71,7 +71,7 @@ struct sl_flight_stats {
 #define SL_FL_KEEP	0		/* hand the existing entry over as is */
 #define SL_FL_RESTART	1		/* reinitialise it (born = now, ts/aux 0) */
 
-/* sl_flight_put() *how */
+/* sl_flight_put() *how (how may be NULL) */
 #define SL_FL_NEW	0
 #define SL_FL_EXISTED	1
 

@@ -135,6 +135,22 @@ static __always_inline int sl_fip_next(struct sl_pipeline *p,
 #ifdef SL_HAVE_FTRACE
 
 /*
+ * One event, initialised where it is declared: the stack is zeroed once
+ * (an assignment from a compound literal zeroes a second copy).
+ */
+static __always_inline void sl_ft_dispatch(struct sl_hook *hk,
+					   struct pt_regs *regs)
+{
+	struct sl_ev ev = {
+		.hk = hk,
+		.regs = regs,
+		.argoff = hk->cands[READ_ONCE(hk->cand)].argoff,
+	};
+
+	sl_dispatch(&ev);
+}
+
+/*
  * The pipeline's ftrace_ops callback: the armed entry point of the
  * pipeline at @ip (every one, if two share it), found in its address map
  * through its cache (sl_fip_next).  A hit
@@ -152,19 +168,15 @@ static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	for (i = sl_fip_next(p, ip, 0); i >= 0;
 	     i = READ_ONCE(p->fip_dup) ? sl_fip_next(p, ip, i + 1) : -1) {
-		struct sl_hook *hk;
-		struct sl_ev ev;
+		struct sl_hook *hk = &p->hooks[i];
 
-		hk = &p->hooks[i];
 		if (!READ_ONCE(hk->ftrace) || !sl_hook_armed(hk))
 			continue;
 		if (unlikely(bit < 0 || !regs)) {
 			this_cpu_inc(hk->pc->missed);
 			continue;
 		}
-		ev = (struct sl_ev){ .hk = hk, .regs = regs,
-				     .argoff = hk->cands[READ_ONCE(hk->cand)].argoff };
-		sl_dispatch(&ev);
+		sl_ft_dispatch(hk, regs);
 	}
 	if (bit >= 0)
 		ftrace_test_recursion_unlock(bit);

@@ -388,28 +388,6 @@ int sl_pipelines_enable_list(const char *list)
 
 /* ---- chains ----------------------------------------------------------- */
 
-/*
- * Start following @ident at point @pt.  An entry that is already there
- * belongs to the same object handed on again (a tunnel's inner packet) or
- * to an earlier life of it that ended unseen: either way the chain starts
- * over.  Returns the entry held, or NULL (counted) if the table is full.
- */
-struct sl_flight_ent *sl_chain_start(struct sl_pipeline *p, unsigned long ident,
-				     unsigned int pt, u64 now)
-{
-	struct sl_flight_ent *e;
-	int how;
-
-	e = sl_flight_put(sl_ft, sl_chain_key(p, ident), now, SL_FL_RESTART,
-			  &how);
-	if (unlikely(!e)) {
-		sl_loss(p, SL_LOSS_TABLE_FULL);
-		return NULL;
-	}
-	e->ts[pt] = now;
-	return e;
-}
-
 bool sl_chain_followed(struct sl_pipeline *p, unsigned long ident)
 {
 	return sl_flight_has(sl_ft, sl_chain_key(p, ident));

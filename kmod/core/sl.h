@@ -599,8 +599,6 @@ static __always_inline bool sl_task_ok(const struct sl_pipeline *p)
  * return an entry return it held: the caller may read and write it until
  * sl_chain_put() (or sl_chain_finish/remove, which also release it).
  */
-struct sl_flight_ent *sl_chain_start(struct sl_pipeline *p, unsigned long ident,
-				     unsigned int pt, u64 now);
 struct sl_flight_ent *sl_chain_move(struct sl_pipeline *p,
 				    struct sl_flight_ent *e,
 				    unsigned long ident);
@@ -627,6 +625,28 @@ sl_chain_get(struct sl_pipeline *p, unsigned long ident)
 static __always_inline void sl_chain_put(struct sl_flight_ent *e)
 {
 	sl_fl_unlock(e);
+}
+
+/*
+ * Start following @ident at point @pt.  An entry that is already there
+ * belongs to the same object handed on again (a tunnel's inner packet) or
+ * to an earlier life of it that ended unseen: either way the chain starts
+ * over.  Returns the entry held, or NULL (counted) if the table is full.
+ */
+static __always_inline struct sl_flight_ent *
+sl_chain_start(struct sl_pipeline *p, unsigned long ident, unsigned int pt,
+	       u64 now)
+{
+	struct sl_flight_ent *e;
+
+	e = sl_flight_put(sl_ft, sl_chain_key(p, ident), now, SL_FL_RESTART,
+			  NULL);
+	if (unlikely(!e)) {
+		sl_loss(p, SL_LOSS_TABLE_FULL);
+		return NULL;
+	}
+	e->ts[pt] = now;
+	return e;
 }
 
 #define SL_NO_LOSS	(-1)
