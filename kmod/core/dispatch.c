@@ -136,6 +136,12 @@ void sl_dispatch(struct sl_ev *ev)
 	sl_post_apply(p, e, r);
 }
 
+/* sl_regs_arg() beyond the registers it reads itself. */
+noinline unsigned long sl_regs_arg_slow(struct pt_regs *regs, unsigned int n)
+{
+	return regs_get_kernel_argument(regs, n);
+}
+
 int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct sl_hook *hk = sl_hook_of_kp(kp);

@@ -218,12 +218,43 @@ struct sl_ev {
 	bool nohit;			/* a point passed on another's behalf */
 };
 
+unsigned long sl_regs_arg_slow(struct pt_regs *regs, unsigned int n);
+
+/*
+ * Argument @n of the function a kprobe stopped at (@regs at its entry).
+ * On x86-64 the first six are read from their registers here: inlined
+ * into a handler, regs_get_kernel_argument() (any argument, any arch)
+ * costs that handler a stack canary on every hit, so it is called out of
+ * line for the rest.
+ */
+static __always_inline unsigned long sl_regs_arg(struct pt_regs *regs,
+						 unsigned int n)
+{
+#ifdef CONFIG_X86_64
+	switch (n) {
+	case 0:
+		return regs->di;
+	case 1:
+		return regs->si;
+	case 2:
+		return regs->dx;
+	case 3:
+		return regs->cx;
+	case 4:
+		return regs->r8;
+	case 5:
+		return regs->r9;
+	}
+#endif
+	return sl_regs_arg_slow(regs, n);
+}
+
 static __always_inline unsigned long sl_ev_arg(const struct sl_ev *ev,
 					       unsigned int n)
 {
 	if (ev->args)
 		return ev->args[n];
-	return regs_get_kernel_argument(ev->regs, (int)n + ev->argoff);
+	return sl_regs_arg(ev->regs, n + ev->argoff);
 }
 
 /*

@@ -459,7 +459,7 @@ static int sl_st_entry(struct sl_ev *ev)
 	case SL_ST_SYS:
 		uregs = sl_ev_ptr(ev, 0);
 		return -sl_st_push(ev, sl_st_fd_file((unsigned int)
-				   regs_get_kernel_argument(uregs, 0)), true);
+				   sl_regs_arg(uregs, 0)), true);
 	case SL_ST_FD:
 		return -sl_st_push(ev, sl_st_fd_file((unsigned int)
 				   sl_ev_arg(ev, 0)), true);
