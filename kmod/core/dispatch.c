@@ -151,7 +151,8 @@ int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
 		.argoff = hk->cands[READ_ONCE(hk->cand)].argoff,
 	};
 
-	sl_dispatch(&ev);
+	if (!sl_dispatch_none(&ev))
+		sl_dispatch(&ev);
 	return 0;
 }
 

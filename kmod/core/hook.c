@@ -147,7 +147,8 @@ static __always_inline void sl_ft_dispatch(struct sl_hook *hk,
 		.argoff = hk->cands[READ_ONCE(hk->cand)].argoff,
 	};
 
-	sl_dispatch(&ev);
+	if (!sl_dispatch_none(&ev))
+		sl_dispatch(&ev);
 }
 
 /*

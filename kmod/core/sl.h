@@ -347,12 +347,6 @@ int sl_span_entry(struct sl_hook *hk, void *raw);
 void sl_span_exit(struct sl_hook *hk, void *raw);
 size_t sl_krp_data_size(const struct sl_hook *hk);
 
-static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
-{
-	struct sl_ev ev = { .hk = data, .args = a };
-
-	sl_dispatch(&ev);
-}
 
 /*
  * A tracepoint probe for the dispatcher: SL_TP_DEFINE(name, (PROTO),
@@ -689,6 +683,41 @@ static __always_inline void sl_chain_remove(struct sl_pipeline *p,
 	sl_fl_unlock_remove(sl_ft, e);
 	if (loss >= 0)
 		sl_loss(p, loss);
+}
+
+/* ---- the dispatcher's inline paths ---------------------------------- */
+
+/*
+ * A hit of a NONE row without a pre callback, whose post callback does
+ * it all: what sl_dispatch() would do, inline in the probe that got the
+ * hit (no call, no switch on the action).  False for any other row.
+ */
+static __always_inline bool sl_dispatch_none(struct sl_ev *ev)
+{
+	struct sl_hook *hk = ev->hk;
+
+	if (hk->act != SL_ACT_NONE || hk->pre || !hk->post)
+		return false;
+	if (!sl_on(hk->pipe))
+		return true;
+	if (!(hk->flags & SL_PF_NOHIT))
+		sl_hook_hit(hk);
+	ev->p = hk->pipe;
+	ev->act = SL_ACT_NONE;
+	if (hk->obj == SL_OBJ_TASK)
+		ev->ident = (unsigned long)current->pid;
+	else
+		ev->ident = sl_ev_arg(ev, hk->obj);
+	hk->post(ev, NULL);
+	return true;
+}
+
+static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
+{
+	struct sl_ev ev = { .hk = data, .args = a };
+
+	if (!sl_dispatch_none(&ev))
+		sl_dispatch(&ev);
 }
 
 /* ---- return points (inline in hook.c's handlers) --------------------- */
