@@ -10,6 +10,19 @@ fail() { echo "STACKLAT-RESULT $SL_SCENARIO FAIL $*"; exit 1; }
 skip() { echo "STACKLAT-RESULT $SL_SCENARIO SKIP $*"; exit 0; }
 note() { echo "note: $*"; }
 
+# A command that fails where set -e ends the scenario ends it with a
+# verdict naming the command, not a bare "exited N without a verdict".
+# errtrace: also inside functions (bash runs no ERR trap where errexit is
+# ignored: if/while conditions, && and || lists).
+sl_on_err() {
+	local rc=$? line=$1 cmd=$2
+	case $- in *e*) ;; *) return 0 ;; esac
+	echo "STACKLAT-RESULT $SL_SCENARIO FAIL line $line: '$cmd' exited $rc"
+	exit 1
+}
+set -E
+trap 'sl_on_err "$LINENO" "$BASH_COMMAND"' ERR
+
 # assert_eq NAME EXPECTED ACTUAL
 assert_eq() {
 	[ "$2" = "$3" ] || fail "$1: expected $2, got '$3'"

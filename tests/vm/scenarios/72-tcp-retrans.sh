@@ -22,6 +22,11 @@ TR=$SL_REPO/tests/vm/helpers/tcpretrans.py
 NS=slr NRTO=4
 trap 'ip netns del $NS 2>/dev/null || true' EXIT
 
+# the helper's failure, with its last words, as the verdict
+helper_failed() {
+	cat /tmp/sl-tr.err >&2
+	fail "tcpretrans.py $1 failed: $(tail -n 2 /tmp/sl-tr.err | tr '\n' ' ')"
+}
 # js JSON EXPR: a Python expression over the parsed JSON "d"
 js() { python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"; }
 stage() {
@@ -50,7 +55,8 @@ ctl enable tcpretrans
 note "netem loss 5% on 2 MB transfers"
 ip netns exec $NS tc qdisc add dev lo root netem loss 5%
 ctl reset
-out=$(python3 "$TR" $NS bulk 7201 2000000)
+out=$(python3 "$TR" $NS bulk 7201 2000000 2>/tmp/sl-tr.err) ||
+	helper_failed bulk
 echo "$out"
 ip netns exec $NS tc qdisc del dev lo root
 cat "$SL_DBG/tcpretrans"
@@ -70,7 +76,8 @@ bulk_kinds=$(js "$out" '" ".join("%s=%d" % kv for kv in sorted(d["kinds"].items(
 note "a peer blackholed after the handshake, no tail loss probe"
 ip netns exec $NS sysctl -qw net.ipv4.tcp_early_retrans=0
 ctl reset
-out=$(python3 "$TR" $NS blackhole 7202 $NRTO)
+out=$(python3 "$TR" $NS blackhole 7202 $NRTO 2>/tmp/sl-tr.err) ||
+	helper_failed blackhole
 echo "$out"
 cat "$SL_DBG/tcpretrans"
 n=$(js "$out" 'd["total_retrans"]')
@@ -96,7 +103,8 @@ if [ -e /proc/sys/net/ipv4/tcp_syn_linear_timeouts ]; then
 fi
 ip netns exec $NS tc qdisc add dev lo root netem loss 100%
 ctl reset
-out=$(python3 "$TR" $NS syn 7203 2)
+out=$(python3 "$TR" $NS syn 7203 2 2>/tmp/sl-tr.err) ||
+	helper_failed syn
 echo "$out"
 ip netns exec $NS tc qdisc del dev lo root
 cat "$SL_DBG/tcpretrans"
