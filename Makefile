@@ -22,6 +22,9 @@
 #                        BENCH_ROUNDS=N rounds, default 5), and against
 #                        bpftrace and ftrace on the same stages; on the
 #                        first of KERNELS (KERNELS=6.1 make bench)
+#   make profile         guest instructions per function of one bench case
+#                        (PROFILE=func|net|storage|block, on BENCH_KERNEL;
+#                        BENCH_BASE=REV: REV's module beside it)
 #   make install / make dkms-install
 #   make style           checkpatch, sparse and shellcheck
 #   make sparse          sparse (C=1) over the module
@@ -37,7 +40,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all module tool helpers unit vmtest vmtest-mt buildcheck check check-debug \
-	check-kmemleak fuzz fuzz-tool deps demo bench style sparse w1 \
+	check-kmemleak fuzz fuzz-tool deps demo bench profile style sparse w1 \
 	clean install install-tool dkms-src dkms-install dkmscheck firstrun help
 
 all: module tool
@@ -143,6 +146,10 @@ BENCH_ROUNDS ?= 5
 BENCH_KERNEL ?= 6.1
 bench: deps tool helpers
 	BENCH_BASE=$(BENCH_BASE) BENCH_ROUNDS=$(BENCH_ROUNDS) tests/vm/run.sh --bench $(BENCH_KERNEL)
+
+PROFILE ?= block
+profile: deps tool helpers
+	BENCH_BASE=$(BENCH_BASE) tests/vm/profile.sh $(PROFILE) $(BENCH_KERNEL)
 
 style:
 	tests/style.sh

@@ -28,6 +28,9 @@ main() {
 	# make bench BENCH_ROUNDS=N (the benches' default when absent)
 	BENCH_ROUNDS=$(arg sl.brounds)
 	[ -n "$BENCH_ROUNDS" ] && export BENCH_ROUNDS
+	# make profile: the case and which module (tests/vm/prof/cases.sh)
+	SL_PROF=$(arg sl.prof)
+	export SL_PROF
 	export SL_REPO KERNEL KVER SL_MODE SL_HOSTPORT SL_GUESTPORT
 	export SL_KO=$SL_REPO/tests/vm/.cache/build/$KERNEL/stacklat.ko
 	# make bench BENCH_BASE=REV: the module of another revision, to compare
@@ -62,6 +65,7 @@ main() {
 
 	case $SL_MODE in
 	bench) scripts=("$SL_REPO"/tests/vm/bench/*.sh) ;;
+	profile) scripts=("$SL_REPO/tests/vm/prof/cases.sh") ;;
 	demo) scripts=("$SL_REPO/tests/vm/demo-guest.sh") ;;
 	*) scripts=("$SL_REPO"/tests/vm/scenarios/*.sh) ;;
 	esac

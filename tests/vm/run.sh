@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run.sh [--bench|--demo] KERNEL...  (KERNEL: 5.10 6.1 6.1-rt 6.12 7.3 6.1-debug,
+# run.sh [--bench|--profile|--demo] KERNEL... (KERNEL: 5.10 6.1 6.1-rt 6.12 7.3 6.1-debug,
 #                                     or KERNEL+dkms: the module built by DKMS)
 # run.sh --build KERNEL...            (KERNEL: 7.2 7.3-rt 6.12-rt ...)
 #
@@ -33,6 +33,7 @@
 #                           parallel but does not keep up with the kernel
 #                           patching code other vCPUs run: kprobe arming
 #                           under load then livelocks or jumps to 0)
+#   VM_PLUGIN=FILE,ARGS     a QEMU TCG plugin (make profile: tests/vm/prof)
 #   VM_JOBS=2               kernels booted side by side
 #   SL_FUZZ=NL,CTL,SEED     messages of 18-fuzz (default 2000,1000,1)
 #   SL_KCFLAGS=...          extra compiler flags of the module (tests of
@@ -49,6 +50,7 @@ repo=$(cd "$here/../.." && pwd)
 mode="test"
 case ${1:-} in
 --bench) mode=bench; shift ;;
+--profile) mode=profile; shift ;;
 --demo) mode=demo; shift ;;
 --build) mode=build; shift ;;
 -h|--help) sed -n '3,24p' "$0"; exit 0 ;;
@@ -272,7 +274,7 @@ run_kernel() {
 	fi
 	# make bench BENCH_BASE=REV: the engine of REV, measured in the same boot
 	rm -rf "$cache/build/$k-base"
-	if [ "$mode" = bench ] && [ -n "${BENCH_BASE:-}" ]; then
+	if [ "$mode" = bench ] || [ "$mode" = profile ] && [ -n "${BENCH_BASE:-}" ]; then
 		if build_module "$k" "$out/build-base.log" "$BENCH_BASE"; then
 			note "$k" build "baseline $BENCH_BASE built"
 		else
@@ -302,10 +304,10 @@ run_kernel() {
 		vm_cpus=${VM_CPUS:-1}
 	fi
 	timeout -k 5 "$vm_timeout" "$qemu" -accel "tcg,thread=${VM_TCG:-single}" -cpu max \
-		${VM_ICOUNT:+-icount "$VM_ICOUNT"} \
+		${VM_ICOUNT:+-icount "$VM_ICOUNT"} ${VM_PLUGIN:+-plugin "$VM_PLUGIN"} \
 		-m "${VM_MEM:-1024}" -smp "$vm_cpus" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
-		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}" \
+		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}${SL_PROF:+ sl.prof=$SL_PROF}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:$gport" -device virtio-net-pci,netdev=n0 \
 		-drive "file=$out/disk.img,if=virtio,format=raw" \

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make profile, in the guest (guest-run.sh's profile mode): one case of the
+# benches, SL_PROF="CASE,WHICH" (WHICH: new, the working copy's module, or
+# base, BENCH_BASE's), run once with the case's pipelines enabled.  The
+# kernel's and the module's text symbols are printed (KSYM address name
+# [module]) for profile.sh to put the plugin's counts on functions.
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+
+IFS=, read -r case which <<<"${SL_PROF:-}"
+N=20000
+loop=$SL_REPO/tests/vm/helpers/sl-loop
+case $case in
+func)
+	run="$SL_REPO/tests/vm/helpers/sl-spin -n $N -t 1"
+	arm() { echo "func add __x64_sys_getppid" > "$SL_DBG/control"; echo "enable func" > "$SL_DBG/control"; } ;;
+net)
+	run="$loop udp $N"
+	arm() { echo "enable net_rx" > "$SL_DBG/control"; echo "enable net_tx" > "$SL_DBG/control"; } ;;
+storage)
+	f=${SL_MNT:-/tmp}/sl-prof.dat
+	dd if=/dev/zero of="$f" bs=4k count=1 status=none
+	run="$loop pread $f $N"
+	arm() { echo "enable storage" > "$SL_DBG/control"; } ;;
+block)
+	sl_modprobe null_blk nr_devices=1
+	run="$loop dio /dev/nullb0 $N"
+	arm() { echo "enable block" > "$SL_DBG/control"; } ;;
+*)
+	fail "unknown case '$case' (func, net, storage, block)" ;;
+esac
+[ "$which" = base ] && SL_KO=$SL_KO_BASE
+sl_load
+awk '$2 ~ /^[tT]$/ && $1 !~ /^0+$/ { print "KSYM", $1, $3, $4 }' /proc/kallsyms > /tmp/sl-ksyms
+arm
+$run
+sl_unload
+cat /tmp/sl-ksyms
+pass "$case ($which): $N operations"
