@@ -144,15 +144,7 @@ noinline unsigned long sl_regs_arg_slow(struct pt_regs *regs, unsigned int n)
 
 int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct sl_hook *hk = sl_hook_of_kp(kp);
-	struct sl_ev ev = {
-		.hk = hk,
-		.regs = regs,
-		.argoff = hk->cands[READ_ONCE(hk->cand)].argoff,
-	};
-
-	if (!sl_dispatch_none(&ev))
-		sl_dispatch(&ev);
+	sl_regs_dispatch(sl_hook_of_kp(kp), regs);
 	return 0;
 }
 

@@ -135,23 +135,6 @@ static __always_inline int sl_fip_next(struct sl_pipeline *p,
 #ifdef SL_HAVE_FTRACE
 
 /*
- * One event, initialised where it is declared: the stack is zeroed once
- * (an assignment from a compound literal zeroes a second copy).
- */
-static __always_inline void sl_ft_dispatch(struct sl_hook *hk,
-					   struct pt_regs *regs)
-{
-	struct sl_ev ev = {
-		.hk = hk,
-		.regs = regs,
-		.argoff = hk->cands[READ_ONCE(hk->cand)].argoff,
-	};
-
-	if (!sl_dispatch_none(&ev))
-		sl_dispatch(&ev);
-}
-
-/*
  * The pipeline's ftrace_ops callback: the armed entry point of the
  * pipeline at @ip (every one, if two share it), found in its address map
  * through its cache (sl_fip_next).  A hit
@@ -177,7 +160,7 @@ static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,
 			this_cpu_inc(hk->pc->missed);
 			continue;
 		}
-		sl_ft_dispatch(hk, regs);
+		sl_regs_dispatch(hk, regs);
 	}
 	if (bit >= 0)
 		ftrace_test_recursion_unlock(bit);

@@ -720,6 +720,25 @@ static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
 		sl_dispatch(&ev);
 }
 
+/*
+ * A hit at a function's entry (a kprobe, or the ftrace_ops handler), its
+ * arguments in @regs.  The event is initialised where it is declared: the
+ * kernel's stack auto-init zeroes it once, and an assignment from a
+ * compound literal would zero a second copy.
+ */
+static __always_inline void sl_regs_dispatch(struct sl_hook *hk,
+					     struct pt_regs *regs)
+{
+	struct sl_ev ev = {
+		.hk = hk,
+		.regs = regs,
+		.argoff = hk->cands[READ_ONCE(hk->cand)].argoff,
+	};
+
+	if (!sl_dispatch_none(&ev))
+		sl_dispatch(&ev);
+}
+
 /* ---- return points (inline in hook.c's handlers) --------------------- */
 
 /*
