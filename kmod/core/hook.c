@@ -779,6 +779,14 @@ static void sl_hook_unregister(struct sl_hook *hk)
 		sl_probe_unregister(hk);
 }
 
+/* @hk resolved to candidate @i: what a hit reads of it, in the hook. */
+static void sl_hook_set_cand(struct sl_hook *hk, int i)
+{
+	hk->cand = i;
+	hk->argoff = hk->cands[i].argoff;
+	hk->flavor = hk->cands[i].flavor;
+}
+
 /*
  * Find the first usable candidate.  ENOENT (no such symbol or tracepoint)
  * makes a hook "not available"; any other failure of a candidate that
@@ -805,14 +813,14 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 		if (c->kind == STACKLAT_HOOK_KIND_TRACEPOINT) {
 			hk->tp = sl_tp_lookup(c->target);
 			if (hk->tp) {
-				hk->cand = i;
+				sl_hook_set_cand(hk, i);
 				break;
 			}
 			continue;
 		}
 		ret = sl_hook_register(hk, i, true);
 		if (!ret) {
-			hk->cand = i;
+			sl_hook_set_cand(hk, i);
 			sl_ft_pick(hk);
 			sl_fp_pick(hk);
 			if (keep)

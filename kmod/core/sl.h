@@ -313,6 +313,8 @@ struct sl_hook {
 	u32 state;			/* enum stacklat_hook_state */
 	int err;			/* errno (positive) of the last failure */
 	int cand;			/* index of the resolved candidate, or -1 */
+	s8 argoff;			/* the resolved candidate's, for a hit */
+	u8 flavor;
 	struct tracepoint *tp;
 	struct kprobe kp;
 	struct kretprobe krp;
@@ -385,6 +387,12 @@ static inline void __maybe_unused sl_tp_check_##tpname(void)		\
 static __always_inline const struct sl_cand *sl_ev_cand(const struct sl_ev *ev)
 {
 	return &ev->hk->cands[READ_ONCE(ev->hk->cand)];
+}
+
+/* Its flavor, copied into the hook when it was resolved. */
+static __always_inline u8 sl_ev_flavor(const struct sl_ev *ev)
+{
+	return ev->hk->flavor;
 }
 
 /* A row: SL_POINT(name, candidates, act, pt, obj) plus designated fields. */
@@ -732,7 +740,7 @@ static __always_inline void sl_regs_dispatch(struct sl_hook *hk,
 	struct sl_ev ev = {
 		.hk = hk,
 		.regs = regs,
-		.argoff = hk->cands[READ_ONCE(hk->cand)].argoff,
+		.argoff = hk->argoff,
 	};
 
 	if (!sl_dispatch_none(&ev))
@@ -742,17 +750,20 @@ static __always_inline void sl_regs_dispatch(struct sl_hook *hk,
 /* ---- return points (inline in hook.c's handlers) --------------------- */
 
 /*
- * A return point (a kretprobe, or an fprobe's entry and exit handlers): its
- * arguments are saved at entry in the instance's bytes @raw, in front of
- * the pipeline's own, and the row runs at return with the return value.
- * Entry runs the row's pre callback: skipping there (non-zero) means the
- * return is not followed (the instance goes back at once).  Both are
- * inline in the backends' handlers (hook.c): no call on the way in.
+ * A return point (a kretprobe, or an fprobe's entry and exit handlers):
+ * its event lives in the instance's bytes @raw from entry to return, in
+ * front of the saved arguments and the pipeline's own bytes, so neither
+ * handler builds one on its stack (no zeroing, no stack canary) and what
+ * the pre callback set (ident, act) is there at return.  Entry runs the
+ * row's pre callback: skipping there (non-zero) means the return is not
+ * followed (the instance goes back at once).  The row runs at return with
+ * the return value and the saved arguments (none with SL_PF_NOARGS).
+ * Both are inline in the backends' handlers (hook.c): no call on the way
+ * in.
  */
 struct sl_krp_data {
+	struct sl_ev ev;
 	unsigned long args[SL_EV_ARGS];
-	unsigned long ident;
-	u8 act;
 	u64 data[];
 };
 
@@ -760,25 +771,29 @@ static __always_inline int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw,
 						 struct pt_regs *regs)
 {
 	struct sl_krp_data *d = raw;
-	struct sl_ev ev = { .hk = hk, .regs = regs, .data = d->data };
+	struct sl_ev *ev = &d->ev;
 	unsigned int i;
 
 	if (!sl_on(hk->pipe))
 		return 1;
-	ev.p = hk->pipe;
-	ev.argoff = hk->cands[READ_ONCE(hk->cand)].argoff;
-	ev.act = hk->act;
+	ev->hk = hk;
+	ev->p = hk->pipe;
+	ev->regs = regs;
+	ev->args = NULL;
+	ev->data = d->data;
+	ev->now = 0;
+	ev->argoff = hk->argoff;
+	ev->act = hk->act;
+	ev->nohit = false;
 	if (hk->obj == SL_OBJ_TASK)
-		ev.ident = (unsigned long)current->pid;
+		ev->ident = (unsigned long)current->pid;
 	else
-		ev.ident = sl_ev_arg(&ev, hk->obj);
-	if (hk->pre && hk->pre(&ev) < 0)
+		ev->ident = sl_ev_arg(ev, hk->obj);
+	if (hk->pre && hk->pre(ev) < 0)
 		return 1;
 	if (!(hk->flags & SL_PF_NOARGS))
 		for (i = 0; i < SL_EV_ARGS; i++)
-			d->args[i] = sl_ev_arg(&ev, i);
-	d->ident = ev.ident;
-	d->act = ev.act;
+			d->args[i] = sl_ev_arg(ev, i);
 	return 0;
 }
 
@@ -786,26 +801,23 @@ static __always_inline void sl_ret_exit_dispatch(struct sl_hook *hk, void *raw,
 						 unsigned long ret)
 {
 	struct sl_krp_data *d = raw;
-	struct sl_ev ev = {
-		.hk = hk,
-		.p = hk->pipe,
-		.args = d->args,
-		.ret = ret,
-		.data = d->data,
-		.ident = d->ident,
-		.act = d->act,
-	};
+	struct sl_ev *ev = &d->ev;
 
+	/* the entry's registers are gone: the saved arguments stand in */
+	ev->regs = NULL;
+	ev->args = d->args;
+	ev->ret = ret;
+	ev->now = 0;
 	/* a row whose callbacks do it all: what sl_dispatch() would do */
-	if (ev.act == SL_ACT_NONE && hk->post) {
-		if (!sl_on(ev.p))
+	if (ev->act == SL_ACT_NONE && hk->post) {
+		if (!sl_on(ev->p))
 			return;
 		if (!(hk->flags & SL_PF_NOHIT))
 			sl_hook_hit(hk);
-		hk->post(&ev, NULL);
+		hk->post(ev, NULL);
 		return;
 	}
-	sl_dispatch(&ev);
+	sl_dispatch(ev);
 }
 
 /* ---- breakdown dimensions (dim.c) ------------------------------------- */

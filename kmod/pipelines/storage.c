@@ -286,7 +286,6 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 	struct sl_flight_ent *e;
 	u32 want, d;
 	u8 op = in->op, fl, top;
-	int how;
 	u64 now;
 
 	if (!in_task())
@@ -354,7 +353,7 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 	if (!e) {
 		/* the task's entry, as it is if the task has one already */
 		e = sl_flight_put(sl_ft, sl_flight_key(p->id, current->pid),
-				  now, SL_FL_KEEP, &how);
+				  now, SL_FL_KEEP, NULL);
 		if (unlikely(!e)) {
 			sl_loss(p, SL_LOSS_TABLE_FULL);
 			return 1;
@@ -455,7 +454,7 @@ static int sl_st_entry(struct sl_ev *ev)
 	struct pt_regs *uregs;
 	struct kiocb *iocb;
 
-	switch (sl_ev_cand(ev)->flavor) {
+	switch (sl_ev_flavor(ev)) {
 	case SL_ST_SYS:
 		uregs = sl_ev_ptr(ev, 0);
 		return -sl_st_push(ev, sl_st_fd_file((unsigned int)
