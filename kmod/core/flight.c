@@ -185,6 +185,7 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 	struct sl_fl_bucket *hb = &t->bkt[home];
 	struct sl_flight_ent *e;
 	int idx, r, round;
+	bool spilled;
 	u64 *kp;
 
 	if (unlikely(key <= SL_FL_CLAIM))
@@ -213,6 +214,7 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 	if (unlikely(idx >= 0))
 		goto busy_unlock;
 
+	spilled = false;
 	idx = sl_fl_claim(t, home, now, &kp);
 	if (unlikely(idx < 0)) {
 		/* home is full: a slot of the next bucket, under its lock */
@@ -229,10 +231,13 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 		}
 		/* counted before the key is published: never undercounts */
 		atomic_add(SL_FL_SPILL, &hb->meta);
+		spilled = true;
 	}
 	e = &t->ent[idx];
 	sl_fl_point("claimed", e);
 	sl_fl_init(e, key, now);
+	/* a removal reads it instead of hashing the key again */
+	e->spilled = spilled;
 	sl_fl_point("initialised", e);
 	/* publish: the initialised entry before its key */
 	smp_store_release(kp, key);

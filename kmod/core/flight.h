@@ -48,7 +48,8 @@
  */
 struct sl_flight_ent {
 	u32 seq;
-	u32 owner;			/* pipeline id of the key (for readers) */
+	u16 owner;			/* pipeline id of the key (for readers) */
+	u16 spilled;			/* its slot is in the home's neighbour */
 	u64 born;
 	u64 ts[SL_FLIGHT_NTS];
 	u64 aux[SL_FLIGHT_NAUX];

@@ -204,7 +204,9 @@ static __always_inline void sl_fl_unlock_remove(struct sl_flight *t,
 	u64 key = READ_ONCE(*kp);
 
 	WRITE_ONCE(*kp, SL_FL_FREE);
-	sl_fl_unspill(t, b, key);
+	/* the entry's flag says what sl_fl_unspill() would hash the key for */
+	if (unlikely(e->spilled))
+		atomic_sub(SL_FL_SPILL, &t->bkt[sl_fl_home(t, key)].meta);
 	sl_fl_release(e);	/* orders the key's clearing before */
 }
 
