@@ -258,14 +258,19 @@ static struct sl_flight_ent *sl_blk_rq_ent(struct sl_pipeline *p,
 					   struct request *rq, u64 now)
 {
 	u64 q = sl_blk_take_bios(p, rq);
-	struct sl_flight_ent *e = sl_chain_get(p, (unsigned long)rq);
+	struct sl_flight_ent *e;
 	u32 dev;
 
-	if (e && !q)
-		return e;
-	/* a new request, or one whose old entry a reused pointer left */
-	if (e)
-		sl_chain_put(e);
+	if (!q) {
+		/* no bio to take: the request's own entry, if it has one */
+		e = sl_chain_get(p, (unsigned long)rq);
+		if (e)
+			return e;
+	}
+	/*
+	 * A new request, or one with bios that a reused pointer's old entry
+	 * would shadow: the start below reinitialises that.
+	 */
 	dev = sl_blk_rq_dev(rq);
 	if (!q && !sl_blk_dev_ok(p, dev)) {
 		sl_loss(p, SL_LOSS_FILTERED);
