@@ -63,12 +63,40 @@ static __always_inline struct sl_flight_ent *sl_ev_start(struct sl_ev *ev)
 	return e;
 }
 
+/*
+ * The end of a hit whose chain @e is held and stamped: the row's post
+ * callback, then what the action does with a chain kept.
+ */
+static __always_inline void sl_dispatch_post(struct sl_ev *ev,
+					     struct sl_flight_ent *e)
+{
+	struct sl_hook *hk = ev->hk;
+	struct sl_pipeline *p = ev->p;
+	int r;
+
+	r = hk->post ? hk->post(ev, e) : SL_KEEP;
+	if (r == SL_KEEP) {
+		switch (ev->act) {
+		case SL_ACT_END:
+			sl_chain_finish(p, e);
+			return;
+		case SL_ACT_FORGET:
+			r = SL_FORGET;
+			break;
+		case SL_ACT_DROP:
+			r = !p->on_drop || p->on_drop(p, e) ? SL_DROPPED :
+							      SL_FORGET;
+			break;
+		}
+	}
+	sl_post_apply(p, e, r);
+}
+
 void sl_dispatch(struct sl_ev *ev)
 {
 	struct sl_hook *hk = ev->hk;
 	struct sl_pipeline *p = hk->pipe;
 	struct sl_flight_ent *e = NULL;
-	int r;
 
 	if (!sl_on(p))
 		return;
@@ -115,25 +143,52 @@ void sl_dispatch(struct sl_ev *ev)
 		e = sl_chain_get(p, ev->ident);
 		break;
 	}
-	if (!e)
-		return;
+	if (e)
+		sl_dispatch_post(ev, e);
+}
 
-	r = hk->post ? hk->post(ev, e) : SL_KEEP;
-	if (r == SL_KEEP) {
-		switch (ev->act) {
-		case SL_ACT_END:
-			sl_chain_finish(p, e);
-			return;
-		case SL_ACT_FORGET:
-			r = SL_FORGET;
-			break;
-		case SL_ACT_DROP:
-			r = !p->on_drop || p->on_drop(p, e) ? SL_DROPPED :
-							      SL_FORGET;
-			break;
-		}
+/*
+ * An SL_PATH_LOOKUP row's hit whose object is followed: the probe found
+ * its chain @e (held) and built the event; the action's stamp and the
+ * rest of sl_dispatch().
+ */
+void sl_dispatch_held(struct sl_ev *ev, struct sl_flight_ent *e)
+{
+	struct sl_hook *hk = ev->hk;
+
+	switch (ev->act) {
+	case SL_ACT_MARK:
+		if (!e->ts[hk->pt])
+			e->ts[hk->pt] = sl_ev_now(ev);
+		break;
+	case SL_ACT_END:
+		e->ts[hk->pt] = sl_ev_now(ev);
+		break;
 	}
-	sl_post_apply(p, e, r);
+	sl_dispatch_post(ev, e);
+}
+
+/*
+ * The row of @hk (resolved, its table row final): which path its probe
+ * takes (enum sl_path).
+ */
+u8 sl_hook_path(const struct sl_hook *hk)
+{
+	if (hk->pre)
+		return SL_PATH_GENERIC;
+	switch (hk->act) {
+	case SL_ACT_NONE:
+		return hk->post ? SL_PATH_NONE : SL_PATH_GENERIC;
+	case SL_ACT_MARK:
+		return hk->flags & SL_PF_FIRST ? SL_PATH_GENERIC :
+						  SL_PATH_LOOKUP;
+	case SL_ACT_END:
+	case SL_ACT_FORGET:
+	case SL_ACT_DROP:
+	case SL_ACT_HOLD:
+		return SL_PATH_LOOKUP;
+	}
+	return SL_PATH_GENERIC;
 }
 
 /* sl_regs_arg() beyond the registers it reads itself. */

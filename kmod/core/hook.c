@@ -785,6 +785,7 @@ static void sl_hook_set_cand(struct sl_hook *hk, int i)
 	hk->cand = i;
 	hk->argoff = hk->cands[i].argoff;
 	hk->flavor = hk->cands[i].flavor;
+	hk->path = sl_hook_path(hk);
 }
 
 /*

@@ -177,6 +177,22 @@ enum sl_act {
 	SL_ACT_SPAN,
 };
 
+/*
+ * How a probe runs a row, fixed when its hook is resolved (sl_hook_path()):
+ *  GENERIC  build the event and call sl_dispatch()
+ *  NONE     a NONE row without pre: its post runs from the probe
+ *  LOOKUP   a row that acts only on a chain already followed (MARK without
+ *           FIRST, END, FORGET, DROP, HOLD) and has no pre: the probe looks
+ *           the object up itself, and only a hit builds the event and goes
+ *           on (sl_dispatch_held()) - a free of a packet nobody follows
+ *           costs the lookup and no more
+ */
+enum sl_path {
+	SL_PATH_GENERIC,
+	SL_PATH_NONE,
+	SL_PATH_LOOKUP,
+};
+
 #define SL_OBJ_TASK	0xff	/* the object is the current thread */
 #define SL_PF_FIRST	BIT(0)	/* MARK starts the chain if first armed */
 #define SL_PF_NOHIT	BIT(1)	/* the callbacks count the point's hits */
@@ -315,6 +331,7 @@ struct sl_hook {
 	int cand;			/* index of the resolved candidate, or -1 */
 	s8 argoff;			/* the resolved candidate's, for a hit */
 	u8 flavor;
+	u8 path;			/* enum sl_path: how a probe runs the row */
 	struct tracepoint *tp;
 	struct kprobe kp;
 	struct kretprobe krp;
@@ -344,6 +361,8 @@ static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
 /* ---- the dispatcher (dispatch.c) -------------------------------------- */
 
 void sl_dispatch(struct sl_ev *ev);
+void sl_dispatch_held(struct sl_ev *ev, struct sl_flight_ent *e);
+u8 sl_hook_path(const struct sl_hook *hk);
 int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs);
 int sl_span_entry(struct sl_hook *hk, void *raw);
 void sl_span_exit(struct sl_hook *hk, void *raw);
@@ -696,18 +715,16 @@ static __always_inline void sl_chain_remove(struct sl_pipeline *p,
 /* ---- the dispatcher's inline paths ---------------------------------- */
 
 /*
- * A hit of a NONE row without a pre callback, whose post callback does
- * it all: what sl_dispatch() would do, inline in the probe that got the
- * hit (no call, no switch on the action).  False for any other row.
+ * A hit of a NONE row without a pre callback (SL_PATH_NONE), whose post
+ * callback does it all: what sl_dispatch() would do, inline in the probe
+ * that got the hit (no call, no switch on the action).
  */
-static __always_inline bool sl_dispatch_none(struct sl_ev *ev)
+static __always_inline void sl_dispatch_none(struct sl_ev *ev)
 {
 	struct sl_hook *hk = ev->hk;
 
-	if (hk->act != SL_ACT_NONE || hk->pre || !hk->post)
-		return false;
 	if (!sl_on(hk->pipe))
-		return true;
+		return;
 	if (!(hk->flags & SL_PF_NOHIT))
 		sl_hook_hit(hk);
 	ev->p = hk->pipe;
@@ -717,15 +734,53 @@ static __always_inline bool sl_dispatch_none(struct sl_ev *ev)
 	else
 		ev->ident = sl_ev_arg(ev, hk->obj);
 	hk->post(ev, NULL);
-	return true;
 }
+
+/*
+ * The front half of an SL_PATH_LOOKUP row's hit, before any event: the
+ * gate, the hit count and the chain of the object @ident, held; NULL if it
+ * is not followed (or the gate is closed).
+ */
+static __always_inline struct sl_flight_ent *
+sl_lookup_hit(struct sl_hook *hk, unsigned long ident)
+{
+	if (!sl_on(hk->pipe))
+		return NULL;
+	if (!(hk->flags & SL_PF_NOHIT))
+		sl_hook_hit(hk);
+	return sl_chain_get(hk->pipe, ident);
+}
+
+/* The object of row @hk, from argument @arg (unused for a task's row). */
+#define SL_HOOK_IDENT(hk, arg)						\
+	((hk)->obj == SL_OBJ_TASK ? (unsigned long)current->pid : (arg))
 
 static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
 {
-	struct sl_ev ev = { .hk = data, .args = a };
+	struct sl_hook *hk = data;
 
-	if (!sl_dispatch_none(&ev))
-		sl_dispatch(&ev);
+	if (hk->path == SL_PATH_LOOKUP) {
+		struct sl_flight_ent *e;
+		unsigned long ident;
+
+		ident = SL_HOOK_IDENT(hk, a[hk->obj]);
+		e = sl_lookup_hit(hk, ident);
+		if (e) {
+			struct sl_ev ev = {
+				.hk = hk, .p = hk->pipe, .args = a,
+				.ident = ident, .act = hk->act,
+			};
+
+			sl_dispatch_held(&ev, e);
+		}
+	} else {
+		struct sl_ev ev = { .hk = hk, .args = a };
+
+		if (hk->path == SL_PATH_NONE)
+			sl_dispatch_none(&ev);
+		else
+			sl_dispatch(&ev);
+	}
 }
 
 /*
@@ -737,14 +792,34 @@ static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
 static __always_inline void sl_regs_dispatch(struct sl_hook *hk,
 					     struct pt_regs *regs)
 {
-	struct sl_ev ev = {
-		.hk = hk,
-		.regs = regs,
-		.argoff = hk->argoff,
-	};
+	if (hk->path == SL_PATH_LOOKUP) {
+		struct sl_flight_ent *e;
+		unsigned long ident;
 
-	if (!sl_dispatch_none(&ev))
-		sl_dispatch(&ev);
+		ident = SL_HOOK_IDENT(hk, sl_regs_arg(regs,
+							hk->obj + hk->argoff));
+		e = sl_lookup_hit(hk, ident);
+		if (e) {
+			struct sl_ev ev = {
+				.hk = hk, .p = hk->pipe, .regs = regs,
+				.ident = ident, .argoff = hk->argoff,
+				.act = hk->act,
+			};
+
+			sl_dispatch_held(&ev, e);
+		}
+	} else {
+		struct sl_ev ev = {
+			.hk = hk,
+			.regs = regs,
+			.argoff = hk->argoff,
+		};
+
+		if (hk->path == SL_PATH_NONE)
+			sl_dispatch_none(&ev);
+		else
+			sl_dispatch(&ev);
+	}
 }
 
 /* ---- return points (inline in hook.c's handlers) --------------------- */
