@@ -180,8 +180,6 @@ u8 sl_hook_path(const struct sl_hook *hk)
 	case SL_ACT_NONE:
 		return hk->post ? SL_PATH_NONE : SL_PATH_GENERIC;
 	case SL_ACT_MARK:
-		return hk->flags & SL_PF_FIRST ? SL_PATH_GENERIC :
-						  SL_PATH_LOOKUP;
 	case SL_ACT_END:
 	case SL_ACT_FORGET:
 	case SL_ACT_DROP:

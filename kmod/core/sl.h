@@ -181,11 +181,12 @@ enum sl_act {
  * How a probe runs a row, fixed when its hook is resolved (sl_hook_path()):
  *  GENERIC  build the event and call sl_dispatch()
  *  NONE     a NONE row without pre: its post runs from the probe
- *  LOOKUP   a row that acts only on a chain already followed (MARK without
- *           FIRST, END, FORGET, DROP, HOLD) and has no pre: the probe looks
- *           the object up itself, and only a hit builds the event and goes
- *           on (sl_dispatch_held()) - a free of a packet nobody follows
- *           costs the lookup and no more
+ *  LOOKUP   a row that acts on a chain already followed (MARK, END,
+ *           FORGET, DROP, HOLD) and has no pre: the probe looks the object
+ *           up itself, and only a hit builds the event and goes on
+ *           (sl_dispatch_held()) - a free of a packet nobody follows costs
+ *           the lookup and no more.  A MARK that may start the chain
+ *           (SL_PF_FIRST) and missed goes the generic way.
  */
 enum sl_path {
 	SL_PATH_GENERIC,
@@ -755,26 +756,55 @@ sl_lookup_hit(struct sl_hook *hk, unsigned long ident)
 #define SL_HOOK_IDENT(hk, arg)						\
 	((hk)->obj == SL_OBJ_TASK ? (unsigned long)current->pid : (arg))
 
-static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
+/*
+ * A LOOKUP row that missed: whether it is the MARK the chain starts at
+ * (SL_PF_FIRST, the first such point armed), which the generic path does.
+ */
+static __always_inline bool sl_lookup_starts(const struct sl_hook *hk)
 {
-	struct sl_hook *hk = data;
+	return (hk->flags & SL_PF_FIRST) &&
+	       hk->pt == READ_ONCE(hk->pipe->start_pt);
+}
+
+/*
+ * A hit of a probe at an entry: a tracepoint's arguments @a, or a function
+ * entry's registers @regs (a kprobe or the ftrace_ops handler); one of the
+ * two is a constant NULL where this is inlined.  The event is initialised
+ * where it is declared: the kernel's stack auto-init zeroes it once, and
+ * an assignment from a compound literal would zero a second copy.
+ */
+static __always_inline void sl_probe_dispatch(struct sl_hook *hk,
+					      const unsigned long *a,
+					      struct pt_regs *regs)
+{
+	bool nohit = false;
 
 	if (hk->path == SL_PATH_LOOKUP) {
-		struct sl_flight_ent *e;
 		unsigned long ident;
+		struct sl_flight_ent *e;
 
-		ident = SL_HOOK_IDENT(hk, a[hk->obj]);
+		ident = SL_HOOK_IDENT(hk, a ? a[hk->obj] :
+				      sl_regs_arg(regs, hk->obj + hk->argoff));
 		e = sl_lookup_hit(hk, ident);
 		if (e) {
 			struct sl_ev ev = {
-				.hk = hk, .p = hk->pipe, .args = a,
-				.ident = ident, .act = hk->act,
+				.hk = hk, .p = hk->pipe, .regs = regs,
+				.args = a, .ident = ident,
+				.argoff = hk->argoff, .act = hk->act,
 			};
 
 			sl_dispatch_held(&ev, e);
+			return;
 		}
-	} else {
-		struct sl_ev ev = { .hk = hk, .args = a };
+		if (likely(!sl_lookup_starts(hk)))
+			return;
+		nohit = true;	/* counted above */
+	}
+	{
+		struct sl_ev ev = {
+			.hk = hk, .regs = regs, .args = a,
+			.argoff = hk->argoff, .nohit = nohit,
+		};
 
 		if (hk->path == SL_PATH_NONE)
 			sl_dispatch_none(&ev);
@@ -783,43 +813,15 @@ static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
 	}
 }
 
-/*
- * A hit at a function's entry (a kprobe, or the ftrace_ops handler), its
- * arguments in @regs.  The event is initialised where it is declared: the
- * kernel's stack auto-init zeroes it once, and an assignment from a
- * compound literal would zero a second copy.
- */
+static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
+{
+	sl_probe_dispatch(data, a, NULL);
+}
+
 static __always_inline void sl_regs_dispatch(struct sl_hook *hk,
 					     struct pt_regs *regs)
 {
-	if (hk->path == SL_PATH_LOOKUP) {
-		struct sl_flight_ent *e;
-		unsigned long ident;
-
-		ident = SL_HOOK_IDENT(hk, sl_regs_arg(regs,
-							hk->obj + hk->argoff));
-		e = sl_lookup_hit(hk, ident);
-		if (e) {
-			struct sl_ev ev = {
-				.hk = hk, .p = hk->pipe, .regs = regs,
-				.ident = ident, .argoff = hk->argoff,
-				.act = hk->act,
-			};
-
-			sl_dispatch_held(&ev, e);
-		}
-	} else {
-		struct sl_ev ev = {
-			.hk = hk,
-			.regs = regs,
-			.argoff = hk->argoff,
-		};
-
-		if (hk->path == SL_PATH_NONE)
-			sl_dispatch_none(&ev);
-		else
-			sl_dispatch(&ev);
-	}
+	sl_probe_dispatch(hk, NULL, regs);
 }
 
 /* ---- return points (inline in hook.c's handlers) --------------------- */
