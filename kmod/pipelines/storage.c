@@ -300,7 +300,13 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 		if (!in->any_file && !S_ISREG(mode) && !S_ISBLK(mode))
 			return 1;
 	}
-	e = sl_chain_get(p, (unsigned long)current->pid);
+	/*
+	 * A system call is the outermost layer: its task's entry (new, or
+	 * one with frames whose returns were missed) comes from the put
+	 * below, without a lookup first.
+	 */
+	e = in->layer == SL_L_SYSCALL ? NULL :
+		sl_chain_get(p, (unsigned long)current->pid);
 	if (in->layer == SL_L_WAIT) {
 		/* an I/O wait is followed only inside a followed call */
 		if (!e)
