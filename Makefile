@@ -149,7 +149,8 @@ bench: deps tool helpers
 
 PROFILE ?= block
 profile: deps tool helpers
-	BENCH_BASE=$(BENCH_BASE) tests/vm/profile.sh $(PROFILE) $(BENCH_KERNEL)
+	BENCH_BASE=$(BENCH_BASE) PROFILE_LINES="$(PROFILE_LINES)" \
+		tests/vm/profile.sh $(PROFILE) $(BENCH_KERNEL)
 
 style:
 	tests/style.sh

@@ -12,6 +12,9 @@
 # are per operation (20000 operations); the
 # module's functions are the case's alone, the kernel's include the boot
 # (their differences above the threshold are shown, flagged).
+# PROFILE_LINES="fn ..." (make profile PROFILE_LINES=...) also splits those
+# functions of the working copy's module by translation block, each with
+# its source line and the lines it was inlined from (addr2line -i).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 case=${1:?usage: profile.sh CASE [KERNEL]}
@@ -28,5 +31,7 @@ for which in "${runs[@]}"; do
 		"$here/run.sh" --profile "$k"
 	grep -a '^\[cases\] KSYM ' "$out/results.log" | cut -d' ' -f3- > "$cache/prof-$which.ksyms"
 	mv "$cache/prof-$which.tb" "$cache/prof-$which.ksyms" "$out/"
+	# the module the counts are of, for PROFILE_LINES (the build dir is reused)
+	[ "$which" != new ] || cp "$cache/build/$k/stacklat.ko" "$out/prof-new.ko"
 done
 python3 "$here/prof/report.py" "$out" 20000 "${runs[@]}"
