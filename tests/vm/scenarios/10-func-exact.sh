@@ -39,7 +39,7 @@ for o in objs:
 ' "$json" "$SYM")
 assert_eq "netlink count" $((N * T)) "$nl"
 
-"$SL_TOOL" show func | grep -q "^ *$SYM *$((N * T)) " || fail "tool table lacks count $((N * T)): $("$SL_TOOL" show func)"
+grep -q "^ *$SYM *$((N * T)) " <<<"$("$SL_TOOL" show func)" || fail "tool table lacks count $((N * T)): $("$SL_TOOL" show func)"
 
 # percentiles are sane: p50 <= p99 <= max, min <= p50
 python3 - "$json" "$SYM" <<'PY' || fail "percentiles out of order"

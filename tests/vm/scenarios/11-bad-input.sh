@@ -14,7 +14,7 @@ ctl_bad() {
 		fail "control accepted '$1'"
 	fi
 	grep -q "Invalid argument\|No such\|exists\|No space" <<<"$out" || fail "control '$1': unexpected error '$out'"
-	dmesg | grep -q "stacklat: .*$2" || fail "control '$1': no dmesg line with '$2' (got: $(dmesg | tail -n 3))"
+	grep -q "stacklat: .*$2" <<<"$(dmesg)" || fail "control '$1': no dmesg line with '$2' (got: $(dmesg | tail -n 3))"
 }
 
 sl_load
@@ -83,13 +83,13 @@ for p in "flight_entries=1:flight_entries=1 is outside" \
 		rmmod stacklat
 		fail "insmod accepted ${p%%:*}"
 	fi
-	dmesg | grep -q "stacklat: .*${p#*:}" || fail "insmod ${p%%:*}: no message '${p#*:}': $(dmesg | tail -n 2)"
+	grep -q "stacklat: .*${p#*:}" <<<"$(dmesg)" || fail "insmod ${p%%:*}: no message '${p#*:}': $(dmesg | tail -n 2)"
 done
 [ ! -d "$SL_DBG" ] || fail "debugfs directory left behind by a failed load"
 # the ranges are in modinfo
 for p in flight_entries stale_ms max_delta_ms maxactive open_reads keyed_rows \
 	keyed_cpu_rows keyed_linger_ms; do
-	modinfo -F parm "$SL_KO" | grep "^$p:" | grep -q "[0-9]\.\.[0-9]\|0 or 1" ||
+	grep -q "[0-9]\.\.[0-9]\|0 or 1" <<<"$(modinfo -F parm "$SL_KO" | grep "^$p:")" ||
 		fail "modinfo states no range for $p: $(modinfo -F parm "$SL_KO" | grep "^$p:")"
 done
 # a good value of each still loads

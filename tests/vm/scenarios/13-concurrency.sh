@@ -19,7 +19,7 @@ reader=$!
 kill $reader; wait $reader 2>/dev/null || true
 count=$(awk '$1 == "__x64_sys_getppid" { print $2 }' "$SL_DBG/func")
 assert_eq "count after concurrent updates and reads" $((2 * N)) "$count"
-grep -A3 "^pipeline func" "$SL_DBG/status" | grep -q "table_full=0 stale=0 bad_delta=0 unmatched=0" || fail "losses reported: $(grep -A3 '^pipeline func' "$SL_DBG/status")"
+grep -q "table_full=0 stale=0 bad_delta=0 unmatched=0" <<<"$(grep -A3 "^pipeline func" "$SL_DBG/status")" || fail "losses reported: $(grep -A3 '^pipeline func' "$SL_DBG/status")"
 nmissed=$(sed -n '/^pipeline func/,/^pipeline/ s/^  \(hook __x64_sys_getppid\|fprobe:\) .*nmissed=\([0-9]*\).*/\2/p' "$SL_DBG/status" | awk '{ t += $1 } END { print t + 0 }')
 assert_eq "nmissed (the hook's and the pipeline's fprobe)" 0 "$nmissed"
 pass "2 vCPUs x $N updates under concurrent readers: exact"

@@ -31,7 +31,7 @@ ctl_refused() {
 		fail "control accepted $(printf '%q' "$1")"
 	fi
 	grep -q "$2" <<<"$out" || fail "control $1: expected '$2', got '$out'"
-	[ -z "${3:-}" ] || dmesg | grep -q "stacklat: .*$3" ||
+	[ -z "${3:-}" ] || grep -q "stacklat: .*$3" <<<"$(dmesg)" ||
 		fail "control $1: no dmesg line with '$3': $(dmesg | tail -n 3)"
 }
 
@@ -51,10 +51,10 @@ assert_eq "filter after a write with comments" "tgid=7" "$(filter_of func)"
 echo "filter func clear" > "$ctl"
 # raw user bytes never reach dmesg: escaped and cut to 32 characters
 ctl_refused 'bo\x01gus\x1b[31m' "Invalid argument" "unknown command"
-if dmesg | grep -q $'\033'; then
+if grep -q $'\033' <<<"$(dmesg)"; then
 	fail "an escape byte written to control reached dmesg"
 fi
-dmesg | grep -q 'unknown command .bo\\001gus' ||
+grep -q 'unknown command .bo\\001gus' <<<"$(dmesg)" ||
 	fail "the bad command is not shown escaped: $(dmesg | grep stacklat | tail -n 1)"
 ctl_refused "$(printf 'x%.0s' {1..300})\n" "Invalid argument" "unknown command"
 len=$(dmesg | grep "unknown command" | tail -n 1 | grep -o "'x*'" | tr -d "'" | wc -c)
@@ -86,7 +86,7 @@ for s in do_int3 kprobe_int3_handler memcpy; do
 		fail "blacklisted $s accepted"
 	fi
 	if grep -q "Invalid argument" <<<"$out" &&
-	   dmesg | grep -q "cannot probe $s: blacklisted"; then
+	   grep -q "cannot probe $s: blacklisted" <<<"$(dmesg)"; then
 		black="$black $s"
 	else
 		note "$s: $out / $(dmesg | tail -n 1)"
@@ -115,7 +115,7 @@ ip link add slv0 type veth peer name slv1
 ip link set slv0 up; ip link set slv1 up
 echo "func add veth_xmit" > "$ctl" || fail "func add veth_xmit"
 echo "enable func" > "$ctl"
-hook_line veth_xmit | grep -q " armed " || fail "veth_xmit not armed: $(hook_line veth_xmit)"
+grep -q " armed " <<<"$(hook_line veth_xmit)" || fail "veth_xmit not armed: $(hook_line veth_xmit)"
 ip link del slv0
 rmmod veth || fail "rmmod veth"
 line=$(hook_line veth_xmit)
@@ -123,7 +123,7 @@ note "after rmmod veth: $line"
 if grep -q " armed " <<<"$line"; then
 	fail "veth_xmit still armed after rmmod veth"
 fi
-dmesg | grep -q "stacklat: func: hook veth_xmit: module veth unloaded" || fail "no dmesg line for the unloaded module"
+grep -q "stacklat: func: hook veth_xmit: module veth unloaded" <<<"$(dmesg)" || fail "no dmesg line for the unloaded module"
 echo "disable func" > "$ctl"
 echo "func del veth_xmit" > "$ctl"
 pass "NUL, half-applied writes, op=bogus, octal, TAB symbols, slot hits, blacklist, module unload: all handled"

@@ -35,7 +35,7 @@ allowed() {
 	echo "ok: $who allowed: ${*: -3}"
 }
 
-setpriv --help 2>&1 | grep -q ambient-caps || skip "setpriv without --ambient-caps"
+grep -q ambient-caps <<<"$(setpriv --help 2>&1)" || skip "setpriv without --ambient-caps"
 grep -q perfmon <<<"$(setpriv --list-caps)" || skip "setpriv does not know CAP_PERFMON"
 sl_load
 
@@ -60,7 +60,7 @@ refused net_admin as_caps +net_admin "$SL_TOOL" reset
 refused net_admin as_caps +net_admin "$SL_TOOL" enable func
 refused net_admin as_caps +net_admin "$SL_TOOL" func add vfs_read
 refused net_admin as_caps +net_admin "$SL_TOOL" filter func tgid=1
-if sed -n '/^pipeline func:/,/^$/p' "$SL_DBG/status" | grep -q "hook vfs_read"; then
+if grep -q "hook vfs_read" <<<"$(sed -n '/^pipeline func:/,/^$/p' "$SL_DBG/status")"; then
 	fail "a probe was placed with CAP_NET_ADMIN only"
 fi
 

@@ -153,11 +153,11 @@ fi
 assert_eq "debugfs A getppid (nr 110)" $N "$(dbg "$a" 64 110 5)"
 assert_eq "debugfs A stat (nr 4) errors" $M "$(dbg "$a" 64 4 6)"
 assert_eq "debugfs B stat untimed" 0 "$(dbg "$b" 64 4 10)"
-"$SL_TOOL" top syscalls -p "$a" | grep -q "^stat .* ENOENT:$M" ||
+grep -q "^stat .* ENOENT:$M" <<<"$("$SL_TOOL" top syscalls -p "$a")" ||
 	fail "top's text lacks 'stat ... ENOENT:$M'"
-"$SL_TOOL" top syscalls -p "$a" -x | grep -q "^stat  *$M  ENOENT:$M$" ||
+grep -q "^stat  *$M  ENOENT:$M$" <<<"$("$SL_TOOL" top syscalls -p "$a" -x)" ||
 	fail "top -x's text lacks 'stat $M ENOENT:$M'"
-"$SL_TOOL" top syscalls -P -n 0 | grep -q "^$a  *sl-sys " ||
+grep -q "^$a  *sl-sys " <<<"$("$SL_TOOL" top syscalls -P -n 0)" ||
 	fail "top -P lacks process $a (sl-sys)"
 [ "$(awk '$1 == "syscall" { print $2 }' "$SL_DBG/syscalls")" -gt $((N + M)) ] ||
 	fail "the syscall stage has fewer samples than A alone made"

@@ -154,7 +154,7 @@ assert_eq "top: B nullb1 write_bytes" $((12 * MIB)) "$(top "$b" nullb1 write_byt
 assert_eq "top: B nullb1 write_ops" 192 "$(top "$b" nullb1 write_ops)"
 assert_eq "top: B nullb0, no row" 0 "$(top "$b" nullb0 ops)"
 assert_eq "top: A nullb0 comm" python3 "$(top "$a" nullb0 comm)"
-"$SL_TOOL" top disk -p "$b" | grep -q "^$b  *python3  *nullb1  *0  *12288  *0  *192$" ||
+grep -q "^$b  *python3  *nullb1  *0  *12288  *0  *192$" <<<"$("$SL_TOOL" top disk -p "$b")" ||
 	fail "top's text lacks '$b python3 nullb1 0 12288 0 192': $("$SL_TOOL" top disk -p "$b")"
 first=$("$SL_TOOL" top disk -n 0 | awk -v a="$a" -v b="$b" '($1 == a || $1 == b) && !f { print $1; f = 1 }')
 assert_eq "the first of A and B in top disk (by bytes)" "$b" "$first"
