@@ -305,12 +305,32 @@ static u64 sl_fl_hold_slow(struct sl_flight *t, unsigned int idx, int what,
 	return 0;
 }
 
+/*
+ * The first slot from @idx on whose key is live, or nslots: a walk of the
+ * dense key array, bucket by bucket, that passes free slots without a
+ * call or a division each (the table is mostly free).
+ */
+static unsigned int sl_fl_live_from(struct sl_flight *t, unsigned int idx)
+{
+	unsigned int b = idx / SL_FL_BKEYS, j = idx % SL_FL_BKEYS;
+
+	for (; b < t->nbkt; b++, j = 0)
+		for (; j < SL_FL_BKEYS; j++)
+			if (READ_ONCE(t->bkt[b].key[j]) > SL_FL_CLAIM)
+				return b * SL_FL_BKEYS + j;
+	return t->nslots;
+}
+
+#define sl_fl_for_each_live(t, idx)					\
+	for (idx = sl_fl_live_from(t, 0); idx < (t)->nslots;		\
+	     idx = sl_fl_live_from(t, idx + 1))
+
 unsigned int sl_flight_sweep(struct sl_flight *t, u64 now, u64 *stale)
 {
 	unsigned int idx, owner, n = 0;
 	struct sl_flight_ent *e;
 
-	for (idx = 0; idx < t->nslots; idx++) {
+	sl_fl_for_each_live(t, idx) {
 		if (!sl_fl_hold_slow(t, idx, SL_FL_OLD, now))
 			continue;
 		e = &t->ent[idx];
@@ -329,7 +349,7 @@ void sl_flight_flush(struct sl_flight *t, unsigned int owner)
 {
 	unsigned int idx;
 
-	for (idx = 0; idx < t->nslots; idx++) {
+	sl_fl_for_each_live(t, idx) {
 		if (!sl_fl_hold_slow(t, idx, SL_FL_OWNER, owner))
 			continue;
 		sl_flight_unlock_remove(t, &t->ent[idx]);
@@ -344,7 +364,8 @@ bool sl_flight_next(struct sl_flight *t, unsigned int *pos,
 	unsigned int i;
 	u64 k;
 
-	for (; *pos < t->nslots; (*pos)++) {
+	for (*pos = sl_fl_live_from(t, *pos); *pos < t->nslots;
+	     *pos = sl_fl_live_from(t, *pos + 1)) {
 		k = sl_fl_hold_slow(t, *pos, SL_FL_ANY, 0);
 		if (!k)
 			continue;
