@@ -717,6 +717,13 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 
 	switch (c->kind) {
 	case STACKLAT_HOOK_KIND_TRACEPOINT:
+		/* a probe calling its post itself serves that NONE row only */
+		if (c->tp_post && (c->tp_post != hk->post ||
+				   sl_hook_path(hk) != SL_PATH_NONE)) {
+			pr_err("%s: hook %s: its probe calls another post callback than the row's\n",
+			       hk->pipe->name, hk->name);
+			return -EINVAL;
+		}
 		return tracepoint_probe_register(hk->tp, c->tp_probe, hk);
 	case STACKLAT_HOOK_KIND_KPROBE:
 		memset(&hk->kp, 0, sizeof(hk->kp));

@@ -140,10 +140,15 @@ int sl_filter_fmt(const struct sl_filter *f, char *buf, size_t len);
  * the function's (a candidate whose function takes one more argument in
  * front, as sk_skb_reason_drop does before kfree_skb_reason's).
  */
+struct sl_ev;
+struct sl_flight_ent;
+
 struct sl_cand {
 	u32 kind;			/* enum stacklat_hook_kind */
 	const char *target;		/* tracepoint name or symbol */
 	void *tp_probe;
+	/* SL_TP_DEFINE_POST: the post callback the probe calls itself */
+	int (*tp_post)(struct sl_ev *ev, struct sl_flight_ent *e);
 	s8 argoff;
 	u8 flavor;			/* the pipeline's: how to read the args */
 };
@@ -391,10 +396,36 @@ static inline void __maybe_unused sl_tp_check_##tpname(void)		\
 						    NULL)) != sizeof(int)); \
 }
 
+/*
+ * A tracepoint probe for a NONE row (SL_PATH_NONE) that calls the row's
+ * post callback @post directly, not through the table: the compiler can
+ * inline it into the probe, and with the event and the argument array
+ * then kept in registers the probe has no stack frame to zero, no stack
+ * canary and no indirect call - what a hand-written tracepoint handler
+ * costs.  The candidate (SL_TPD_POST) names @post too; the hook refuses
+ * to arm the probe on a row whose post or path is another
+ * (sl_hook_register()).  The post must not keep the event's address.
+ */
+#define SL_TP_DEFINE_POST(tpname, post, proto, ...)			\
+static void sl_tp_##tpname(void *__data, SL_UNPAREN proto)		\
+{									\
+	const unsigned long __a[] = { __VA_ARGS__ };			\
+									\
+	sl_tp_post(__data, __a, ARRAY_SIZE(__a), post);			\
+}									\
+static inline void __maybe_unused sl_tp_check_##tpname(void)		\
+{									\
+	BUILD_BUG_ON(sizeof(register_trace_##tpname(sl_tp_##tpname,	\
+						    NULL)) != sizeof(int)); \
+}
+
 /* candidates for the dispatcher */
 #define SL_TPD(name) \
 	{ .kind = STACKLAT_HOOK_KIND_TRACEPOINT, .target = #name, \
 	  .tp_probe = sl_tp_##name }
+#define SL_TPD_POST(name, post) \
+	{ .kind = STACKLAT_HOOK_KIND_TRACEPOINT, .target = #name, \
+	  .tp_probe = sl_tp_##name, .tp_post = post }
 #define SL_KPD(sym, off) \
 	{ .kind = STACKLAT_HOOK_KIND_KPROBE, .target = sym, .argoff = off }
 #define SL_KRPD(sym, off) \
@@ -810,6 +841,49 @@ static __always_inline void sl_probe_dispatch(struct sl_hook *hk,
 			sl_dispatch_none(&ev);
 		else
 			sl_dispatch(&ev);
+	}
+}
+
+/*
+ * Argument @obj of the @n a tracepoint handed over, read with a constant
+ * index each (a variable index would keep the array on the stack).
+ */
+static __always_inline unsigned long sl_tp_obj(const unsigned long *a,
+					       unsigned int n, u8 obj)
+{
+	switch (obj) {
+	case 0:
+		return a[0];
+	case 1:
+		return n > 1 ? a[1] : 0;
+	case 2:
+		return n > 2 ? a[2] : 0;
+	case 3:
+		return n > 3 ? a[3] : 0;
+	case SL_OBJ_TASK:
+		return (unsigned long)current->pid;
+	}
+	return 0;
+}
+
+/* The probe SL_TP_DEFINE_POST makes: sl_dispatch_none() calling @post. */
+static __always_inline void
+sl_tp_post(struct sl_hook *hk, const unsigned long *a, unsigned int n,
+	   int (*post)(struct sl_ev *ev, struct sl_flight_ent *e))
+{
+	struct sl_pipeline *p = hk->pipe;
+
+	if (!sl_on(p))
+		return;
+	if (!(hk->flags & SL_PF_NOHIT))
+		sl_hook_hit(hk);
+	{
+		struct sl_ev ev = {
+			.hk = hk, .p = p, .args = a, .argoff = hk->argoff,
+			.act = SL_ACT_NONE, .ident = sl_tp_obj(a, n, hk->obj),
+		};
+
+		post(&ev, NULL);
 	}
 }
 

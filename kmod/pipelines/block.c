@@ -151,7 +151,8 @@ static void sl_blk_event(struct sl_pipeline *p, const u64 *ts, u32 dev,
  * callback.  A point counts a hit only when it concerns a followed request
  * (or one the filter lets through), as the callbacks say.
  */
-static int sl_blk_bio_queue(struct sl_ev *ev, struct sl_flight_ent *unused)
+static __always_inline int sl_blk_bio_queue(struct sl_ev *ev,
+					    struct sl_flight_ent *unused)
 {
 	struct bio *bio = sl_ev_ptr(ev, 0);
 	struct sl_pipeline *p = ev->p;
@@ -286,7 +287,8 @@ static struct sl_flight_ent *sl_blk_rq_ent(struct sl_pipeline *p,
 }
 
 /* insert and issue: the row's point is I or D */
-static int sl_blk_rq_point(struct sl_ev *ev, struct sl_flight_ent *unused)
+static __always_inline int sl_blk_rq_point(struct sl_ev *ev,
+					   struct sl_flight_ent *unused)
 {
 	struct sl_flight_ent *e;
 
@@ -308,12 +310,47 @@ static int sl_blk_rq_requeue(struct sl_ev *ev, struct sl_flight_ent *e)
 	return SL_KEEP;
 }
 
-static int sl_blk_rq_complete(struct sl_ev *ev, struct sl_flight_ent *unused)
+/*
+ * A complete of a request never inserted nor issued itself, or of one not
+ * followed (out of line: rare).
+ */
+static noinline void sl_blk_rq_complete_other(struct sl_pipeline *p,
+					      struct sl_hook *hk,
+					      struct request *rq,
+					      unsigned int nr_bytes, u64 now)
+{
+	u64 ts[SL_BP_C + 1] = { 0 };
+
+	/*
+	 * Never inserted nor issued itself: a request the flush machinery
+	 * ended after running a flush for it (an empty PREFLUSH).  Its bio
+	 * was queued: that is its Q2C.
+	 */
+	ts[SL_BP_Q] = sl_blk_take_bios(p, rq);
+	if (ts[SL_BP_Q]) {
+		sl_hook_hit(hk);
+		ts[SL_BP_C] = now;
+		sl_blk_record(p, ts, sl_blk_rq_dev(rq), sl_compat_rq_disk(rq));
+		if (unlikely(READ_ONCE(p->ev_thresh)))
+			sl_blk_event(p, ts, sl_blk_rq_dev(rq), rq, NULL);
+		return;
+	}
+	/*
+	 * A request of a flush sequence is ended twice: at its data's
+	 * completion and, with nothing left (0 bytes), at the sequence's end.
+	 * Anything else was issued before the pipeline was enabled.
+	 */
+	if (!(nr_bytes == 0 && READ_ONCE(rq->bio)) &&
+	    sl_blk_dev_ok(p, sl_blk_rq_dev(rq)))
+		sl_loss(p, SL_LOSS_UNMATCHED);
+}
+
+static __always_inline int sl_blk_rq_complete(struct sl_ev *ev,
+					      struct sl_flight_ent *unused)
 {
 	struct request *rq = sl_ev_ptr(ev, 0);
 	unsigned int nr_bytes = (unsigned int)sl_ev_arg(ev, 1);
 	struct sl_pipeline *p = ev->p;
-	u64 ts[SL_BP_C + 1] = { 0 };
 	struct sl_flight_ent *e;
 
 	/* a partial completion: the request goes on */
@@ -329,32 +366,16 @@ static int sl_blk_rq_complete(struct sl_ev *ev, struct sl_flight_ent *unused)
 		sl_chain_remove(p, e, SL_NO_LOSS);
 		return SL_DONE;
 	}
-	/*
-	 * Never inserted nor issued itself: a request the flush machinery
-	 * ended after running a flush for it (an empty PREFLUSH).  Its bio
-	 * was queued: that is its Q2C.
-	 */
-	ts[SL_BP_Q] = sl_blk_take_bios(p, rq);
-	if (ts[SL_BP_Q]) {
-		sl_hook_hit(ev->hk);
-		ts[SL_BP_C] = sl_ev_now(ev);
-		sl_blk_record(p, ts, sl_blk_rq_dev(rq), sl_compat_rq_disk(rq));
-		if (unlikely(READ_ONCE(p->ev_thresh)))
-			sl_blk_event(p, ts, sl_blk_rq_dev(rq), rq, NULL);
-		return SL_DONE;
-	}
-	/*
-	 * A request of a flush sequence is ended twice: at its data's
-	 * completion and, with nothing left (0 bytes), at the sequence's end.
-	 * Anything else was issued before the pipeline was enabled.
-	 */
-	if (!(nr_bytes == 0 && READ_ONCE(rq->bio)) &&
-	    sl_blk_dev_ok(p, sl_blk_rq_dev(rq)))
-		sl_loss(p, SL_LOSS_UNMATCHED);
+	sl_blk_rq_complete_other(p, ev->hk, rq, nr_bytes, sl_ev_now(ev));
 	return SL_DONE;
 }
 
-SL_TP_DEFINE(block_bio_queue, (SL_COMPAT_BIO_TP_ARGS(bio)), (unsigned long)bio)
+/*
+ * The rows with a post of their own on the fast path call it directly
+ * (SL_TP_DEFINE_POST); the others go through the dispatcher.
+ */
+SL_TP_DEFINE_POST(block_bio_queue, sl_blk_bio_queue,
+		  (SL_COMPAT_BIO_TP_ARGS(bio)), (unsigned long)bio)
 SL_TP_DEFINE(block_split, (SL_COMPAT_SPLIT_TP_ARGS(bio)), (unsigned long)bio)
 SL_TP_DEFINE(block_bio_backmerge, (SL_COMPAT_MERGE_TP_ARGS(bio)),
 	     (unsigned long)bio)
@@ -362,28 +383,32 @@ SL_TP_DEFINE(block_bio_frontmerge, (SL_COMPAT_MERGE_TP_ARGS(bio)),
 	     (unsigned long)bio)
 SL_TP_DEFINE(block_bio_complete, (struct request_queue *q, struct bio *bio),
 	     (unsigned long)bio)
-SL_TP_DEFINE(block_rq_insert, (struct request *rq), (unsigned long)rq)
-SL_TP_DEFINE(block_rq_issue, (struct request *rq), (unsigned long)rq)
+SL_TP_DEFINE_POST(block_rq_insert, sl_blk_rq_point, (struct request *rq),
+		  (unsigned long)rq)
+SL_TP_DEFINE_POST(block_rq_issue, sl_blk_rq_point, (struct request *rq),
+		  (unsigned long)rq)
 SL_TP_DEFINE(block_rq_requeue, (struct request *rq), (unsigned long)rq)
 SL_TP_DEFINE(block_rq_merge, (struct request *rq), (unsigned long)rq)
-SL_TP_DEFINE(block_rq_complete,
-	     (struct request *rq, SL_COMPAT_RQ_COMPLETE_ERR error,
-	      unsigned int nr_bytes),
-	     (unsigned long)rq, (unsigned long)nr_bytes)
+SL_TP_DEFINE_POST(block_rq_complete, sl_blk_rq_complete,
+		  (struct request *rq, SL_COMPAT_RQ_COMPLETE_ERR error,
+		   unsigned int nr_bytes),
+		  (unsigned long)rq, (unsigned long)nr_bytes)
 
 #define SL_BLK_CANDS(tp) \
 	static const struct sl_cand sl_c_##tp[] = { SL_TPD(tp) }
+#define SL_BLK_CANDS_POST(tp, post) \
+	static const struct sl_cand sl_c_##tp[] = { SL_TPD_POST(tp, post) }
 
-SL_BLK_CANDS(block_bio_queue);
+SL_BLK_CANDS_POST(block_bio_queue, sl_blk_bio_queue);
 SL_BLK_CANDS(block_split);
 SL_BLK_CANDS(block_bio_backmerge);
 SL_BLK_CANDS(block_bio_frontmerge);
 SL_BLK_CANDS(block_bio_complete);
-SL_BLK_CANDS(block_rq_insert);
-SL_BLK_CANDS(block_rq_issue);
+SL_BLK_CANDS_POST(block_rq_insert, sl_blk_rq_point);
+SL_BLK_CANDS_POST(block_rq_issue, sl_blk_rq_point);
 SL_BLK_CANDS(block_rq_requeue);
 SL_BLK_CANDS(block_rq_merge);
-SL_BLK_CANDS(block_rq_complete);
+SL_BLK_CANDS_POST(block_rq_complete, sl_blk_rq_complete);
 
 #define NOHIT	.flags = SL_PF_NOHIT
 #define OPT	.optional = true
