@@ -102,9 +102,14 @@ static __always_inline int sl_fl_find_in(const struct sl_fl_bucket *b, u64 key)
 	int j;
 
 	sl_fl_touch(b);
+	/*
+	 * A plain read of each key, which the compiler may compare in place:
+	 * a key that changes meanwhile only makes this a miss, or a hit
+	 * that sl_fl_hold() checks again under the entry's seq.
+	 */
 	SL_UNROLL
 	for (j = 0; j < SL_FL_BKEYS; j++)
-		if (READ_ONCE(b->key[j]) == key)
+		if (data_race(b->key[j]) == key)	/* racy: see above */
 			return j;
 	return -1;
 }

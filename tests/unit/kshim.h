@@ -48,6 +48,7 @@ typedef int64_t s64;
 #define BUILD_BUG_ON(c)		_Static_assert(!(c), #c)
 
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define data_race(x)		(x)
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 
 #define barrier()		__asm__ __volatile__("" ::: "memory")
