@@ -169,6 +169,38 @@ void sl_dispatch_held(struct sl_ev *ev, struct sl_flight_ent *e)
 }
 
 /*
+ * The out-of-line half of a tracepoint probe (sl_tp_dispatch()): the
+ * arguments into an array, the event, and the row's path.
+ */
+void sl_tp_slow(struct sl_hook *hk, bool nohit, unsigned long a0,
+		unsigned long a1, unsigned long a2, unsigned long a3)
+{
+	const unsigned long a[SL_EV_ARGS] = { a0, a1, a2, a3 };
+	struct sl_ev ev = {
+		.hk = hk, .args = a, .argoff = hk->argoff, .nohit = nohit,
+	};
+
+	if (hk->path == SL_PATH_NONE)
+		sl_dispatch_none(&ev);
+	else
+		sl_dispatch(&ev);
+}
+
+/* A tracepoint's LOOKUP row found its object's chain @e (held). */
+void sl_tp_held(struct sl_hook *hk, struct sl_flight_ent *e,
+		unsigned long ident, unsigned long a0, unsigned long a1,
+		unsigned long a2, unsigned long a3)
+{
+	const unsigned long a[SL_EV_ARGS] = { a0, a1, a2, a3 };
+	struct sl_ev ev = {
+		.hk = hk, .p = hk->pipe, .args = a, .ident = ident,
+		.argoff = hk->argoff, .act = hk->act,
+	};
+
+	sl_dispatch_held(&ev, e);
+}
+
+/*
  * The row of @hk (resolved, its table row final): which path its probe
  * takes (enum sl_path).
  */

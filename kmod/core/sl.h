@@ -383,12 +383,12 @@ size_t sl_krp_data_size(const struct sl_hook *hk);
  * a build error, never a crash.
  */
 #define SL_UNPAREN(...)	__VA_ARGS__
+/* fn(d, the first four of the arguments given) */
+#define SL_TP_CALL4(fn, d, a0, a1, a2, a3, ...)	fn(d, a0, a1, a2, a3)
 #define SL_TP_DEFINE(tpname, proto, ...)				\
 static void sl_tp_##tpname(void *__data, SL_UNPAREN proto)		\
 {									\
-	const unsigned long __a[] = { __VA_ARGS__ };			\
-									\
-	sl_tp_dispatch(__data, __a);					\
+	SL_TP_CALL4(sl_tp_dispatch, __data, __VA_ARGS__, 0, 0, 0, 0);	\
 }									\
 static inline void __maybe_unused sl_tp_check_##tpname(void)		\
 {									\
@@ -536,6 +536,8 @@ struct sl_pipeline {
 	void (*on_start)(struct sl_ev *ev, struct sl_flight_ent *e);
 	void (*on_record)(struct sl_pipeline *p, const struct sl_flight_ent *e);
 	bool (*on_drop)(struct sl_pipeline *p, const struct sl_flight_ent *e);
+	/* its own kretprobe handlers (SL_KRP_DEFINE), optional */
+	const struct sl_krp_ops *krp;
 	/*
 	 * Process context, sl_lock held, optional: before the stages are
 	 * read (debugfs, netlink), e.g. to name slots that need a lookup
@@ -845,21 +847,23 @@ static __always_inline void sl_probe_dispatch(struct sl_hook *hk,
 }
 
 /*
- * Argument @obj of the @n a tracepoint handed over, read with a constant
- * index each (a variable index would keep the array on the stack).
+ * Argument @obj of those a tracepoint handed over (@a0..@a3, 0 past the
+ * last), read with a constant index each: a variable index would keep
+ * them in an array on the probe's stack.
  */
-static __always_inline unsigned long sl_tp_obj(const unsigned long *a,
-					       unsigned int n, u8 obj)
+static __always_inline unsigned long
+sl_tp_obj(u8 obj, unsigned long a0, unsigned long a1, unsigned long a2,
+	  unsigned long a3)
 {
 	switch (obj) {
 	case 0:
-		return a[0];
+		return a0;
 	case 1:
-		return n > 1 ? a[1] : 0;
+		return a1;
 	case 2:
-		return n > 2 ? a[2] : 0;
+		return a2;
 	case 3:
-		return n > 3 ? a[3] : 0;
+		return a3;
 	case SL_OBJ_TASK:
 		return (unsigned long)current->pid;
 	}
@@ -880,16 +884,46 @@ sl_tp_post(struct sl_hook *hk, const unsigned long *a, unsigned int n,
 	{
 		struct sl_ev ev = {
 			.hk = hk, .p = p, .args = a, .argoff = hk->argoff,
-			.act = SL_ACT_NONE, .ident = sl_tp_obj(a, n, hk->obj),
+			.act = SL_ACT_NONE,
+			.ident = sl_tp_obj(hk->obj, a[0], n > 1 ? a[1] : 0,
+					   n > 2 ? a[2] : 0, n > 3 ? a[3] : 0),
 		};
 
 		post(&ev, NULL);
 	}
 }
 
-static __always_inline void sl_tp_dispatch(void *data, const unsigned long *a)
+void sl_tp_slow(struct sl_hook *hk, bool nohit, unsigned long a0,
+		unsigned long a1, unsigned long a2, unsigned long a3);
+void sl_tp_held(struct sl_hook *hk, struct sl_flight_ent *e,
+		unsigned long ident, unsigned long a0, unsigned long a1,
+		unsigned long a2, unsigned long a3);
+
+/*
+ * A tracepoint probe (SL_TP_DEFINE), with the point's arguments @a0..@a3
+ * (0 past the last).  An SL_PATH_LOOKUP row's miss - a free of a packet
+ * nobody follows - ends here, with the arguments in registers: no event,
+ * no array, no frame to zero and no stack canary.  Everything else (a
+ * hit, a start, the other paths) builds the event out of line.
+ */
+static __always_inline void sl_tp_dispatch(struct sl_hook *hk,
+					   unsigned long a0, unsigned long a1,
+					   unsigned long a2, unsigned long a3)
 {
-	sl_probe_dispatch(data, a, NULL);
+	if (hk->path == SL_PATH_LOOKUP) {
+		unsigned long ident = sl_tp_obj(hk->obj, a0, a1, a2, a3);
+		struct sl_flight_ent *e = sl_lookup_hit(hk, ident);
+
+		if (e) {
+			sl_tp_held(hk, e, ident, a0, a1, a2, a3);
+			return;
+		}
+		if (likely(!sl_lookup_starts(hk)))
+			return;
+		sl_tp_slow(hk, true, a0, a1, a2, a3);	/* counted above */
+		return;
+	}
+	sl_tp_slow(hk, false, a0, a1, a2, a3);
 }
 
 static __always_inline void sl_regs_dispatch(struct sl_hook *hk,
@@ -918,8 +952,9 @@ struct sl_krp_data {
 	u64 data[];
 };
 
-static __always_inline int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw,
-						 struct pt_regs *regs)
+static __always_inline int
+sl_ret_entry_dispatch(struct sl_hook *hk, void *raw, struct pt_regs *regs,
+		      int (*pre)(struct sl_ev *ev))
 {
 	struct sl_krp_data *d = raw;
 	struct sl_ev *ev = &d->ev;
@@ -940,7 +975,7 @@ static __always_inline int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw,
 		ev->ident = (unsigned long)current->pid;
 	else
 		ev->ident = sl_ev_arg(ev, hk->obj);
-	if (hk->pre && hk->pre(ev) < 0)
+	if (pre && pre(ev) < 0)
 		return 1;
 	if (!(hk->flags & SL_PF_NOARGS))
 		for (i = 0; i < SL_EV_ARGS; i++)
@@ -948,8 +983,9 @@ static __always_inline int sl_ret_entry_dispatch(struct sl_hook *hk, void *raw,
 	return 0;
 }
 
-static __always_inline void sl_ret_exit_dispatch(struct sl_hook *hk, void *raw,
-						 unsigned long ret)
+static __always_inline void
+sl_ret_exit_dispatch(struct sl_hook *hk, void *raw, unsigned long ret,
+		     int (*post)(struct sl_ev *ev, struct sl_flight_ent *e))
 {
 	struct sl_krp_data *d = raw;
 	struct sl_ev *ev = &d->ev;
@@ -960,15 +996,88 @@ static __always_inline void sl_ret_exit_dispatch(struct sl_hook *hk, void *raw,
 	ev->ret = ret;
 	ev->now = 0;
 	/* a row whose callbacks do it all: what sl_dispatch() would do */
-	if (ev->act == SL_ACT_NONE && hk->post) {
+	if (ev->act == SL_ACT_NONE && post) {
 		if (!sl_on(ev->p))
 			return;
 		if (!(hk->flags & SL_PF_NOHIT))
 			sl_hook_hit(hk);
-		hk->post(ev, NULL);
+		post(ev, NULL);
 		return;
 	}
 	sl_dispatch(ev);
+}
+
+/*
+ * A pipeline's own kretprobe handlers for its rows whose pre and post
+ * callbacks are @pre and @post (struct sl_pipeline's @krp): the generic
+ * ones (hook.c) with the two callbacks called directly, not through the
+ * row, so that they inline - what a bespoke pair of handlers costs.
+ * SL_KRP_DEFINE(name, pre, post) makes sl_krp_<name>; hook.c registers
+ * them for a row only if its callbacks are these two.
+ */
+struct sl_krp_ops {
+	kretprobe_handler_t entry;
+	kretprobe_handler_t ret;
+	int (*pre)(struct sl_ev *ev);
+	int (*post)(struct sl_ev *ev, struct sl_flight_ent *e);
+};
+
+/*
+ * The hook of a kretprobe instance, NULL while it is being unregistered.
+ * On 5.11 to 5.18 get_kretprobe(ri) reads ri->rph->rp, which
+ * unregister_kretprobe() sets to NULL before its grace period ends: an
+ * entry handler that started just before, or a return handler the kernel
+ * called after checking the pointer itself, can read NULL (the kernel's own
+ * kretprobe_dispatcher checks for exactly this).  Disabling a pipeline
+ * under load would then oops in container_of(NULL).  5.10 (ri->rp) and
+ * 5.19 and later (rethook: rethook->data never changes) always give the
+ * kretprobe; the check costs nothing there.
+ */
+static __always_inline struct sl_hook *
+sl_krp_hook(struct kretprobe_instance *ri)
+{
+	struct kretprobe *rp = sl_compat_kretprobe(ri);
+
+	return likely(rp) ? container_of(rp, struct sl_hook, krp) : NULL;
+}
+
+static __always_inline int
+sl_krp_entry_with(struct kretprobe_instance *ri, struct pt_regs *regs,
+		  int (*pre)(struct sl_ev *ev))
+{
+	struct sl_hook *hk = sl_krp_hook(ri);
+
+	if (unlikely(!hk))
+		return 1;	/* being unregistered: no return handler */
+	return sl_ret_entry_dispatch(hk, ri->data, regs, pre);
+}
+
+static __always_inline int
+sl_krp_ret_with(struct kretprobe_instance *ri, struct pt_regs *regs,
+		int (*post)(struct sl_ev *ev, struct sl_flight_ent *e))
+{
+	struct sl_hook *hk = sl_krp_hook(ri);
+
+	if (likely(hk))
+		sl_ret_exit_dispatch(hk, ri->data, regs_return_value(regs),
+				     post);
+	return 0;
+}
+
+#define SL_KRP_DEFINE(name, pre_fn, post_fn)				\
+static int sl_krpe_##name(struct kretprobe_instance *ri,		\
+			  struct pt_regs *regs)				\
+{									\
+	return sl_krp_entry_with(ri, regs, pre_fn);			\
+}									\
+static int sl_krpr_##name(struct kretprobe_instance *ri,		\
+			  struct pt_regs *regs)				\
+{									\
+	return sl_krp_ret_with(ri, regs, post_fn);			\
+}									\
+static const struct sl_krp_ops sl_krp_##name = {			\
+	.entry = sl_krpe_##name, .ret = sl_krpr_##name,			\
+	.pre = pre_fn, .post = post_fn,					\
 }
 
 /* ---- breakdown dimensions (dim.c) ------------------------------------- */

@@ -241,10 +241,8 @@ static int sl_sc_pexit(struct sl_ev *ev)
 #define SL_SC_TP(tpname, proto, ...)					\
 static void sl_tp_##tpname(void *__data, SL_UNPAREN proto)		\
 {									\
-	const unsigned long __a[] = { __VA_ARGS__ };			\
-									\
 	preempt_disable_notrace();					\
-	sl_tp_dispatch(__data, __a);					\
+	SL_TP_CALL4(sl_tp_dispatch, __data, __VA_ARGS__, 0, 0, 0, 0);	\
 	preempt_enable_notrace();					\
 }									\
 static inline void __maybe_unused sl_tp_check_##tpname(void)		\
