@@ -341,7 +341,7 @@ static int notrace sl_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 		d->hk = hk;
 		if (hk->act == SL_ACT_SPAN)
 			return sl_span_entry(hk, d->raw);
-		return sl_ret_entry_dispatch(hk, d->raw, regs);
+		return sl_ret_entry_dispatch(hk, d->raw, regs, hk->pre);
 	}
 	return 1;
 }
@@ -355,7 +355,8 @@ static void notrace sl_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 	if (d->hk->act == SL_ACT_SPAN)
 		sl_span_exit(d->hk, d->raw);
 	else
-		sl_ret_exit_dispatch(d->hk, d->raw, regs_return_value(regs));
+		sl_ret_exit_dispatch(d->hk, d->raw, regs_return_value(regs),
+				     d->hk->post);
 }
 
 /*
@@ -649,31 +650,16 @@ void sl_hook_free(struct sl_hook *hk)
 
 /*
  * Every kretprobe runs the dispatcher through these two trampolines, which
- * find the hook with a NULL check and hand it over as an argument.
- *
- * On 5.11 to 5.18 get_kretprobe(ri) reads ri->rph->rp, which
- * unregister_kretprobe() sets to NULL before its grace period ends: an
- * entry handler that started just before, or a return handler the kernel
- * called after checking the pointer itself, can read NULL (the kernel's own
- * kretprobe_dispatcher checks for exactly this).  Disabling a pipeline
- * under load would then oops in container_of(NULL).  5.10 (ri->rp) and
- * 5.19 and later (rethook: rethook->data never changes) always give the
- * kretprobe; the check costs nothing there.
+ * find the hook with a NULL check (sl_krp_hook()) and hand it over as an
+ * argument; a pipeline may have its own (struct sl_pipeline's @krp).
  */
-static struct sl_hook *sl_krp_hook(struct kretprobe_instance *ri)
-{
-	struct kretprobe *rp = sl_compat_kretprobe(ri);
-
-	return likely(rp) ? container_of(rp, struct sl_hook, krp) : NULL;
-}
-
 static int sl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sl_hook *hk = sl_krp_hook(ri);
 
 	if (unlikely(!hk))
 		return 1;	/* being unregistered: no return handler */
-	return sl_ret_entry_dispatch(hk, ri->data, regs);
+	return sl_ret_entry_dispatch(hk, ri->data, regs, hk->pre);
 }
 
 static int sl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -681,7 +667,8 @@ static int sl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct sl_hook *hk = sl_krp_hook(ri);
 
 	if (likely(hk))
-		sl_ret_exit_dispatch(hk, ri->data, regs_return_value(regs));
+		sl_ret_exit_dispatch(hk, ri->data, regs_return_value(regs),
+				     hk->post);
 	return 0;
 }
 
@@ -738,6 +725,10 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 		if (hk->act == SL_ACT_SPAN) {
 			hk->krp.entry_handler = sl_krp_span_entry;
 			hk->krp.handler = sl_krp_span_ret;
+		} else if (hk->pipe->krp && hk->pipe->krp->pre == hk->pre &&
+			   hk->pipe->krp->post == hk->post) {
+			hk->krp.entry_handler = hk->pipe->krp->entry;
+			hk->krp.handler = hk->pipe->krp->ret;
 		} else {
 			hk->krp.entry_handler = sl_krp_entry;
 			hk->krp.handler = sl_krp_ret;

@@ -396,7 +396,8 @@ filtered:
  * reached a filesystem: reads of procfs, sysfs, pipes or tmpfs are not
  * storage, and are neither recorded nor counted as lost.
  */
-static int sl_st_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
+static __always_inline int sl_st_ret(struct sl_ev *ev,
+				     struct sl_flight_ent *unused)
 {
 	struct sl_hook *hk = ev->hk;
 	struct sl_pipeline *p = ev->p;
@@ -455,7 +456,7 @@ enum {
 };
 
 /* Entry of a storage point: which file, then push a frame. */
-static int sl_st_entry(struct sl_ev *ev)
+static __always_inline int sl_st_entry(struct sl_ev *ev)
 {
 	struct pt_regs *uregs;
 	struct kiocb *iocb;
@@ -649,6 +650,9 @@ static void sl_st_flight_fmt(const struct sl_pipeline *p,
 	}
 }
 
+/* every row's kretprobe: these two, inline in its own handlers */
+SL_KRP_DEFINE(st, sl_st_entry, sl_st_ret);
+
 struct sl_pipeline sl_pipe_storage = {
 	.name = "storage",
 	.desc = "read/write/open/fsync per layer: syscall, VFS, filesystem, I/O wait (inclusive and self)",
@@ -660,4 +664,5 @@ struct sl_pipeline sl_pipe_storage = {
 	.nstages = SL_ST_NSTAGES,
 	.setup = sl_st_setup,
 	.flight_fmt = sl_st_flight_fmt,
+	.krp = &sl_krp_st,
 };
