@@ -233,41 +233,6 @@ int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
-/*
- * A SPAN row's return point, which the backends call instead of the two
- * above: the entry keeps only its time in the instance and the return
- * records the row's stage, with no event, table or callback in between
- * (what a bespoke pair of handlers would do, and no more).
- */
-int sl_span_entry(struct sl_hook *hk, void *raw)
-{
-	struct sl_pipeline *p = hk->pipe;
-
-	if (!sl_on(p))
-		return 1;
-	if (!sl_task_ok(p)) {
-		sl_loss(p, SL_LOSS_FILTERED);
-		return 1;	/* the return is not followed */
-	}
-	*(u64 *)raw = sl_now();
-	return 0;
-}
-
-void sl_span_exit(struct sl_hook *hk, void *raw)
-{
-	struct sl_pipeline *p = hk->pipe;
-	u64 start = *(u64 *)raw;
-	u64 now;
-
-	if (!sl_on(p))
-		return;
-	now = sl_now();
-	sl_hook_hit(hk);
-	sl_record(p, hk->pt, (s64)(now - start));
-	if (unlikely(READ_ONCE(p->ev_thresh)))
-		sl_event_emit_one(p, hk->pt, start, now);
-}
-
 /* Bytes a return point of @hk needs per instance. */
 size_t sl_krp_data_size(const struct sl_hook *hk)
 {

@@ -370,8 +370,6 @@ void sl_dispatch(struct sl_ev *ev);
 void sl_dispatch_held(struct sl_ev *ev, struct sl_flight_ent *e);
 u8 sl_hook_path(const struct sl_hook *hk);
 int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs);
-int sl_span_entry(struct sl_hook *hk, void *raw);
-void sl_span_exit(struct sl_hook *hk, void *raw);
 size_t sl_krp_data_size(const struct sl_hook *hk);
 
 
@@ -1166,5 +1164,43 @@ extern struct sl_pipeline sl_pipe_syscalls;
 extern struct sl_pipeline sl_pipe_disktop;
 int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack);
+
+/* ---- SPAN rows (inline in hook.c's handlers) ----------------------- */
+
+/*
+ * A SPAN row's return point, which the backends call instead of
+ * sl_ret_entry_dispatch() and sl_ret_exit_dispatch(): the entry keeps only its time in the instance and the return
+ * records the row's stage, with no event, table or callback in between
+ * (what a bespoke pair of handlers would do, and no more).  Inline in
+ * the backends' handlers (hook.c).
+ */
+static __always_inline int sl_span_entry(struct sl_hook *hk, void *raw)
+{
+	struct sl_pipeline *p = hk->pipe;
+
+	if (!sl_on(p))
+		return 1;
+	if (!sl_task_ok(p)) {
+		sl_loss(p, SL_LOSS_FILTERED);
+		return 1;	/* the return is not followed */
+	}
+	*(u64 *)raw = sl_now();
+	return 0;
+}
+
+static __always_inline void sl_span_exit(struct sl_hook *hk, void *raw)
+{
+	struct sl_pipeline *p = hk->pipe;
+	u64 start = *(u64 *)raw;
+	u64 now;
+
+	if (!sl_on(p))
+		return;
+	now = sl_now();
+	sl_hook_hit(hk);
+	sl_record(p, hk->pt, (s64)(now - start));
+	if (unlikely(READ_ONCE(p->ev_thresh)))
+		sl_event_emit_one(p, hk->pt, start, now);
+}
 
 #endif /* _STACKLAT_SL_H */
