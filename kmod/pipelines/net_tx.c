@@ -314,7 +314,8 @@ static int sl_tx_ip_udp6(struct sl_ev *ev, struct sl_flight_ent *unused)
  * The skb enters the device's queue (__dev_queue_xmit): the first time
  * only (a stacked device below passes it again), the interface filter.
  */
-static int sl_tx_devq(struct sl_ev *ev, struct sl_flight_ent *unused)
+static __always_inline int sl_tx_devq(struct sl_ev *ev,
+				      struct sl_flight_ent *unused)
 {
 	const struct sk_buff *skb = (const struct sk_buff *)ev->ident;
 	struct sl_flight_ent *e = sl_chain_get(ev->p, ev->ident);
@@ -433,7 +434,8 @@ static bool sl_tx_on_drop(struct sl_pipeline *p, const struct sl_flight_ent *e)
 	return e->ts[TX_DEVQ] || !READ_ONCE(p->filter.ifindex);
 }
 
-SL_TP_DEFINE(net_dev_queue, (struct sk_buff *skb), (unsigned long)skb)
+SL_TP_DEFINE_POST(net_dev_queue, sl_tx_devq, (struct sk_buff *skb),
+		  (unsigned long)skb)
 SL_TP_DEFINE(net_dev_start_xmit,
 	     (const struct sk_buff *skb, const struct net_device *dev),
 	     (unsigned long)skb)
@@ -469,7 +471,7 @@ static const struct sl_cand sl_c_tx_ip6_udp[] = { SL_KPD("ip6_send_skb", 0) };
 
 /* net_dev_queue(skb), __dev_queue_xmit(skb, sb_dev), dev_queue_xmit(skb) */
 static const struct sl_cand sl_c_tx_devq[] = {
-	SL_TPD(net_dev_queue),
+	SL_TPD_POST(net_dev_queue, sl_tx_devq),
 	SL_KPD("__dev_queue_xmit", 0),
 	SL_KPD("dev_queue_xmit", 0),
 };
