@@ -975,9 +975,17 @@ sl_ret_entry_dispatch(struct sl_hook *hk, void *raw, struct pt_regs *regs,
 		ev->ident = sl_ev_arg(ev, hk->obj);
 	if (pre && pre(ev) < 0)
 		return 1;
-	if (!(hk->flags & SL_PF_NOARGS))
+	if (hk->flags & SL_PF_NOARGS)
+		return 0;
+	if (likely(!ev->argoff)) {
+		/* constant indices: each a register's load */
+		SL_UNROLL
+		for (i = 0; i < SL_EV_ARGS; i++)
+			d->args[i] = sl_regs_arg(regs, i);
+	} else {
 		for (i = 0; i < SL_EV_ARGS; i++)
 			d->args[i] = sl_ev_arg(ev, i);
+	}
 	return 0;
 }
 
