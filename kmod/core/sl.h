@@ -979,9 +979,11 @@ sl_ret_entry_dispatch(struct sl_hook *hk, void *raw, struct pt_regs *regs,
 		return 0;
 	if (likely(!ev->argoff)) {
 		/* constant indices: each a register's load */
-		SL_UNROLL
-		for (i = 0; i < SL_EV_ARGS; i++)
-			d->args[i] = sl_regs_arg(regs, i);
+		BUILD_BUG_ON(SL_EV_ARGS != 4);
+		d->args[0] = sl_regs_arg(regs, 0);
+		d->args[1] = sl_regs_arg(regs, 1);
+		d->args[2] = sl_regs_arg(regs, 2);
+		d->args[3] = sl_regs_arg(regs, 3);
 	} else {
 		for (i = 0; i < SL_EV_ARGS; i++)
 			d->args[i] = sl_ev_arg(ev, i);
