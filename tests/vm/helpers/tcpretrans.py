@@ -129,13 +129,45 @@ def bulk(port, nbytes, tries=8):
     return result(total, tab, transfers=i + 1)
 
 
+def mibs():
+    """The TCP counters that say why a timeout retransmitted nothing."""
+    want = ("TCPTimeouts", "TCPSpuriousRtxHostQueues", "TCPLossProbes",
+            "RetransSegs", "OutSegs")
+    out = {}
+    for path in ("/proc/net/netstat", "/proc/net/snmp"):
+        with open(path) as f:
+            lines = f.read().splitlines()
+        for names, vals in zip(lines[::2], lines[1::2]):
+            for k, v in zip(names.split()[1:], vals.split()[1:]):
+                if k in want:
+                    out[k] = int(v)
+    return out
+
+
+def state(c):
+    """The socket's tcp_info fields that a stalled retransmission shows."""
+    b = c.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
+    rto, unacked, sent, total = (struct.unpack_from("I", b, off)[0]
+                                 for off in (8, 24, 44, 100))
+    return ("state %d retransmits %d probes %d backoff %d rto %d us "
+            "unacked %d last_data_sent %d ms total_retrans %d" %
+            (b[0], b[2], b[3], b[4], rto, unacked, sent, total))
+
+
 def wait_retrans(c, n):
     """Until socket @c has retransmitted @n times: right after the n-th, the
     next is a backed-off timeout away, time to read and abort."""
     end = time.monotonic() + 60
     while info(c)[0] < n:
         if time.monotonic() > end:
-            sys.exit("no %d retransmissions in 60 s" % n)
+            # what the next failure needs to be explained (a CI run saw
+            # this once on 6.1, with nothing more to go on)
+            qd = subprocess.run(["tc", "-s", "qdisc", "show", "dev", "lo"],
+                                capture_output=True, text=True).stdout
+            print("socket: " + state(c), file=sys.stderr)
+            print("mibs: %s" % mibs(), file=sys.stderr)
+            print("qdisc: " + " ".join(qd.split()), file=sys.stderr)
+            sys.exit("no %d retransmissions in 60 s: %s" % (n, state(c)))
         time.sleep(0.01)
 
 
