@@ -75,21 +75,20 @@ static __always_inline void sl_dispatch_post(struct sl_ev *ev,
 	int r;
 
 	r = hk->post ? hk->post(ev, e) : SL_KEEP;
-	if (r == SL_KEEP) {
-		switch (ev->act) {
-		case SL_ACT_END:
-			sl_chain_finish(p, e);
-			return;
-		case SL_ACT_FORGET:
-			r = SL_FORGET;
-			break;
-		case SL_ACT_DROP:
-			r = !p->on_drop || p->on_drop(p, e) ? SL_DROPPED :
-							      SL_FORGET;
-			break;
-		}
-	}
-	sl_post_apply(p, e, r);
+	if (r == SL_KEEP)
+		sl_act_kept(p, e, ev->act);
+	else
+		sl_post_apply(p, e, r);
+}
+
+/*
+ * A DROP point's chain @e (held): removed, counted as dropped unless the
+ * pipeline's on_drop says the object was not lost.
+ */
+void sl_chain_drop(struct sl_pipeline *p, struct sl_flight_ent *e)
+{
+	sl_post_apply(p, e, !p->on_drop || p->on_drop(p, e) ? SL_DROPPED :
+							      SL_FORGET);
 }
 
 void sl_dispatch(struct sl_ev *ev)

@@ -191,7 +191,9 @@ enum sl_act {
  *           up itself, and only a hit builds the event and goes on
  *           (sl_dispatch_held()) - a free of a packet nobody follows costs
  *           the lookup and no more.  A MARK that may start the chain
- *           (SL_PF_FIRST) and missed goes the generic way.
+ *           (SL_PF_FIRST) and missed goes the generic way.  A row without
+ *           a post callback needs no event even on a hit: the probe
+ *           stamps and acts on the chain itself (sl_held_bare()).
  */
 enum sl_path {
 	SL_PATH_GENERIC,
@@ -368,6 +370,7 @@ static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
 
 void sl_dispatch(struct sl_ev *ev);
 void sl_dispatch_held(struct sl_ev *ev, struct sl_flight_ent *e);
+void sl_chain_drop(struct sl_pipeline *p, struct sl_flight_ent *e);
 u8 sl_hook_path(const struct sl_hook *hk);
 int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs);
 size_t sl_krp_data_size(const struct sl_hook *hk);
@@ -798,6 +801,51 @@ static __always_inline bool sl_lookup_starts(const struct sl_hook *hk)
 }
 
 /*
+ * What action @act does with the chain @e (held, stamped) that the row's
+ * post callback, if any, kept: END records its stages, FORGET and DROP
+ * remove it (DROP counted, unless the pipeline's on_drop says otherwise),
+ * the others release it.
+ */
+static __always_inline void sl_act_kept(struct sl_pipeline *p,
+					struct sl_flight_ent *e, u8 act)
+{
+	switch (act) {
+	case SL_ACT_END:
+		sl_chain_finish(p, e);
+		break;
+	case SL_ACT_FORGET:
+		sl_chain_remove(p, e, SL_NO_LOSS);
+		break;
+	case SL_ACT_DROP:
+		sl_chain_drop(p, e);
+		break;
+	default:
+		sl_chain_put(e);
+		break;
+	}
+}
+
+/*
+ * A LOOKUP row's hit on the chain @e (held) when the row has no post
+ * callback: the stamp and the action need nothing but the chain, so they
+ * run in the probe, with no event and no call into the dispatcher.
+ */
+static __always_inline void sl_held_bare(struct sl_hook *hk,
+					 struct sl_flight_ent *e)
+{
+	switch (hk->act) {
+	case SL_ACT_MARK:
+		if (!e->ts[hk->pt])
+			e->ts[hk->pt] = sl_now();
+		break;
+	case SL_ACT_END:
+		e->ts[hk->pt] = sl_now();
+		break;
+	}
+	sl_act_kept(hk->pipe, e, hk->act);
+}
+
+/*
  * A hit of a probe at an entry: a tracepoint's arguments @a, or a function
  * entry's registers @regs (a kprobe or the ftrace_ops handler); one of the
  * two is a constant NULL where this is inlined.  The event is initialised
@@ -817,6 +865,10 @@ static __always_inline void sl_probe_dispatch(struct sl_hook *hk,
 		ident = SL_HOOK_IDENT(hk, a ? a[hk->obj] :
 				      sl_regs_arg(regs, hk->obj + hk->argoff));
 		e = sl_lookup_hit(hk, ident);
+		if (e && !hk->post) {
+			sl_held_bare(hk, e);
+			return;
+		}
 		if (e) {
 			struct sl_ev ev = {
 				.hk = hk, .p = hk->pipe, .regs = regs,
@@ -912,6 +964,10 @@ static __always_inline void sl_tp_dispatch(struct sl_hook *hk,
 		unsigned long ident = sl_tp_obj(hk->obj, a0, a1, a2, a3);
 		struct sl_flight_ent *e = sl_lookup_hit(hk, ident);
 
+		if (e && !hk->post) {
+			sl_held_bare(hk, e);
+			return;
+		}
 		if (e) {
 			sl_tp_held(hk, e, ident, a0, a1, a2, a3);
 			return;
