@@ -45,7 +45,20 @@
 #include <linux/kprobes.h>
 #include <net/netlink.h>
 
-/* ri->rp became get_kretprobe(ri) in 5.11 (COMPAT_HAS_GET_KRETPROBE). */
+/*
+ * ri->rp became get_kretprobe(ri) in 5.11 (COMPAT_HAS_GET_KRETPROBE).  It
+ * can read NULL (SL_KRP_MAY_VANISH) only where it reads ri->rph->rp, which
+ * unregister_kretprobe() clears: not where kretprobes run on rethook
+ * (CONFIG_KRETPROBE_ON_RETHOOK, in the target's configuration), whose
+ * get_kretprobe() reads rethook->data, set once at registration, nor on
+ * 5.10, whose ri->rp never changes.
+ */
+#if defined(COMPAT_HAS_GET_KRETPROBE) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
+#define SL_KRP_MAY_VANISH	1
+#else
+#define SL_KRP_MAY_VANISH	0
+#endif
+
 static inline struct kretprobe *sl_compat_kretprobe(struct kretprobe_instance *ri)
 {
 #ifdef COMPAT_HAS_GET_KRETPROBE

@@ -650,14 +650,14 @@ void sl_hook_free(struct sl_hook *hk)
 
 /*
  * Every kretprobe runs the dispatcher through these two trampolines, which
- * find the hook with a NULL check (sl_krp_hook()) and hand it over as an
+ * find the hook (sl_krp_hook(), sl_krp_gone()) and hand it over as an
  * argument; a pipeline may have its own (struct sl_pipeline's @krp).
  */
 static int sl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sl_hook *hk = sl_krp_hook(ri);
 
-	if (unlikely(!hk))
+	if (sl_krp_gone(hk))
 		return 1;	/* being unregistered: no return handler */
 	return sl_ret_entry_dispatch(hk, ri->data, regs, hk->pre);
 }
@@ -666,7 +666,7 @@ static int sl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sl_hook *hk = sl_krp_hook(ri);
 
-	if (likely(hk))
+	if (!sl_krp_gone(hk))
 		sl_ret_exit_dispatch(hk, ri->data, regs_return_value(regs),
 				     hk->post);
 	return 0;
@@ -678,7 +678,7 @@ static int sl_krp_span_entry(struct kretprobe_instance *ri,
 {
 	struct sl_hook *hk = sl_krp_hook(ri);
 
-	if (unlikely(!hk))
+	if (sl_krp_gone(hk))
 		return 1;
 	return sl_span_entry(hk, ri->data);
 }
@@ -687,7 +687,7 @@ static int sl_krp_span_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct sl_hook *hk = sl_krp_hook(ri);
 
-	if (likely(hk))
+	if (!sl_krp_gone(hk))
 		sl_span_exit(hk, ri->data);
 	return 0;
 }

@@ -1087,22 +1087,30 @@ struct sl_krp_ops {
 };
 
 /*
- * The hook of a kretprobe instance, NULL while it is being unregistered.
- * On 5.11 to 5.18 get_kretprobe(ri) reads ri->rph->rp, which
- * unregister_kretprobe() sets to NULL before its grace period ends: an
- * entry handler that started just before, or a return handler the kernel
- * called after checking the pointer itself, can read NULL (the kernel's own
- * kretprobe_dispatcher checks for exactly this).  Disabling a pipeline
- * under load would then oops in container_of(NULL).  5.10 (ri->rp) and
- * 5.19 and later (rethook: rethook->data never changes) always give the
- * kretprobe; the check costs nothing there.
+ * The hook of a kretprobe instance, NULL while it is being unregistered
+ * on kernels where that can be seen (SL_KRP_MAY_VANISH, compat.h): there
+ * get_kretprobe(ri) reads ri->rph->rp, which unregister_kretprobe() sets
+ * to NULL before its grace period ends, so an entry handler that started
+ * just before, or a return handler the kernel called after checking the
+ * pointer itself, can read NULL (the kernel's own kretprobe_dispatcher
+ * checks for exactly this).  Disabling a pipeline under load would then
+ * oops in container_of(NULL).  Elsewhere the check is compiled out:
+ * sl_krp_gone() is a constant false.
  */
 static __always_inline struct sl_hook *
 sl_krp_hook(struct kretprobe_instance *ri)
 {
 	struct kretprobe *rp = sl_compat_kretprobe(ri);
 
-	return likely(rp) ? container_of(rp, struct sl_hook, krp) : NULL;
+	if (SL_KRP_MAY_VANISH && unlikely(!rp))
+		return NULL;
+	return container_of(rp, struct sl_hook, krp);
+}
+
+/* sl_krp_hook() gave no hook: the kretprobe is being unregistered */
+static __always_inline bool sl_krp_gone(const struct sl_hook *hk)
+{
+	return SL_KRP_MAY_VANISH && unlikely(!hk);
 }
 
 static __always_inline int
@@ -1111,7 +1119,7 @@ sl_krp_entry_with(struct kretprobe_instance *ri, struct pt_regs *regs,
 {
 	struct sl_hook *hk = sl_krp_hook(ri);
 
-	if (unlikely(!hk))
+	if (sl_krp_gone(hk))
 		return 1;	/* being unregistered: no return handler */
 	return sl_ret_entry_dispatch(hk, ri->data, regs, pre);
 }
@@ -1122,7 +1130,7 @@ sl_krp_ret_with(struct kretprobe_instance *ri, struct pt_regs *regs,
 {
 	struct sl_hook *hk = sl_krp_hook(ri);
 
-	if (likely(hk))
+	if (!sl_krp_gone(hk))
 		sl_ret_exit_dispatch(hk, ri->data, regs_return_value(regs),
 				     post);
 	return 0;
@@ -1254,14 +1262,18 @@ static __always_inline int sl_span_entry(struct sl_hook *hk, void *raw)
 	return 0;
 }
 
+/*
+ * No gate here: the entry passed it, and a call that began with the gate
+ * open is measured to its end.  The histograms outlive every return
+ * handler: a disable frees nothing before the return points are
+ * unregistered and their handlers waited for.
+ */
 static __always_inline void sl_span_exit(struct sl_hook *hk, void *raw)
 {
 	struct sl_pipeline *p = hk->pipe;
 	u64 start = *(u64 *)raw;
 	u64 now;
 
-	if (!sl_on(p))
-		return;
 	now = sl_now();
 	sl_hook_hit(hk);
 	sl_record(p, hk->pt, (s64)(now - start));
