@@ -67,6 +67,37 @@ static void sl_pipeline_free(struct sl_pipeline *p)
 	p->loss = NULL;
 }
 
+/*
+ * The list of stages sl_chain_record() derives from two points: every
+ * stage of a pipeline that follows chains whose two points are distinct
+ * timestamp slots.  A breakdown dimension's stages and value stages are
+ * not, nor are those a pipeline records itself, whose points are left 0.
+ */
+static int sl_pipeline_rec_pairs(struct sl_pipeline *p)
+{
+	unsigned int i;
+
+	p->nrec = 0;
+	if (p->key == STACKLAT_KEY_NONE)
+		return 0;	/* no chains */
+	for (i = 0; i < p->nstages; i++) {
+		const struct sl_stage *s = &p->stages[i];
+
+		if (s->from_pt >= SL_FLIGHT_NTS || s->to_pt >= SL_FLIGHT_NTS ||
+		    s->from_pt == s->to_pt)
+			continue;
+		if (p->nrec == SL_REC_MAX) {
+			sl_err("%s: more than %u stages between two points\n",
+			       p->name, SL_REC_MAX);
+			return -EINVAL;
+		}
+		p->rec[p->nrec++] = (struct sl_rec_pair){
+			.from_pt = s->from_pt, .to_pt = s->to_pt, .stage = i,
+		};
+	}
+	return 0;
+}
+
 static int sl_pipeline_setup(struct sl_pipeline *p, unsigned int id)
 {
 	unsigned int i;
@@ -93,6 +124,13 @@ static int sl_pipeline_setup(struct sl_pipeline *p, unsigned int id)
 		ret = p->setup(p);
 		if (ret)
 			goto err;
+	}
+	/* the stages are final: a pipeline's setup fills in the last ones */
+	ret = sl_pipeline_rec_pairs(p);
+	if (ret) {
+		if (p->teardown)
+			p->teardown(p);
+		goto err;
 	}
 	sl_hooks_resolve(p->hooks, p->nhooks);
 	return 0;
@@ -252,11 +290,6 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 		return -ENOENT;
 	}
 	WRITE_ONCE(p->start_pt, sl_pipeline_start_pt(p));
-	p->rec_end = 0;
-	for (i = 0; i < p->nstages; i++)
-		if (p->stages[i].from_pt < SL_FLIGHT_NTS &&
-		    p->stages[i].to_pt < SL_FLIGHT_NTS)
-			p->rec_end = i + 1;
 	/* the handlers see the start point before the gate opens */
 	smp_wmb();
 	WRITE_ONCE(p->gate, true);
@@ -420,18 +453,13 @@ struct sl_flight_ent *sl_chain_move(struct sl_pipeline *p,
 /* Record every stage whose two points were passed, in order. */
 void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 {
-	unsigned int i;
+	const struct sl_rec_pair *r = p->rec, *end = p->rec + p->nrec;
 
-	for (i = 0; i < p->rec_end; i++) {
-		const struct sl_stage *s = &p->stages[i];
-		u64 a, b;
+	for (; r < end; r++) {
+		u64 a = e->ts[r->from_pt], b = e->ts[r->to_pt];
 
-		if (s->from_pt >= SL_FLIGHT_NTS || s->to_pt >= SL_FLIGHT_NTS)
-			continue;
-		a = e->ts[s->from_pt];
-		b = e->ts[s->to_pt];
 		if (a && b)
-			sl_record(p, i, (s64)(b - a));
+			sl_record(p, r->stage, (s64)(b - a));
 	}
 	if (p->on_record)
 		p->on_record(p, e);

@@ -482,6 +482,14 @@ struct sl_stage {
 	u8 unit;			/* enum stacklat_unit, 0: ns */
 };
 
+/* A stage derived from two points: the pipeline's list of them. */
+#define SL_REC_MAX	24
+struct sl_rec_pair {
+	u8 from_pt;
+	u8 to_pt;
+	u16 stage;
+};
+
 /*
  * A value stage: a histogram of a size or a number of things, not a time
  * between two points.  Its points are SL_PT_NONE, so sl_chain_record()
@@ -570,11 +578,12 @@ struct sl_pipeline {
 	bool gate;			/* handlers run: READ_ONCE in them */
 	u8 start_pt;			/* the first SL_PF_FIRST point armed */
 	/*
-	 * sl_chain_record() looks at stages [0, rec_end): past the last
-	 * one derived from two points (a breakdown dimension's stages and
-	 * value stages come after them), set on enable
+	 * The stages sl_chain_record() derives from two points, as a dense
+	 * list of point pairs (a stage's own struct is most of a cache line
+	 * of names), set on enable
 	 */
-	unsigned int rec_end;
+	struct sl_rec_pair rec[SL_REC_MAX];
+	unsigned int nrec;
 	bool hists_live;		/* per-CPU histograms allocated */
 	u64 generation;
 	struct sl_filter filter;	/* fields READ_ONCE in handlers */
