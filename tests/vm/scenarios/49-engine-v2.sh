@@ -11,7 +11,7 @@
 #    while loopback request/response traffic runs (twice) leave nothing
 #    in flight once the traffic has ended - a chain started before the
 #    points that end it were armed would wait there for the age sweep.
-# 3. Breakdown slots are recycled: 12 veth pairs, each created, used for N
+# 3. Breakdown slots are recycled: 20 veth pairs, each created, used for N
 #    UDP request/response rounds and destroyed in turn, each show their
 #    own <if>.total with exactly N samples on both ends (8 slots: without
 #    recycling the fifth pair would land in "other").
@@ -110,10 +110,11 @@ sl_unload
 
 # ---- 3. recycled breakdown slots -----------------------------------------
 R=10
+PAIRS=20
 sl_modprobe veth
 sl_load
 ctl enable net_rx
-for i in $(seq 1 12); do
+for i in $(seq 1 $PAIRS); do
 	ip netns add sla
 	ip netns add slb
 	ip link add "va$i" netns sla type veth peer name "vb$i" netns slb
@@ -138,4 +139,4 @@ done
 assert_eq "net_rx other.total" 0 "$(cnt net_rx other.total)"
 ctl disable net_rx
 sl_unload
-pass "early filters: 0 in-flight inserts for an excluded flow, $N of $N for the selected; gate: 2 enables under traffic leave nothing in flight; 12 veth pairs in turn each with their own totals ($R and $R), none in other"
+pass "early filters: 0 in-flight inserts for an excluded flow, $N of $N for the selected; gate: 2 enables under traffic leave nothing in flight; $PAIRS veth pairs in turn each with their own totals ($R and $R), none in other"
