@@ -11,6 +11,9 @@
 #   make check-debug     VM tests on a 6.1 built here with KASAN, lockdep,
 #                        kmemleak, UBSAN (the first build takes 20-40 min;
 #                        DEBUG_SCENARIOS picks the scenarios)
+#   make soak            the lifecycle and stress scenarios at their long
+#                        loop counts (SL_SOAK=1) on KERNELS: about twice
+#                        what make check runs of them
 #   make check-kmemleak  the kmemleak verdict catches a leak planted on purpose
 #                        (a test of the checker, on the debug kernel)
 #   make fuzz            >= 100,000 netlink and >= 20,000 control messages
@@ -40,7 +43,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all module tool helpers unit vmtest vmtest-mt buildcheck check check-debug \
-	check-kmemleak fuzz fuzz-tool deps demo bench profile style sparse w1 \
+	check-kmemleak soak fuzz fuzz-tool deps demo bench profile style sparse w1 \
 	clean install install-tool dkms-src dkms-install dkmscheck firstrun help
 
 all: module tool
@@ -91,7 +94,7 @@ buildcheck:
 # the module DKMS builds (make dkms-src, dkms.conf and all), loaded and
 # exercised in this kernel's guest
 DKMS_KERNEL ?= 6.1
-DKMS_SCENARIOS ?= 00 10 16 42 53
+DKMS_SCENARIOS ?= 00 10 16-krp 42 53
 dkmscheck: deps tool helpers
 	SCENARIOS="$(DKMS_SCENARIOS)" tests/vm/run.sh $(DKMS_KERNEL)+dkms
 
@@ -126,6 +129,12 @@ fuzz: deps tool helpers
 	$(MAKE) fuzz-tool FUZZ_TOOL_RUNS=2000000
 	SL_FUZZ=100000,20000,$(FUZZ_SEED) SL_SCENARIO_TIMEOUT=2400 \
 		SCENARIOS=18 tests/vm/run.sh $(FUZZ_KERNELS)
+
+# make check runs these with short loops to stay inside CI's time; here at
+# their long counts (tests/vm/lib.sh sl_count)
+SOAK_SCENARIOS ?= 12 14 16-krp 57 90
+soak: deps tool helpers
+	SL_SOAK=1 SCENARIOS="$(SOAK_SCENARIOS)" tests/vm/run.sh $(KERNELS)
 
 check-kmemleak: deps tool helpers
 	tests/vm/kmemleak-selftest.sh

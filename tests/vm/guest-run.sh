@@ -31,6 +31,9 @@ main() {
 	# make profile: the case and which module (tests/vm/prof/cases.sh)
 	SL_PROF=$(arg sl.prof)
 	export SL_PROF
+	# make soak: the long loop counts (lib.sh soak)
+	SL_SOAK=$(arg sl.soak)
+	export SL_SOAK
 	export SL_REPO KERNEL KVER SL_MODE SL_HOSTPORT SL_GUESTPORT
 	export SL_KO=$SL_REPO/tests/vm/.cache/build/$KERNEL/stacklat.ko
 	# make bench BENCH_BASE=REV: the module of another revision, to compare

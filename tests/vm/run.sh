@@ -36,6 +36,8 @@
 #   VM_PLUGIN=FILE,ARGS     a QEMU TCG plugin (make profile: tests/vm/prof)
 #   VM_JOBS=2               kernels booted side by side
 #   SL_FUZZ=NL,CTL,SEED     messages of 18-fuzz (default 2000,1000,1)
+#   SL_SOAK=1               the loops of the lifecycle and stress scenarios
+#                           at their long counts (make soak; lib.sh soak)
 #   SL_KCFLAGS=...          extra compiler flags of the module (tests of
 #                           the harness only: -DSL_PLANT_LEAK)
 #   SL_QEMU=qemu-system-x86_64
@@ -205,8 +207,8 @@ build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
 	fi
 	# SL_KCFLAGS: test builds only (make check-kmemleak plants a leak)
 	[ -z "${SL_KCFLAGS:-}" ] || cc+=("KCFLAGS=$SL_KCFLAGS")
-	echo "${run[*]} make -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
-	"${run[@]}" make -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
+	echo "${run[*]} make -j$(nproc) -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
+	"${run[@]}" make -j"$(nproc)" -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
 	[ -s "$b/stacklat.ko" ] || return 1
 	# compiler and modpost (WARNING: modpost: ...) warnings alike
 	! grep -qiE "warning:|error:" "$log"
@@ -309,7 +311,7 @@ run_kernel() {
 		${VM_ICOUNT:+-icount "$VM_ICOUNT"} ${VM_PLUGIN:+-plugin "$VM_PLUGIN"} \
 		-m "${VM_MEM:-1024}" -smp "$vm_cpus" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
-		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}${SL_PROF:+ sl.prof=$SL_PROF}" \
+		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}${SL_PROF:+ sl.prof=$SL_PROF}${SL_SOAK:+ sl.soak=$SL_SOAK}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:$gport" -device virtio-net-pci,netdev=n0 \
 		-drive "file=$out/disk.img,if=virtio,format=raw" \

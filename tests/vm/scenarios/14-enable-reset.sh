@@ -11,7 +11,9 @@ echo "func add __x64_sys_getppid" > "$SL_DBG/control"
 dmesg -C
 traffic_start 90
 trap traffic_stop EXIT
-for i in $(seq 1 15); do
+# 6 rounds (15 under make soak), every third disabling them all
+rounds=$(sl_count 6 15)
+for i in $(seq 1 "$rounds"); do
 	for p in $(sl_pipelines); do
 		echo "enable $p" > "$SL_DBG/control"
 	done

@@ -78,7 +78,10 @@ else
 fi
 awk '$1 == "fsync.syscall" { exit !($2 > 0) }' "$SL_DBG/storage" || fail "nothing recorded under load"
 
-for i in $(seq 8); do
+# 4 cycles and 2 reloads (8 and 3 under make soak)
+cycles=$(sl_count 4 8)
+reloads=$(sl_count 2 3)
+for i in $(seq "$cycles"); do
 	writers STOP
 	echo "disable storage" > "$SL_DBG/control"
 	echo "reset" > "$SL_DBG/control"
@@ -91,7 +94,7 @@ done
 writers STOP
 sl_unload
 writers CONT
-for i in $(seq 3); do
+for i in $(seq "$reloads"); do
 	sl_load
 	writers STOP
 	echo "enable storage" > "$SL_DBG/control"
@@ -106,4 +109,4 @@ done
 touch "$stop"
 wait $load || fail "the writers failed"
 trap - EXIT
-pass "8 enable/disable/reset cycles and 4 unloads under 6 fsync writers; nmissed reported ($nm, $RK) with maxactive=2"
+pass "$cycles enable/disable/reset cycles and $((reloads + 1)) unloads under 6 fsync writers; nmissed reported ($nm, $RK) with maxactive=2"

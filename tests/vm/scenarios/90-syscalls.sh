@@ -8,9 +8,9 @@
 #    i386 calls apart, every call timed; nothing of one leaks into the
 #    other; once they ended, their rows age out (keyed_linger_ms);
 #  - a tgid filter: only that process is counted, the others filtered;
-#  - 10,000 short-lived processes against small tables (keyed_rows=256,
-#    keyed_cpu_rows=64): the table never holds more than its bound nor
-#    grows in memory, the losses are counted, the rows of ended processes
+#  - 4,000 short-lived processes (10,000 under make soak) against small
+#    tables (keyed_rows=256, keyed_cpu_rows=64): the table never holds more
+#    than its bound nor grows in memory, the losses are counted, the rows of ended processes
 #    age out, and every call the sys_exit hook saw is in a row or in a
 #    counter (rows + aged + full + busy + dropped = hits);
 #  - the tool's interval mode.
@@ -20,7 +20,7 @@ set -euo pipefail
 SYS=$SL_REPO/tests/vm/helpers/sl-sys
 N=5000 M=300 K=40
 N2=3000 M2=700
-PROCS=10000
+PROCS=$(sl_count 4000 10000)
 T=/tmp/sl-90
 rm -rf "$T"
 mkdir -p "$T"
