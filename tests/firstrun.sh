@@ -10,7 +10,8 @@
 #
 # Each must exit 0.  Only committed work is tested (it is a clone).  The
 # scratch directory goes at the end; FIRSTRUN_KEEP=1 keeps it.  Output and
-# per-command times go to tests/vm/out/firstrun/.
+# per-command times go to tests/vm/out/firstrun/.  FIRSTRUN_CHECK=0: make
+# demo only (make check's own run: CI is make check on a fresh clone).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out=$repo/tests/vm/out/firstrun
@@ -40,6 +41,10 @@ run() { # run NAME CMD...: CMD must exit 0
 	fi
 }
 run demo make demo
-run check make check KERNELS=6.1 SCENARIOS=00 BUILD_KERNELS= CHECK_EXTRAS=
-[ $fail = 0 ] && echo "firstrun: both commands exit 0 on a fresh clone"
+if [ "${FIRSTRUN_CHECK:-1}" = 1 ]; then
+	run check make check KERNELS=6.1 SCENARIOS=00 BUILD_KERNELS= CHECK_EXTRAS= CHECK_TAIL=
+	[ $fail = 0 ] && echo "firstrun: both commands exit 0 on a fresh clone"
+else
+	[ $fail = 0 ] && echo "firstrun: make demo exits 0 on a fresh clone"
+fi
 exit $fail

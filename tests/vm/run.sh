@@ -35,6 +35,10 @@
 #                           under load then livelocks or jumps to 0)
 #   VM_PLUGIN=FILE,ARGS     a QEMU TCG plugin (make profile: tests/vm/prof)
 #   VM_JOBS=2               kernels booted side by side
+#   VM_TAIL=CMD             run CMD (bash -c, from the repository) in the
+#                           first slot the matrix no longer needs, beside
+#                           its last kernels; its exit status is a verdict
+#                           (make check: dkmscheck)
 #   SL_FUZZ=NL,CTL,SEED     messages of 18-fuzz (default 2000,1000,1)
 #   SL_SOAK=1               the loops of the lifecycle and stress scenarios
 #                           at their long counts (make soak; lib.sh soak)
@@ -434,6 +438,17 @@ for k in "$@"; do
 	run_kernel_bg "$k" &
 	kpids+=($!)
 done
+# VM_TAIL: once every kernel has started, in the first slot one of them
+# frees (the last kernels run alone for some minutes otherwise)
+tpid=
+if [ -n "${VM_TAIL:-}" ]; then
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+		wait -n || true
+	done
+	echo "[tail] $VM_TAIL"
+	(cd "$repo" && exec env -u VM_TAIL -u MAKEFLAGS -u MFLAGS -u MAKELEVEL bash -c "$VM_TAIL") &
+	tpid=$!
+fi
 for p in "${kpids[@]}"; do
 	wait "$p" || true
 done
@@ -450,6 +465,16 @@ for k in "$@"; do
 		record "$k" harness FAIL "the run of $k ended without verdicts"
 	fi
 done
+
+if [ -n "$tpid" ]; then
+	trc=0
+	wait "$tpid" || trc=$?
+	if [ $trc = 0 ]; then
+		record tail "$VM_TAIL" PASS "exited 0"
+	else
+		record tail "$VM_TAIL" FAIL "exited $trc (its own summary above says what failed)"
+	fi
+fi
 
 echo
 echo "== summary"
