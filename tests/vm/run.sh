@@ -35,6 +35,7 @@
 #                           under load then livelocks or jumps to 0)
 #   VM_PLUGIN=FILE,ARGS     a QEMU TCG plugin (make profile: tests/vm/prof)
 #   VM_JOBS=2               kernels booted side by side
+#   VM_APPEND=ARGS          more kernel command line
 #   VM_TAIL=CMD             run CMD (bash -c, from the repository) in the
 #                           first slot the matrix no longer needs, beside
 #                           its last kernels; its exit status is a verdict
@@ -315,7 +316,7 @@ run_kernel() {
 		${VM_ICOUNT:+-icount "$VM_ICOUNT"} ${VM_PLUGIN:+-plugin "$VM_PLUGIN"} \
 		-m "${VM_MEM:-1024}" -smp "$vm_cpus" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
-		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}${SL_PROF:+ sl.prof=$SL_PROF}${SL_SOAK:+ sl.soak=$SL_SOAK}" \
+		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}${SL_PROF:+ sl.prof=$SL_PROF}${SL_SOAK:+ sl.soak=$SL_SOAK}${VM_APPEND:+ $VM_APPEND}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:$gport" -device virtio-net-pci,netdev=n0 \
 		-drive "file=$out/disk.img,if=virtio,format=raw" \
