@@ -6,7 +6,7 @@
 # fetched) and runs the README's two commands there, on their cheap paths:
 #
 #   make demo
-#   make check KERNELS=6.1 SCENARIOS=00 BUILD_KERNELS= CHECK_EXTRAS=
+#   make check KERNELS=6.1 SCENARIOS=00 CHECK_EXTRAS= CHECK_TAIL=
 #
 # Each must exit 0.  Only committed work is tested (it is a clone).  The
 # scratch directory goes at the end; FIRSTRUN_KEEP=1 keeps it.  Output and
@@ -42,7 +42,7 @@ run() { # run NAME CMD...: CMD must exit 0
 }
 run demo make demo
 if [ "${FIRSTRUN_CHECK:-1}" = 1 ]; then
-	run check make check KERNELS=6.1 SCENARIOS=00 BUILD_KERNELS= CHECK_EXTRAS= CHECK_TAIL=
+	run check make check KERNELS=6.1 SCENARIOS=00 CHECK_EXTRAS= CHECK_TAIL=
 	[ $fail = 0 ] && echo "firstrun: both commands exit 0 on a fresh clone"
 else
 	[ $fail = 0 ] && echo "firstrun: make demo exits 0 on a fresh clone"
