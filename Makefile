@@ -109,9 +109,9 @@ firstrun-demo: deps
 
 # make check's tests besides style, unit and the matrix (the fresh clone's
 # own make check, in firstrun, runs none of them).  CHECK_TAIL runs beside
-# the matrix's last kernels, on the core they leave idle (VM_TAIL), the
-# rest after it; firstrun-demo is make demo on a fresh clone (CI is make
-# check on one).
+# the matrix's last kernels, on the core they leave idle (VM_TAIL; its
+# builds one job at a time, not to take the guests' core), the rest after
+# it; firstrun-demo is make demo on a fresh clone (CI is make check on one).
 CHECK_TAIL ?= buildcheck dkmscheck firstrun-demo
 CHECK_EXTRAS ?= fuzz-tool vmtest-mt
 
@@ -122,7 +122,7 @@ check: deps
 	$(MAKE) unit
 	@rm -f tests/vm/out/*/fails
 	@failed=; \
-	VM_TAIL="$(if $(strip $(CHECK_TAIL)),$(MAKE) -k $(CHECK_TAIL))" \
+	VM_TAIL="$(if $(strip $(CHECK_TAIL)),SL_BUILD_JOBS=1 $(MAKE) -k $(CHECK_TAIL))" \
 		$(MAKE) vmtest || failed="$$failed vmtest"; \
 	for t in $(CHECK_EXTRAS); do $(MAKE) $$t || failed="$$failed $$t"; done; \
 	if [ -n "$$failed" ]; then \

@@ -36,6 +36,7 @@
 #   VM_PLUGIN=FILE,ARGS     a QEMU TCG plugin (make profile: tests/vm/prof)
 #   VM_JOBS=2               kernels booted side by side
 #   VM_APPEND=ARGS          more kernel command line
+#   SL_BUILD_JOBS=N         make -j of the module builds (default: cores)
 #   VM_TAIL=CMD             run CMD (bash -c, from the repository) in the
 #                           first slot the matrix no longer needs, beside
 #                           its last kernels; its exit status is a verdict
@@ -212,8 +213,8 @@ build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
 	fi
 	# SL_KCFLAGS: test builds only (make check-kmemleak plants a leak)
 	[ -z "${SL_KCFLAGS:-}" ] || cc+=("KCFLAGS=$SL_KCFLAGS")
-	echo "${run[*]} make -j$(nproc) -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
-	"${run[@]}" make -j"$(nproc)" -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
+	echo "${run[*]} make -j${SL_BUILD_JOBS:-$(nproc)} -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
+	"${run[@]}" make -j"${SL_BUILD_JOBS:-$(nproc)}" -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
 	[ -s "$b/stacklat.ko" ] || return 1
 	# compiler and modpost (WARNING: modpost: ...) warnings alike
 	! grep -qiE "warning:|error:" "$log"
