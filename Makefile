@@ -8,6 +8,7 @@
 #   make buildcheck      W=1 build against BUILD_KERNELS' headers only
 #   make dkmscheck       DKMS builds the module, DKMS_KERNEL's guest runs it
 #   make firstrun        make demo and a one-kernel make check, fresh clone
+#   make firstrun-demo   make demo alone on a fresh clone (in make check)
 #   make check-debug     VM tests on a 6.1 built here with KASAN, lockdep,
 #                        kmemleak, UBSAN (the first build takes 20-40 min;
 #                        DEBUG_SCENARIOS picks the scenarios)
