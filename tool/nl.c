@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The stacklat generic netlink family through libnl-genl-3. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -37,18 +36,6 @@ struct xfer {
 	void *arg;
 	int perr;		/* the parse callback failed */
 };
-
-static void __attribute__((noreturn, format(printf, 1, 2))) fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("stacklat: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
 
 static int on_valid(struct nl_msg *msg, void *arg)
 {

@@ -58,18 +58,6 @@ static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const ch
 	exit(EXIT_USAGE);
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2))) runtime_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("stacklat: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
 static bool want_help(int argc, char **argv)
 {
 	int i;
@@ -226,7 +214,7 @@ static int cmd_show(int argc, char **argv)
 	if (a.npipes) {
 		for (i = 0; i < (size_t)a.npipes; i++) {
 			if (!find_pipe(&pl, a.pipes[i]))
-				runtime_error("show: no such pipeline '%s'", a.pipes[i]);
+				fatal("show: no such pipeline '%s'", a.pipes[i]);
 			names[nnames++] = a.pipes[i];
 		}
 	} else {
@@ -261,7 +249,7 @@ static int cmd_show(int argc, char **argv)
 		sl_nl_get_hists(one, &cur);
 		t_cur = now_ns(CLOCK_MONOTONIC);
 		if (hist_set_delta(&cur, &prev, &delta))
-			runtime_error("out of memory");
+			fatal("out of memory");
 		if (a.json) {
 			print_sample(&a, names, nnames, &pl, &delta, true, t_cur - t_prev);
 		} else {
@@ -499,12 +487,12 @@ static int cmd_events(int argc, char **argv)
 	sl_nl_open();
 	sl_nl_get_pipelines(NULL, &pl);
 	if (pl.n > sizeof(prev) / sizeof(prev[0]))
-		runtime_error("events: too many pipelines");
+		fatal("events: too many pipelines");
 	for (k = 0; k < nnames; k++) {
 		for (i = 0; i < pl.n && strcmp(pl.p[i].name, names[k]); i++)
 			;
 		if (i == pl.n)
-			runtime_error("events: no such pipeline '%s'", names[k]);
+			fatal("events: no such pipeline '%s'", names[k]);
 		c.want[i] = true;
 	}
 	for (i = 0; i < pl.n; i++) {
@@ -518,7 +506,7 @@ static int cmd_events(int argc, char **argv)
 	if (c.json) {
 		c.jw = json_event_writer_new(&pl);
 		if (!c.jw)
-			runtime_error("events: out of memory");
+			fatal("events: out of memory");
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -597,7 +585,7 @@ static void top_print(const struct top_args *a, const struct sc_set *s,
 	struct top_table t;
 
 	if (top_build(s, a, &t))
-		runtime_error("out of memory");
+		fatal("out of memory");
 	if (a->json) {
 		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
 
@@ -630,7 +618,7 @@ static void dk_print(const struct top_args *a, const struct dk_set *s,
 	struct dk_table t;
 
 	if (dk_build(s, a, &t))
-		runtime_error("out of memory");
+		fatal("out of memory");
 	if (a->json) {
 		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
 
@@ -690,7 +678,7 @@ static void top_start(const char *pipe, const struct top_args *a)
 
 	sl_nl_get_pipelines(NULL, &pl);
 	if (!find_pipe(&pl, pipe))
-		runtime_error("top: the module has no %s pipeline (an older module?)", pipe);
+		fatal("top: the module has no %s pipeline (an older module?)", pipe);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: wake the sleep */
 	sigaction(SIGINT, &sa, NULL);
@@ -786,7 +774,7 @@ static void sc_show(const struct top_args *a, void *st, uint64_t elapsed,
 	struct sc_top *s = st;
 
 	if (elapsed && sc_delta(&s->cur, &s->prev, &s->delta))
-		runtime_error("out of memory");
+		fatal("out of memory");
 	top_print(a, elapsed ? &s->delta : &s->cur, elapsed, first);
 }
 
@@ -810,7 +798,7 @@ static void dk_show(const struct top_args *a, void *st, uint64_t elapsed,
 	struct dk_top *s = st;
 
 	if (elapsed && dk_delta(&s->cur, &s->prev, &s->delta))
-		runtime_error("out of memory");
+		fatal("out of memory");
 	dk_print(a, elapsed ? &s->delta : &s->cur, elapsed, first);
 }
 
@@ -859,20 +847,20 @@ static void write_textfile(const char *dir, const struct pipe_list *pl,
 		usage_error("directory name too long");
 	fd = mkstemp(tmp);
 	if (fd < 0)
-		runtime_error("metrics: cannot create a file in %s: %s", dir, strerror(errno));
+		fatal("metrics: cannot create a file in %s: %s", dir, strerror(errno));
 	f = fdopen(fd, "w");
 	if (!f)
-		runtime_error("metrics: %s", strerror(errno));
+		fatal("metrics: %s", strerror(errno));
 	metrics_render(f, pl, set);
 	/* node_exporter reads files 0644; mkstemp made it 0600 */
 	if (fflush(f) || fchmod(fd, 0644) || fsync(fd) || ferror(f)) {
 		unlink(tmp);
-		runtime_error("metrics: writing %s: %s", tmp, strerror(errno));
+		fatal("metrics: writing %s: %s", tmp, strerror(errno));
 	}
 	fclose(f);
 	if (rename(tmp, dst)) {
 		unlink(tmp);
-		runtime_error("metrics: rename to %s: %s", dst, strerror(errno));
+		fatal("metrics: rename to %s: %s", dst, strerror(errno));
 	}
 }
 
