@@ -163,15 +163,15 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 
 	add_str(o, "pipeline", p->name);
 	add_str(o, "desc", p->desc);
-	add_str(o, "key", key_name(p->key));
+	add_str(o, "key", stacklat_key_name(p->key));
 	add_bool(o, "enabled", p->enabled);
 	add_u64(o, "generation", p->generation);
 	add(o, "filter", p->has_filter ? json_filter(&p->filter) : NULL);
 	add_u64(o, "threshold_ns", p->threshold_ns);
 	l = json_object_new_object();
 	for (k = 1; k <= STACKLAT_LOSS_A_MAX; k++)
-		if (p->loss_mask & (1U << k) && strcmp(loss_name(k), "?"))
-			add_u64(l, loss_name(k), p->loss[k]);
+		if (p->loss_mask & (1U << k) && strcmp(stacklat_loss_name(k), "?"))
+			add_u64(l, stacklat_loss_name(k), p->loss[k]);
 	add(o, "losses", l);
 	if (p->has_keyed) {
 		const struct keyed_info *k = &p->keyed;
@@ -216,9 +216,9 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 			      h->state != STACKLAT_HOOK_DISARMED;
 
 		add_str(s, "name", h->name);
-		add_str(s, "kind", hook_kind_name(h->kind));
+		add_str(s, "kind", stacklat_hook_kind_name(h->kind));
 		add(s, "target", h->target[0] ? json_str(h->target) : NULL);
-		add_str(s, "state", hook_state_name(h->state));
+		add_str(s, "state", stacklat_hook_state_name(h->state));
 		add(s, "error", failed ?
 		    json_str(errno_text((int)h->error, err, sizeof(err))) : NULL);
 		add_u64(s, "hits", h->hits);
