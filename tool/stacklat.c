@@ -579,64 +579,51 @@ static void top_disable(void)
 	sl_nl_enable(pipe, false);
 }
 
-static void top_print(const struct top_args *a, const struct sc_set *s,
-		      uint64_t elapsed, bool first)
+/*
+ * What a top shows, over its rows' type: get() takes a sample of the
+ * pipeline's rows, delta() what happened between two samples; show()
+ * prints a sample's summary and table, or adds them to the JSON envelope
+ * @env (@max: the cumulative maximum is known, no interval).
+ */
+struct top_kind {
+	const char *pipe;
+	const char *title;		/* what a sample shows, in words */
+	const char *what;		/* what a loss is, in words */
+	void (*get)(struct keyed_set *s);
+	int (*delta)(const struct keyed_set *cur, const struct keyed_set *prev,
+		     struct keyed_set *out);
+	void (*show)(const struct top_args *a, const struct keyed_set *s, bool max,
+		     struct json_object *env);
+};
+
+static void sc_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
 {
 	struct top_table t;
 
 	if (top_build(s, a, &t))
 		fatal("out of memory");
-	if (a->json) {
-		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
-
-		top_json(env, &t, a, !elapsed);
-		json_emit(stdout, env);
+	if (env) {
+		top_json(env, &t, a, max);
 	} else {
-		char tb[32], el[FMT_NS_LEN];
-		time_t wall = time(NULL);
-
-		strftime(tb, sizeof(tb), "%H:%M:%S", localtime(&wall));
-		if (elapsed) {
-			fmt_ns(el, sizeof(el), elapsed);
-			printf("%s[%s] syscalls, the last %s", first ? "" : "\n", tb, el);
-		} else {
-			printf("[%s] syscalls since the pipeline was enabled or reset", tb);
-		}
-		if (a->pid)
-			printf(", process %u", a->pid);
 		printf(": %llu calls, %llu failed%s\n", (unsigned long long)t.calls,
 		       (unsigned long long)t.errors, a->errors ? " (failed calls only)" : "");
-		top_render(stdout, &t, a, !elapsed);
+		top_render(stdout, &t, a, max);
 	}
-	fflush(stdout);
 	top_table_free(&t);
 }
 
-static void dk_print(const struct top_args *a, const struct dk_set *s,
-		     uint64_t elapsed, bool first)
+static void dk_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
 {
 	struct dk_table t;
 
+	(void)max;	/* disktop keeps no maximum */
 	if (dk_build(s, a, &t))
 		fatal("out of memory");
-	if (a->json) {
-		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
-
+	if (env) {
 		dk_json(env, &t, a, NULL);
-		json_emit(stdout, env);
 	} else {
-		char tb[32], el[FMT_NS_LEN];
-		time_t wall = time(NULL);
-
-		strftime(tb, sizeof(tb), "%H:%M:%S", localtime(&wall));
-		if (elapsed) {
-			fmt_ns(el, sizeof(el), elapsed);
-			printf("%s[%s] disk I/O, the last %s", first ? "" : "\n", tb, el);
-		} else {
-			printf("[%s] disk I/O since the pipeline was enabled or reset", tb);
-		}
-		if (a->pid)
-			printf(", process %u", a->pid);
 		printf(": %llu KiB read in %llu ops, %llu KiB written in %llu ops\n",
 		       (unsigned long long)(t.read_bytes / 1024),
 		       (unsigned long long)t.read_ops,
@@ -644,8 +631,34 @@ static void dk_print(const struct top_args *a, const struct dk_set *s,
 		       (unsigned long long)t.write_ops);
 		dk_render(stdout, &t, NULL);
 	}
-	fflush(stdout);
 	dk_table_free(&t);
+}
+
+/* One sample: the cumulative one (@elapsed 0) or the last interval's. */
+static void top_print(const struct top_args *a, const struct top_kind *k,
+		      const struct keyed_set *s, uint64_t elapsed, bool first)
+{
+	if (a->json) {
+		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
+
+		k->show(a, s, !elapsed, env);
+		json_emit(stdout, env);
+	} else {
+		char tb[32], el[FMT_NS_LEN];
+		time_t wall = time(NULL);
+
+		strftime(tb, sizeof(tb), "%H:%M:%S", localtime(&wall));
+		if (elapsed) {
+			fmt_ns(el, sizeof(el), elapsed);
+			printf("%s[%s] %s, the last %s", first ? "" : "\n", tb, k->title, el);
+		} else {
+			printf("[%s] %s since the pipeline was enabled or reset", tb, k->title);
+		}
+		if (a->pid)
+			printf(", process %u", a->pid);
+		k->show(a, s, !elapsed, NULL);
+	}
+	fflush(stdout);
 }
 
 /* What the kernel could not count, if anything: on stderr. */
@@ -713,28 +726,15 @@ static bool top_sleep(uint64_t *deadline, uint64_t interval)
 	return !stop;
 }
 
-/*
- * What a top shows, over its rows' type: fetch() takes a sample into cur
- * (the last one moving to prev), show() prints cur whole (@elapsed 0) or
- * what happened since prev.
- */
-struct top_kind {
-	const char *pipe;
-	const char *what;		/* what a loss is, in words */
-	void (*fetch)(void *st);
-	void (*show)(const struct top_args *a, void *st, uint64_t elapsed,
-		     bool first);
-};
-
-static void top_run(const struct top_args *a, const struct top_kind *k,
-		    void *st)
+static void top_run(const struct top_args *a, const struct top_kind *k)
 {
+	struct keyed_set cur = { 0 }, prev = { 0 }, delta = { 0 }, tmp;
 	uint64_t i, t_prev, t_cur, deadline;
 
 	top_start(k->pipe, a);
-	k->fetch(st);
+	k->get(&cur);
 	if (!a->interval_ns) {
-		k->show(a, st, 0, true);
+		top_print(a, k, &cur, 0, true);
 		goto out;
 	}
 	t_prev = now_ns(CLOCK_MONOTONIC);
@@ -742,9 +742,14 @@ static void top_run(const struct top_args *a, const struct top_kind *k,
 	for (i = 0; !a->count || i < a->count; i++) {
 		if (!top_sleep(&deadline, a->interval_ns))
 			break;
-		k->fetch(st);
+		tmp = prev;
+		prev = cur;
+		cur = tmp;
+		k->get(&cur);
 		t_cur = now_ns(CLOCK_MONOTONIC);
-		k->show(a, st, t_cur - t_prev, !i);
+		if (k->delta(&cur, &prev, &delta))
+			fatal("out of memory");
+		top_print(a, k, &delta, t_cur - t_prev, !i);
 		t_prev = t_cur;
 		/* fell behind (a slow dump, a stopped process): no burst */
 		if (t_cur > deadline + a->interval_ns)
@@ -752,81 +757,26 @@ static void top_run(const struct top_args *a, const struct top_kind *k,
 	}
 out:
 	top_losses(k->pipe, k->what);
-}
-
-struct sc_top {
-	struct sc_set cur, prev, delta;
-};
-
-static void sc_fetch(void *st)
-{
-	struct sc_top *s = st;
-	struct sc_set tmp = s->prev;
-
-	s->prev = s->cur;
-	s->cur = tmp;
-	sl_nl_get_syscalls(&s->cur);
-}
-
-static void sc_show(const struct top_args *a, void *st, uint64_t elapsed,
-		    bool first)
-{
-	struct sc_top *s = st;
-
-	if (elapsed && sc_delta(&s->cur, &s->prev, &s->delta))
-		fatal("out of memory");
-	top_print(a, elapsed ? &s->delta : &s->cur, elapsed, first);
-}
-
-struct dk_top {
-	struct dk_set cur, prev, delta;
-};
-
-static void dk_fetch(void *st)
-{
-	struct dk_top *s = st;
-	struct dk_set tmp = s->prev;
-
-	s->prev = s->cur;
-	s->cur = tmp;
-	sl_nl_get_disktop(&s->cur);
-}
-
-static void dk_show(const struct top_args *a, void *st, uint64_t elapsed,
-		    bool first)
-{
-	struct dk_top *s = st;
-
-	if (elapsed && dk_delta(&s->cur, &s->prev, &s->delta))
-		fatal("out of memory");
-	dk_print(a, elapsed ? &s->delta : &s->cur, elapsed, first);
+	keyed_set_free(&cur);
+	keyed_set_free(&prev);
+	keyed_set_free(&delta);
 }
 
 static int cmd_top(int argc, char **argv)
 {
+	static const struct top_kind kinds[] = {
+		[TOP_SYSCALLS] = { "syscalls", "syscalls", "calls", sl_nl_get_syscalls,
+				   sc_delta, sc_show },
+		[TOP_DISK] = { "disktop", "disk I/O", "bios", sl_nl_get_disktop,
+			       dk_delta, dk_show },
+	};
 	struct top_args a;
 	char err[160];
 
 	if (parse_top_args(argc, argv, &a, err, sizeof(err)))
 		usage_error("%s", err);
 	sl_nl_open();
-	if (a.what == TOP_DISK) {
-		static const struct top_kind k = { "disktop", "bios", dk_fetch, dk_show };
-		struct dk_top st = { 0 };
-
-		top_run(&a, &k, &st);
-		dk_set_free(&st.cur);
-		dk_set_free(&st.prev);
-		dk_set_free(&st.delta);
-	} else {
-		static const struct top_kind k = { "syscalls", "calls", sc_fetch, sc_show };
-		struct sc_top st = { 0 };
-
-		top_run(&a, &k, &st);
-		sc_set_free(&st.cur);
-		sc_set_free(&st.prev);
-		sc_set_free(&st.delta);
-	}
+	top_run(&a, &kinds[a.what]);
 	top_disable();
 	sl_nl_close();
 	return 0;
