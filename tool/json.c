@@ -59,36 +59,40 @@ const char *hist_unit(const struct hist *h)
 	return unit_name(h->unit);
 }
 
+/* @st's sum, min, max and avg under @keys, its percentiles under @pkeys */
+static void add_stats(struct json_object *o, const struct hist_stats *st,
+		      const char * const keys[4], const char * const pkeys[NPCTS])
+{
+	const uint64_t v[4] = { st->sum, st->min, st->max, st->avg };
+	int j;
+
+	for (j = 0; j < 4; j++)
+		add_u64(o, keys[j], v[j]);
+	for (j = 0; j < NPCTS; j++)
+		add_u64(o, pkeys[j], st->pct[j]);
+}
+
 struct json_object *json_stage(const struct hist *h, bool buckets)
 {
+	static const char * const keys[4] = { "sum", "min", "max", "avg" };
 	static const char * const pkeys[NPCTS] = { "p50", "p90", "p99", "p999" };
+	static const char * const keys_ns[4] = { "sum_ns", "min_ns", "max_ns", "avg_ns" };
 	struct json_object *o = json_object_new_object(), *b;
 	const char *unit = hist_unit(h);
 	struct hist_stats st;
 	uint32_t i;
-	int j;
 
 	hist_stats(h, &st);
 	add_str(o, "name", h->stage);
 	add_u64(o, "index", h->index);
 	add_str(o, "unit", unit);
 	add_u64(o, "count", st.count);
-	add_u64(o, "sum", st.sum);
-	add_u64(o, "min", st.min);
-	add_u64(o, "max", st.max);
-	add_u64(o, "avg", st.avg);
-	for (j = 0; j < NPCTS; j++)
-		add_u64(o, pkeys[j], st.pct[j]);
+	add_stats(o, &st, keys, pkeys);
 	add_u64(o, "overflow", st.overflow);
 	add_bool(o, "min_exact", st.min_exact);
 	add_bool(o, "max_exact", st.max_exact);
 	/* the older names, kept for scripts: in a value stage they hold its unit */
-	add_u64(o, "sum_ns", st.sum);
-	add_u64(o, "min_ns", st.min);
-	add_u64(o, "max_ns", st.max);
-	add_u64(o, "avg_ns", st.avg);
-	for (j = 0; j < NPCTS; j++)
-		add_u64(o, show_pct_keys[j], st.pct[j]);
+	add_stats(o, &st, keys_ns, show_pct_keys);
 	if (!buckets)
 		return o;
 	b = json_object_new_array();
