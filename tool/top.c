@@ -139,8 +139,12 @@ const char *sc_name(uint32_t abi, uint32_t nr, char *buf, size_t len)
 		n = nr < N(sl_syscalls_32) ? sl_syscalls_32[nr] : NULL;
 		break;
 	default:
-		pfx = "abi?:";
+		snprintf(buf, len, "abi?:syscall_%u", nr);
+		return buf;
 	}
+	/* the numbers from 424 on are every ABI's */
+	if (!n && nr < N(sl_syscalls_common))
+		n = sl_syscalls_common[nr];
 	if (n)
 		snprintf(buf, len, "%s%s", pfx, n);
 	else

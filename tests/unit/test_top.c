@@ -89,6 +89,11 @@ static void test_names(void **state)
 	assert_string_equal(sc_name(STACKLAT_SC_ABI_X32, 512, b, sizeof(b)), "x32:rt_sigaction");
 	assert_string_equal(sc_name(STACKLAT_SC_ABI_X32, 0, b, sizeof(b)), "x32:read");
 	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, 9999, b, sizeof(b)), "syscall_9999");
+	/* from 424 on, the common table of every ABI */
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, 435, b, sizeof(b)), "clone3");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_COMPAT, 435, b, sizeof(b)), "i386:clone3");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_X32, 435, b, sizeof(b)), "x32:clone3");
+	assert_string_equal(sc_name(__STACKLAT_SC_ABI_MAX, 435, b, sizeof(b)), "abi?:syscall_435");
 	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, STACKLAT_SC_NR_INVALID, b,
 				    sizeof(b)), "(invalid)");
 	assert_string_equal(errno_name(ENOENT, e, sizeof(e)), "ENOENT");
