@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Number, duration, error and UTF-8 string formatting (no libnl). */
 #define _GNU_SOURCE
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,4 +197,16 @@ bool color_decide(const char *mode, const char *no_color, bool is_tty)
 	if (no_color && *no_color)
 		return false;
 	return is_tty;
+}
+
+void fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("stacklat: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
 }

@@ -15,7 +15,8 @@
 # The committed tool/syscalls_x86_64.h comes from the newest kernel the
 # tests fetch (tests/vm/fetch-kernel.sh --headers 7.3, then
 # tool/gen-syscalls.sh tests/vm/.cache/k/7.3-headers/root/usr/src/linux-headers-*-amd64).
-# A number no table names is shown as syscall_N.
+# A number no table names is shown as syscall_N; a number an ABI's table
+# lacks is looked up in the common one.
 set -eu
 src=${1:?usage: gen-syscalls.sh KERNEL-TREE|TARBALL|HEADERS-TREE}
 tmp=$(mktemp -d)
@@ -59,6 +60,16 @@ for t in 64 x32 32; do
 	[ -s "$gen.$t" ] || { echo "gen-syscalls.sh: no $t entries in $src" >&2; exit 1; }
 done
 
+# Numbers from 424 on are the same system call in every ABI (Linux 5.1
+# and later): those that the 64-bit and the i386 table name alike go to
+# one common table and leave both.
+awk 'NR == FNR { n32[$1] = $2; next } $1 >= 424 && n32[$1] == $2' \
+	"$gen.32" "$gen.64" > "$gen.common"
+for t in 64 32; do
+	awk 'NR == FNR { c[$1] = 1; next } !($1 in c)' "$gen.common" "$gen.$t" > "$gen.$t.own"
+	mv "$gen.$t.own" "$gen.$t"
+done
+
 table() { # table NAME FILE COMMENT
 	printf '\n/* %s */\nstatic const char *const %s[] = {\n' "$3" "$1"
 	sort -n "$2" | awk '{ printf "\t[%d] = \"%s\",\n", $1, $2 }'
@@ -75,7 +86,8 @@ cat <<EOF
 #ifndef STACKLAT_TOOL_SYSCALLS_X86_64_H
 #define STACKLAT_TOOL_SYSCALLS_X86_64_H
 EOF
-table sl_syscalls_64 "$gen.64" "x86-64: the 64-bit table (common and 64-bit only)"
+table sl_syscalls_64 "$gen.64" "x86-64: the 64-bit table (common and 64-bit only), below the common numbers"
 table sl_syscalls_x32 "$gen.x32" "x32: its own numbers (the others are the 64-bit table's)"
-table sl_syscalls_32 "$gen.32" "i386: 32-bit processes, int 0x80"
+table sl_syscalls_32 "$gen.32" "i386: 32-bit processes, int 0x80, below the common numbers"
+table sl_syscalls_common "$gen.common" "from 424 on: the same in every ABI"
 printf '\n#endif\n'

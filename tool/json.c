@@ -59,36 +59,40 @@ const char *hist_unit(const struct hist *h)
 	return unit_name(h->unit);
 }
 
+/* @st's sum, min, max and avg under @keys, its percentiles under @pkeys */
+static void add_stats(struct json_object *o, const struct hist_stats *st,
+		      const char * const keys[4], const char * const pkeys[NPCTS])
+{
+	const uint64_t v[4] = { st->sum, st->min, st->max, st->avg };
+	int j;
+
+	for (j = 0; j < 4; j++)
+		add_u64(o, keys[j], v[j]);
+	for (j = 0; j < NPCTS; j++)
+		add_u64(o, pkeys[j], st->pct[j]);
+}
+
 struct json_object *json_stage(const struct hist *h, bool buckets)
 {
+	static const char * const keys[4] = { "sum", "min", "max", "avg" };
 	static const char * const pkeys[NPCTS] = { "p50", "p90", "p99", "p999" };
+	static const char * const keys_ns[4] = { "sum_ns", "min_ns", "max_ns", "avg_ns" };
 	struct json_object *o = json_object_new_object(), *b;
 	const char *unit = hist_unit(h);
 	struct hist_stats st;
 	uint32_t i;
-	int j;
 
 	hist_stats(h, &st);
 	add_str(o, "name", h->stage);
 	add_u64(o, "index", h->index);
 	add_str(o, "unit", unit);
 	add_u64(o, "count", st.count);
-	add_u64(o, "sum", st.sum);
-	add_u64(o, "min", st.min);
-	add_u64(o, "max", st.max);
-	add_u64(o, "avg", st.avg);
-	for (j = 0; j < NPCTS; j++)
-		add_u64(o, pkeys[j], st.pct[j]);
+	add_stats(o, &st, keys, pkeys);
 	add_u64(o, "overflow", st.overflow);
 	add_bool(o, "min_exact", st.min_exact);
 	add_bool(o, "max_exact", st.max_exact);
 	/* the older names, kept for scripts: in a value stage they hold its unit */
-	add_u64(o, "sum_ns", st.sum);
-	add_u64(o, "min_ns", st.min);
-	add_u64(o, "max_ns", st.max);
-	add_u64(o, "avg_ns", st.avg);
-	for (j = 0; j < NPCTS; j++)
-		add_u64(o, show_pct_keys[j], st.pct[j]);
+	add_stats(o, &st, keys_ns, show_pct_keys);
 	if (!buckets)
 		return o;
 	b = json_object_new_array();
@@ -163,15 +167,15 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 
 	add_str(o, "pipeline", p->name);
 	add_str(o, "desc", p->desc);
-	add_str(o, "key", key_name(p->key));
+	add_str(o, "key", stacklat_key_name(p->key));
 	add_bool(o, "enabled", p->enabled);
 	add_u64(o, "generation", p->generation);
 	add(o, "filter", p->has_filter ? json_filter(&p->filter) : NULL);
 	add_u64(o, "threshold_ns", p->threshold_ns);
 	l = json_object_new_object();
 	for (k = 1; k <= STACKLAT_LOSS_A_MAX; k++)
-		if (p->loss_mask & (1U << k) && strcmp(loss_name(k), "?"))
-			add_u64(l, loss_name(k), p->loss[k]);
+		if (p->loss_mask & (1U << k) && strcmp(stacklat_loss_name(k), "?"))
+			add_u64(l, stacklat_loss_name(k), p->loss[k]);
 	add(o, "losses", l);
 	if (p->has_keyed) {
 		const struct keyed_info *k = &p->keyed;
@@ -216,9 +220,9 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 			      h->state != STACKLAT_HOOK_DISARMED;
 
 		add_str(s, "name", h->name);
-		add_str(s, "kind", hook_kind_name(h->kind));
+		add_str(s, "kind", stacklat_hook_kind_name(h->kind));
 		add(s, "target", h->target[0] ? json_str(h->target) : NULL);
-		add_str(s, "state", hook_state_name(h->state));
+		add_str(s, "state", stacklat_hook_state_name(h->state));
 		add(s, "error", failed ?
 		    json_str(errno_text((int)h->error, err, sizeof(err))) : NULL);
 		add_u64(s, "hits", h->hits);

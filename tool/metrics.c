@@ -105,7 +105,7 @@ void metrics_render(FILE *f, const struct pipe_list *pl, const struct hist_set *
 		stage_metric(f, &set->h[i], hname);
 	}
 	for (a = 1; a <= STACKLAT_LOSS_A_MAX; a++) {
-		const char *ln = loss_name(a);
+		const char *ln = stacklat_loss_name(a);
 
 		if (!strcmp(ln, "?"))
 			continue;

@@ -143,13 +143,6 @@ struct sc_row {
 	uint64_t hist[STACKLAT_SC_NBUCKETS];
 };
 
-/* Every row of one GET_KEYED dump. */
-struct sc_set {
-	struct sc_row *r;
-	size_t n, cap;
-	uint64_t generation;		/* the pipeline's, 0 if no row */
-};
-
 /* ---- the disktop pipeline's rows (GET_KEYED) -------------------------- */
 
 /* One row: a process's bios to one disk. */
@@ -162,9 +155,14 @@ struct dk_row {
 	uint64_t discard_bytes, discard_ops, flush_ops, other_ops;
 };
 
-/* Every row of one GET_KEYED dump. */
-struct dk_set {
-	struct dk_row *r;
+/* ---- a keyed pipeline's rows (GET_KEYED) ------------------------------- */
+
+/*
+ * Every row of one GET_KEYED dump, of the pipeline's row type: struct
+ * sc_row for syscalls, struct dk_row for disktop.
+ */
+struct keyed_set {
+	void *r;
 	size_t n, cap;
 	uint64_t generation;		/* the pipeline's, 0 if no row */
 };

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The stacklat generic netlink family through libnl-genl-3. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -37,18 +36,6 @@ struct xfer {
 	void *arg;
 	int perr;		/* the parse callback failed */
 };
-
-static void __attribute__((noreturn, format(printf, 1, 2))) fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("stacklat: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
 
 static int on_valid(struct nl_msg *msg, void *arg)
 {
@@ -567,33 +554,18 @@ void sl_nl_get_hists(const char *pipe, struct hist_set *set)
 
 /* ---- GET_KEYED -------------------------------------------------------------- */
 
-static int parse_sc_row(struct nl_msg *msg, void *arg)
+/* The row's attributes from @nest into @row (zeroed); 0 or a negative errno. */
+static int fill_sc_row(void *row, struct nlattr *nest)
 {
-	struct nlattr *tb[STACKLAT_A_MAX + 1], *t[STACKLAT_SC_A_MAX + 1];
-	struct nlattr *et[STACKLAT_SC_ERRNO_A_MAX + 1], *a;
-	struct sc_set *s = arg;
-	struct sc_row *r;
+	struct nlattr *t[STACKLAT_SC_A_MAX + 1], *et[STACKLAT_SC_ERRNO_A_MAX + 1], *a;
+	struct sc_row *r = row;
 	uint32_t first;
 	size_t nb, i;
 	int rem;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
-	    !tb[STACKLAT_A_KEYED] ||
-	    nla_parse_nested(t, STACKLAT_SC_A_MAX, tb[STACKLAT_A_KEYED], NULL) ||
+	if (nla_parse_nested(t, STACKLAT_SC_A_MAX, nest, NULL) ||
 	    !t[STACKLAT_SC_A_TGID] || !t[STACKLAT_SC_A_NR])
 		return -EINVAL;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct sc_row *nr = realloc(s->r, cap * sizeof(*nr));
-
-		if (!nr)
-			return -ENOMEM;
-		s->r = nr;
-		s->cap = cap;
-	}
-	r = &s->r[s->n++];
-	memset(r, 0, sizeof(*r));
-	s->generation = get_u64(tb[STACKLAT_A_GENERATION]);
 	r->tgid = get_u32(t[STACKLAT_SC_A_TGID]);
 	r->abi = get_u32(t[STACKLAT_SC_A_ABI]);
 	r->nr = get_u32(t[STACKLAT_SC_A_NR]);
@@ -604,7 +576,7 @@ static int parse_sc_row(struct nl_msg *msg, void *arg)
 	r->untimed = get_u64(t[STACKLAT_SC_A_UNTIMED]);
 	r->max_ns = get_u64(t[STACKLAT_SC_A_MAX_NS]);
 	r->errno_other = get_u64(t[STACKLAT_SC_A_ERRNO_OTHER]);
-	nla_for_each_nested(a, tb[STACKLAT_A_KEYED], rem) {
+	nla_for_each_nested(a, nest, rem) {
 		if (nla_type(a) != STACKLAT_SC_A_ERRNO)
 			continue;
 		if (nla_parse_nested(et, STACKLAT_SC_ERRNO_A_MAX, a, NULL))
@@ -628,49 +600,14 @@ static int parse_sc_row(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-void sc_set_free(struct sc_set *s)
+static int fill_dk_row(void *row, struct nlattr *nest)
 {
-	free(s->r);
-	memset(s, 0, sizeof(*s));
-}
+	struct nlattr *t[STACKLAT_DK_A_MAX + 1];
+	struct dk_row *r = row;
 
-static void clear_sc_set(void *arg)
-{
-	struct sc_set *s = arg;
-
-	s->n = 0;
-	s->generation = 0;
-}
-
-void sl_nl_get_syscalls(struct sc_set *s)
-{
-	dump_retry(STACKLAT_CMD_GET_KEYED, "syscalls", "syscalls", parse_sc_row, s,
-		   clear_sc_set);
-}
-
-static int parse_dk_row(struct nl_msg *msg, void *arg)
-{
-	struct nlattr *tb[STACKLAT_A_MAX + 1], *t[STACKLAT_DK_A_MAX + 1];
-	struct dk_set *s = arg;
-	struct dk_row *r;
-
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
-	    !tb[STACKLAT_A_KEYED] ||
-	    nla_parse_nested(t, STACKLAT_DK_A_MAX, tb[STACKLAT_A_KEYED], NULL) ||
+	if (nla_parse_nested(t, STACKLAT_DK_A_MAX, nest, NULL) ||
 	    !t[STACKLAT_DK_A_TGID] || !t[STACKLAT_DK_A_DEV])
 		return -EINVAL;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct dk_row *nr = realloc(s->r, cap * sizeof(*nr));
-
-		if (!nr)
-			return -ENOMEM;
-		s->r = nr;
-		s->cap = cap;
-	}
-	r = &s->r[s->n++];
-	memset(r, 0, sizeof(*r));
-	s->generation = get_u64(tb[STACKLAT_A_GENERATION]);
 	r->tgid = get_u32(t[STACKLAT_DK_A_TGID]);
 	r->dev = get_u32(t[STACKLAT_DK_A_DEV]);
 	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_DK_A_COMM]);
@@ -686,24 +623,74 @@ static int parse_dk_row(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-void dk_set_free(struct dk_set *s)
+/* A keyed pipeline's rows: their type, and the set they go to. */
+struct keyed_dump {
+	size_t size;				/* of a row */
+	int (*fill)(void *row, struct nlattr *nest);
+	struct keyed_set *s;
+};
+
+/* One GET_KEYED row, appended to the dump's set. */
+static int parse_keyed_row(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1];
+	struct keyed_dump *d = arg;
+	struct keyed_set *s = d->s;
+	void *row;
+	int err;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
+	    !tb[STACKLAT_A_KEYED])
+		return -EINVAL;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		void *nr = realloc(s->r, cap * d->size);
+
+		if (!nr)
+			return -ENOMEM;
+		s->r = nr;
+		s->cap = cap;
+	}
+	row = (char *)s->r + s->n * d->size;
+	memset(row, 0, d->size);
+	err = d->fill(row, tb[STACKLAT_A_KEYED]);
+	if (err)
+		return err;
+	s->n++;
+	s->generation = get_u64(tb[STACKLAT_A_GENERATION]);
+	return 0;
+}
+
+void keyed_set_free(struct keyed_set *s)
 {
 	free(s->r);
 	memset(s, 0, sizeof(*s));
 }
 
-static void clear_dk_set(void *arg)
+static void clear_keyed(void *arg)
 {
-	struct dk_set *s = arg;
+	struct keyed_set *s = ((struct keyed_dump *)arg)->s;
 
 	s->n = 0;
 	s->generation = 0;
 }
 
-void sl_nl_get_disktop(struct dk_set *s)
+static void get_keyed(const char *pipe, size_t size,
+		      int (*fill)(void *row, struct nlattr *nest), struct keyed_set *s)
 {
-	dump_retry(STACKLAT_CMD_GET_KEYED, "disktop", "disktop", parse_dk_row, s,
-		   clear_dk_set);
+	struct keyed_dump d = { .size = size, .fill = fill, .s = s };
+
+	dump_retry(STACKLAT_CMD_GET_KEYED, pipe, pipe, parse_keyed_row, &d, clear_keyed);
+}
+
+void sl_nl_get_syscalls(struct keyed_set *s)
+{
+	get_keyed("syscalls", sizeof(struct sc_row), fill_sc_row, s);
+}
+
+void sl_nl_get_disktop(struct keyed_set *s)
+{
+	get_keyed("disktop", sizeof(struct dk_row), fill_dk_row, s);
 }
 
 /* ---- GET_INFLIGHT ---------------------------------------------------------- */

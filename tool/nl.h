@@ -21,12 +21,13 @@ void pipe_list_free(struct pipe_list *pl);
 /* GET_HIST dump (@pipe NULL: all) into @set; interrupted dumps retried. */
 void sl_nl_get_hists(const char *pipe, struct hist_set *set);
 
-/* The rows of the syscalls pipeline (GET_KEYED), retried if interrupted. */
-void sl_nl_get_syscalls(struct sc_set *s);
-void sc_set_free(struct sc_set *s);
-/* The rows of the disktop pipeline (GET_KEYED), retried if interrupted. */
-void sl_nl_get_disktop(struct dk_set *s);
-void dk_set_free(struct dk_set *s);
+/*
+ * The rows of the syscalls pipeline (struct sc_row) or of disktop (struct
+ * dk_row) by GET_KEYED, retried if interrupted.
+ */
+void sl_nl_get_syscalls(struct keyed_set *s);
+void sl_nl_get_disktop(struct keyed_set *s);
+void keyed_set_free(struct keyed_set *s);
 
 /* Every live entry of the in-flight table (of @pipe, or all). */
 void sl_nl_get_inflight(const char *pipe, struct inflight_list *l);

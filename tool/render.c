@@ -15,14 +15,6 @@
 #define C_YELLOW "\033[33m"
 #define C_DIM	"\033[2m"
 
-static const char * const state_names[] = {
-	[STACKLAT_HOOK_DISARMED] = "disarmed",
-	[STACKLAT_HOOK_ARMED] = "armed",
-	[STACKLAT_HOOK_UNAVAILABLE] = "not available",
-	[STACKLAT_HOOK_FAILED] = "failed",
-	[STACKLAT_HOOK_SKIPPED] = "skipped",
-};
-
 static const char * const state_colors[] = {
 	[STACKLAT_HOOK_DISARMED] = C_DIM,
 	[STACKLAT_HOOK_ARMED] = C_GREEN,
@@ -30,56 +22,6 @@ static const char * const state_colors[] = {
 	[STACKLAT_HOOK_FAILED] = C_RED,
 	[STACKLAT_HOOK_SKIPPED] = C_DIM,
 };
-
-static const char * const kind_names[] = {
-	[STACKLAT_HOOK_KIND_NONE] = "-",
-	[STACKLAT_HOOK_KIND_TRACEPOINT] = "tracepoint",
-	[STACKLAT_HOOK_KIND_KPROBE] = "kprobe",
-	[STACKLAT_HOOK_KIND_KRETPROBE] = "kretprobe",
-	[STACKLAT_HOOK_KIND_FTRACE] = "ftrace",
-	[STACKLAT_HOOK_KIND_FPROBE] = "fprobe",
-};
-
-static const char * const key_names[] = {
-	[STACKLAT_KEY_NONE] = "call",
-	[STACKLAT_KEY_SKB] = "skb",
-	[STACKLAT_KEY_SOCK] = "socket",
-	[STACKLAT_KEY_REQUEST] = "request",
-	[STACKLAT_KEY_TASK] = "task",
-};
-
-static const char * const loss_names[] = {
-	[STACKLAT_LOSS_A_NMISSED] = "nmissed",
-	[STACKLAT_LOSS_A_TABLE_FULL] = "table_full",
-	[STACKLAT_LOSS_A_STALE] = "stale",
-	[STACKLAT_LOSS_A_BAD_DELTA] = "bad_delta",
-	[STACKLAT_LOSS_A_UNMATCHED] = "unmatched",
-	[STACKLAT_LOSS_A_FILTERED] = "filtered",
-	[STACKLAT_LOSS_A_DROPPED] = "dropped",
-};
-
-#define NAME_OR_Q(tab, i) \
-	((i) < sizeof(tab) / sizeof(tab[0]) && tab[i] ? tab[i] : "?")
-
-const char *hook_state_name(uint32_t state)
-{
-	return NAME_OR_Q(state_names, state);
-}
-
-const char *hook_kind_name(uint32_t kind)
-{
-	return NAME_OR_Q(kind_names, kind);
-}
-
-const char *key_name(uint32_t key)
-{
-	return NAME_OR_Q(key_names, key);
-}
-
-const char *loss_name(int attr)
-{
-	return attr < 0 ? "?" : NAME_OR_Q(loss_names, (size_t)attr);
-}
 
 static unsigned long long ull(uint64_t v)
 {
@@ -190,7 +132,7 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 		color ? C_BOLD : "", p->name, color ? C_RESET : "",
 		color ? (p->enabled ? C_GREEN : C_DIM) : "",
 		p->enabled ? "enabled" : "disabled", color ? C_RESET : "",
-		key_name(p->key), ull(p->generation), p->nstages,
+		stacklat_key_name(p->key), ull(p->generation), p->nstages,
 		p->nstages == 1 ? "" : "s");
 	if (p->desc[0])
 		fprintf(f, "  %s\n", p->desc);
@@ -205,8 +147,8 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 	if (p->loss_mask) {
 		fprintf(f, "  lost:");
 		for (a = 1; a <= STACKLAT_LOSS_A_MAX; a++)
-			if (p->loss_mask & (1U << a) && loss_names[a])
-				fprintf(f, " %s=%llu", loss_name(a), ull(p->loss[a]));
+			if (p->loss_mask & (1U << a) && strcmp(stacklat_loss_name(a), "?"))
+				fprintf(f, " %s=%llu", stacklat_loss_name(a), ull(p->loss[a]));
 		fputc('\n', f);
 	}
 	if (p->has_keyed) {
@@ -244,11 +186,11 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 		bool known = h->state < __STACKLAT_HOOK_STATE_MAX;
 
 		fprintf(f, "  %-*s  %-10s  %-*s  %*llu  %*llu  %s%s%s", (int)wn,
-			h->name, hook_kind_name(h->kind), (int)wt,
+			h->name, stacklat_hook_kind_name(h->kind), (int)wt,
 			h->target[0] ? h->target : "-", (int)wh, ull(h->hits),
 			(int)wm, ull(h->nmissed),
 			color && known ? state_colors[h->state] : "",
-			hook_state_name(h->state), color && known ? C_RESET : "");
+			stacklat_hook_state_name(h->state), color && known ? C_RESET : "");
 		if (h->error && h->state != STACKLAT_HOOK_ARMED &&
 		    h->state != STACKLAT_HOOK_DISARMED)
 			fprintf(f, " (%s)", errno_text((int)h->error, err, sizeof(err)));

@@ -8,12 +8,6 @@
 
 #include "model.h"
 
-/* Names of the enums of uapi/stacklat.h ("?" when out of range). */
-const char *hook_state_name(uint32_t state);
-const char *hook_kind_name(uint32_t kind);
-const char *key_name(uint32_t key);
-const char *loss_name(int attr);
-
 /*
  * One pipeline of "stacklat show": a title line, then a header and one row
  * per stage: stage, count, avg, p50, p90, p99, p99.9, max.  Rows start with

@@ -58,18 +58,6 @@ static void __attribute__((noreturn, format(printf, 1, 2))) usage_error(const ch
 	exit(EXIT_USAGE);
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2))) runtime_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("stacklat: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
 static bool want_help(int argc, char **argv)
 {
 	int i;
@@ -226,7 +214,7 @@ static int cmd_show(int argc, char **argv)
 	if (a.npipes) {
 		for (i = 0; i < (size_t)a.npipes; i++) {
 			if (!find_pipe(&pl, a.pipes[i]))
-				runtime_error("show: no such pipeline '%s'", a.pipes[i]);
+				fatal("show: no such pipeline '%s'", a.pipes[i]);
 			names[nnames++] = a.pipes[i];
 		}
 	} else {
@@ -261,7 +249,7 @@ static int cmd_show(int argc, char **argv)
 		sl_nl_get_hists(one, &cur);
 		t_cur = now_ns(CLOCK_MONOTONIC);
 		if (hist_set_delta(&cur, &prev, &delta))
-			runtime_error("out of memory");
+			fatal("out of memory");
 		if (a.json) {
 			print_sample(&a, names, nnames, &pl, &delta, true, t_cur - t_prev);
 		} else {
@@ -499,12 +487,12 @@ static int cmd_events(int argc, char **argv)
 	sl_nl_open();
 	sl_nl_get_pipelines(NULL, &pl);
 	if (pl.n > sizeof(prev) / sizeof(prev[0]))
-		runtime_error("events: too many pipelines");
+		fatal("events: too many pipelines");
 	for (k = 0; k < nnames; k++) {
 		for (i = 0; i < pl.n && strcmp(pl.p[i].name, names[k]); i++)
 			;
 		if (i == pl.n)
-			runtime_error("events: no such pipeline '%s'", names[k]);
+			fatal("events: no such pipeline '%s'", names[k]);
 		c.want[i] = true;
 	}
 	for (i = 0; i < pl.n; i++) {
@@ -518,7 +506,7 @@ static int cmd_events(int argc, char **argv)
 	if (c.json) {
 		c.jw = json_event_writer_new(&pl);
 		if (!c.jw)
-			runtime_error("events: out of memory");
+			fatal("events: out of memory");
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -591,64 +579,51 @@ static void top_disable(void)
 	sl_nl_enable(pipe, false);
 }
 
-static void top_print(const struct top_args *a, const struct sc_set *s,
-		      uint64_t elapsed, bool first)
+/*
+ * What a top shows, over its rows' type: get() takes a sample of the
+ * pipeline's rows, delta() what happened between two samples; show()
+ * prints a sample's summary and table, or adds them to the JSON envelope
+ * @env (@max: the cumulative maximum is known, no interval).
+ */
+struct top_kind {
+	const char *pipe;
+	const char *title;		/* what a sample shows, in words */
+	const char *what;		/* what a loss is, in words */
+	void (*get)(struct keyed_set *s);
+	int (*delta)(const struct keyed_set *cur, const struct keyed_set *prev,
+		     struct keyed_set *out);
+	void (*show)(const struct top_args *a, const struct keyed_set *s, bool max,
+		     struct json_object *env);
+};
+
+static void sc_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
 {
 	struct top_table t;
 
 	if (top_build(s, a, &t))
-		runtime_error("out of memory");
-	if (a->json) {
-		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
-
-		top_json(env, &t, a, !elapsed);
-		json_emit(stdout, env);
+		fatal("out of memory");
+	if (env) {
+		top_json(env, &t, a, max);
 	} else {
-		char tb[32], el[FMT_NS_LEN];
-		time_t wall = time(NULL);
-
-		strftime(tb, sizeof(tb), "%H:%M:%S", localtime(&wall));
-		if (elapsed) {
-			fmt_ns(el, sizeof(el), elapsed);
-			printf("%s[%s] syscalls, the last %s", first ? "" : "\n", tb, el);
-		} else {
-			printf("[%s] syscalls since the pipeline was enabled or reset", tb);
-		}
-		if (a->pid)
-			printf(", process %u", a->pid);
 		printf(": %llu calls, %llu failed%s\n", (unsigned long long)t.calls,
 		       (unsigned long long)t.errors, a->errors ? " (failed calls only)" : "");
-		top_render(stdout, &t, a, !elapsed);
+		top_render(stdout, &t, a, max);
 	}
-	fflush(stdout);
 	top_table_free(&t);
 }
 
-static void dk_print(const struct top_args *a, const struct dk_set *s,
-		     uint64_t elapsed, bool first)
+static void dk_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
 {
 	struct dk_table t;
 
+	(void)max;	/* disktop keeps no maximum */
 	if (dk_build(s, a, &t))
-		runtime_error("out of memory");
-	if (a->json) {
-		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
-
+		fatal("out of memory");
+	if (env) {
 		dk_json(env, &t, a, NULL);
-		json_emit(stdout, env);
 	} else {
-		char tb[32], el[FMT_NS_LEN];
-		time_t wall = time(NULL);
-
-		strftime(tb, sizeof(tb), "%H:%M:%S", localtime(&wall));
-		if (elapsed) {
-			fmt_ns(el, sizeof(el), elapsed);
-			printf("%s[%s] disk I/O, the last %s", first ? "" : "\n", tb, el);
-		} else {
-			printf("[%s] disk I/O since the pipeline was enabled or reset", tb);
-		}
-		if (a->pid)
-			printf(", process %u", a->pid);
 		printf(": %llu KiB read in %llu ops, %llu KiB written in %llu ops\n",
 		       (unsigned long long)(t.read_bytes / 1024),
 		       (unsigned long long)t.read_ops,
@@ -656,8 +631,34 @@ static void dk_print(const struct top_args *a, const struct dk_set *s,
 		       (unsigned long long)t.write_ops);
 		dk_render(stdout, &t, NULL);
 	}
-	fflush(stdout);
 	dk_table_free(&t);
+}
+
+/* One sample: the cumulative one (@elapsed 0) or the last interval's. */
+static void top_print(const struct top_args *a, const struct top_kind *k,
+		      const struct keyed_set *s, uint64_t elapsed, bool first)
+{
+	if (a->json) {
+		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
+
+		k->show(a, s, !elapsed, env);
+		json_emit(stdout, env);
+	} else {
+		char tb[32], el[FMT_NS_LEN];
+		time_t wall = time(NULL);
+
+		strftime(tb, sizeof(tb), "%H:%M:%S", localtime(&wall));
+		if (elapsed) {
+			fmt_ns(el, sizeof(el), elapsed);
+			printf("%s[%s] %s, the last %s", first ? "" : "\n", tb, k->title, el);
+		} else {
+			printf("[%s] %s since the pipeline was enabled or reset", tb, k->title);
+		}
+		if (a->pid)
+			printf(", process %u", a->pid);
+		k->show(a, s, !elapsed, NULL);
+	}
+	fflush(stdout);
 }
 
 /* What the kernel could not count, if anything: on stderr. */
@@ -690,7 +691,7 @@ static void top_start(const char *pipe, const struct top_args *a)
 
 	sl_nl_get_pipelines(NULL, &pl);
 	if (!find_pipe(&pl, pipe))
-		runtime_error("top: the module has no %s pipeline (an older module?)", pipe);
+		fatal("top: the module has no %s pipeline (an older module?)", pipe);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: wake the sleep */
 	sigaction(SIGINT, &sa, NULL);
@@ -725,28 +726,15 @@ static bool top_sleep(uint64_t *deadline, uint64_t interval)
 	return !stop;
 }
 
-/*
- * What a top shows, over its rows' type: fetch() takes a sample into cur
- * (the last one moving to prev), show() prints cur whole (@elapsed 0) or
- * what happened since prev.
- */
-struct top_kind {
-	const char *pipe;
-	const char *what;		/* what a loss is, in words */
-	void (*fetch)(void *st);
-	void (*show)(const struct top_args *a, void *st, uint64_t elapsed,
-		     bool first);
-};
-
-static void top_run(const struct top_args *a, const struct top_kind *k,
-		    void *st)
+static void top_run(const struct top_args *a, const struct top_kind *k)
 {
+	struct keyed_set cur = { 0 }, prev = { 0 }, delta = { 0 }, tmp;
 	uint64_t i, t_prev, t_cur, deadline;
 
 	top_start(k->pipe, a);
-	k->fetch(st);
+	k->get(&cur);
 	if (!a->interval_ns) {
-		k->show(a, st, 0, true);
+		top_print(a, k, &cur, 0, true);
 		goto out;
 	}
 	t_prev = now_ns(CLOCK_MONOTONIC);
@@ -754,9 +742,14 @@ static void top_run(const struct top_args *a, const struct top_kind *k,
 	for (i = 0; !a->count || i < a->count; i++) {
 		if (!top_sleep(&deadline, a->interval_ns))
 			break;
-		k->fetch(st);
+		tmp = prev;
+		prev = cur;
+		cur = tmp;
+		k->get(&cur);
 		t_cur = now_ns(CLOCK_MONOTONIC);
-		k->show(a, st, t_cur - t_prev, !i);
+		if (k->delta(&cur, &prev, &delta))
+			fatal("out of memory");
+		top_print(a, k, &delta, t_cur - t_prev, !i);
 		t_prev = t_cur;
 		/* fell behind (a slow dump, a stopped process): no burst */
 		if (t_cur > deadline + a->interval_ns)
@@ -764,81 +757,26 @@ static void top_run(const struct top_args *a, const struct top_kind *k,
 	}
 out:
 	top_losses(k->pipe, k->what);
-}
-
-struct sc_top {
-	struct sc_set cur, prev, delta;
-};
-
-static void sc_fetch(void *st)
-{
-	struct sc_top *s = st;
-	struct sc_set tmp = s->prev;
-
-	s->prev = s->cur;
-	s->cur = tmp;
-	sl_nl_get_syscalls(&s->cur);
-}
-
-static void sc_show(const struct top_args *a, void *st, uint64_t elapsed,
-		    bool first)
-{
-	struct sc_top *s = st;
-
-	if (elapsed && sc_delta(&s->cur, &s->prev, &s->delta))
-		runtime_error("out of memory");
-	top_print(a, elapsed ? &s->delta : &s->cur, elapsed, first);
-}
-
-struct dk_top {
-	struct dk_set cur, prev, delta;
-};
-
-static void dk_fetch(void *st)
-{
-	struct dk_top *s = st;
-	struct dk_set tmp = s->prev;
-
-	s->prev = s->cur;
-	s->cur = tmp;
-	sl_nl_get_disktop(&s->cur);
-}
-
-static void dk_show(const struct top_args *a, void *st, uint64_t elapsed,
-		    bool first)
-{
-	struct dk_top *s = st;
-
-	if (elapsed && dk_delta(&s->cur, &s->prev, &s->delta))
-		runtime_error("out of memory");
-	dk_print(a, elapsed ? &s->delta : &s->cur, elapsed, first);
+	keyed_set_free(&cur);
+	keyed_set_free(&prev);
+	keyed_set_free(&delta);
 }
 
 static int cmd_top(int argc, char **argv)
 {
+	static const struct top_kind kinds[] = {
+		[TOP_SYSCALLS] = { "syscalls", "syscalls", "calls", sl_nl_get_syscalls,
+				   sc_delta, sc_show },
+		[TOP_DISK] = { "disktop", "disk I/O", "bios", sl_nl_get_disktop,
+			       dk_delta, dk_show },
+	};
 	struct top_args a;
 	char err[160];
 
 	if (parse_top_args(argc, argv, &a, err, sizeof(err)))
 		usage_error("%s", err);
 	sl_nl_open();
-	if (a.what == TOP_DISK) {
-		static const struct top_kind k = { "disktop", "bios", dk_fetch, dk_show };
-		struct dk_top st = { 0 };
-
-		top_run(&a, &k, &st);
-		dk_set_free(&st.cur);
-		dk_set_free(&st.prev);
-		dk_set_free(&st.delta);
-	} else {
-		static const struct top_kind k = { "syscalls", "calls", sc_fetch, sc_show };
-		struct sc_top st = { 0 };
-
-		top_run(&a, &k, &st);
-		sc_set_free(&st.cur);
-		sc_set_free(&st.prev);
-		sc_set_free(&st.delta);
-	}
+	top_run(&a, &kinds[a.what]);
 	top_disable();
 	sl_nl_close();
 	return 0;
@@ -859,20 +797,20 @@ static void write_textfile(const char *dir, const struct pipe_list *pl,
 		usage_error("directory name too long");
 	fd = mkstemp(tmp);
 	if (fd < 0)
-		runtime_error("metrics: cannot create a file in %s: %s", dir, strerror(errno));
+		fatal("metrics: cannot create a file in %s: %s", dir, strerror(errno));
 	f = fdopen(fd, "w");
 	if (!f)
-		runtime_error("metrics: %s", strerror(errno));
+		fatal("metrics: %s", strerror(errno));
 	metrics_render(f, pl, set);
 	/* node_exporter reads files 0644; mkstemp made it 0600 */
 	if (fflush(f) || fchmod(fd, 0644) || fsync(fd) || ferror(f)) {
 		unlink(tmp);
-		runtime_error("metrics: writing %s: %s", tmp, strerror(errno));
+		fatal("metrics: writing %s: %s", tmp, strerror(errno));
 	}
 	fclose(f);
 	if (rename(tmp, dst)) {
 		unlink(tmp);
-		runtime_error("metrics: rename to %s: %s", dst, strerror(errno));
+		fatal("metrics: rename to %s: %s", dst, strerror(errno));
 	}
 }
 

@@ -7,7 +7,7 @@
 #ifndef STACKLAT_TOOL_SYSCALLS_X86_64_H
 #define STACKLAT_TOOL_SYSCALLS_X86_64_H
 
-/* x86-64: the 64-bit table (common and 64-bit only) */
+/* x86-64: the 64-bit table (common and 64-bit only), below the common numbers */
 static const char *const sl_syscalls_64[] = {
 	[0] = "read",
 	[1] = "write",
@@ -346,56 +346,6 @@ static const char *const sl_syscalls_64[] = {
 	[334] = "rseq",
 	[335] = "uretprobe",
 	[336] = "uprobe",
-	[424] = "pidfd_send_signal",
-	[425] = "io_uring_setup",
-	[426] = "io_uring_enter",
-	[427] = "io_uring_register",
-	[428] = "open_tree",
-	[429] = "move_mount",
-	[430] = "fsopen",
-	[431] = "fsconfig",
-	[432] = "fsmount",
-	[433] = "fspick",
-	[434] = "pidfd_open",
-	[435] = "clone3",
-	[436] = "close_range",
-	[437] = "openat2",
-	[438] = "pidfd_getfd",
-	[439] = "faccessat2",
-	[440] = "process_madvise",
-	[441] = "epoll_pwait2",
-	[442] = "mount_setattr",
-	[443] = "quotactl_fd",
-	[444] = "landlock_create_ruleset",
-	[445] = "landlock_add_rule",
-	[446] = "landlock_restrict_self",
-	[447] = "memfd_secret",
-	[448] = "process_mrelease",
-	[449] = "futex_waitv",
-	[450] = "set_mempolicy_home_node",
-	[451] = "cachestat",
-	[452] = "fchmodat2",
-	[453] = "map_shadow_stack",
-	[454] = "futex_wake",
-	[455] = "futex_wait",
-	[456] = "futex_requeue",
-	[457] = "statmount",
-	[458] = "listmount",
-	[459] = "lsm_get_self_attr",
-	[460] = "lsm_set_self_attr",
-	[461] = "lsm_list_modules",
-	[462] = "mseal",
-	[463] = "setxattrat",
-	[464] = "getxattrat",
-	[465] = "listxattrat",
-	[466] = "removexattrat",
-	[467] = "open_tree_attr",
-	[468] = "file_getattr",
-	[469] = "file_setattr",
-	[470] = "listns",
-	[471] = "rseq_slice_yield",
-	[472] = "fchroot",
-	[473] = "syscalls",
 };
 
 /* x32: its own numbers (the others are the 64-bit table's) */
@@ -438,7 +388,7 @@ static const char *const sl_syscalls_x32[] = {
 	[547] = "pwritev2",
 };
 
-/* i386: 32-bit processes, int 0x80 */
+/* i386: 32-bit processes, int 0x80, below the common numbers */
 static const char *const sl_syscalls_32[] = {
 	[0] = "restart_syscall",
 	[1] = "exit",
@@ -853,6 +803,10 @@ static const char *const sl_syscalls_32[] = {
 	[421] = "rt_sigtimedwait_time64",
 	[422] = "futex_time64",
 	[423] = "sched_rr_get_interval_time64",
+};
+
+/* from 424 on: the same in every ABI */
+static const char *const sl_syscalls_common[] = {
 	[424] = "pidfd_send_signal",
 	[425] = "io_uring_setup",
 	[426] = "io_uring_enter",

@@ -139,8 +139,12 @@ const char *sc_name(uint32_t abi, uint32_t nr, char *buf, size_t len)
 		n = nr < N(sl_syscalls_32) ? sl_syscalls_32[nr] : NULL;
 		break;
 	default:
-		pfx = "abi?:";
+		snprintf(buf, len, "abi?:syscall_%u", nr);
+		return buf;
 	}
+	/* the numbers from 424 on are every ABI's */
+	if (!n && nr < N(sl_syscalls_common))
+		n = sl_syscalls_common[nr];
 	if (n)
 		snprintf(buf, len, "%s%s", pfx, n);
 	else
@@ -150,9 +154,60 @@ const char *sc_name(uint32_t abi, uint32_t nr, char *buf, size_t len)
 
 /* ---- deltas ------------------------------------------------------------ */
 
-static bool same_row(const struct sc_row *a, const struct sc_row *b)
+/* What a delta needs to know of a row type. */
+struct keyed_ops {
+	size_t size;					/* of a row */
+	int (*cmp_key)(const void *a, const void *b);	/* the order of the keys */
+	bool (*minus)(void *c, const void *p);		/* c -= p; false: p is no past of c */
+	bool (*active)(const void *r);			/* did something: kept */
+};
+
+/*
+ * @cur minus @prev, row by row (the same key); a row new in @cur counts
+ * whole, a row gone from @cur is left out, a reset (the generations
+ * differ) or a row that went down counts @cur's whole; rows that did
+ * nothing are left out.  0, or -1 when out of memory.
+ */
+static int keyed_delta(const struct keyed_ops *o, const struct keyed_set *cur,
+		       const struct keyed_set *prev, struct keyed_set *out)
 {
-	return a->tgid == b->tgid && a->abi == b->abi && a->nr == b->nr;
+	bool reset = !prev || prev->generation != cur->generation;
+	char *ps = NULL;
+	const void *p;
+	size_t i;
+
+	out->n = 0;
+	out->generation = cur->generation;
+	if (out->cap < cur->n) {
+		void *r = realloc(out->r, (cur->n + 1) * o->size);
+
+		if (!r)
+			return -1;
+		out->r = r;
+		out->cap = cur->n + 1;
+	}
+	if (!reset && prev->n) {
+		ps = malloc(prev->n * o->size);
+		if (!ps)
+			return -1;
+		memcpy(ps, prev->r, prev->n * o->size);
+		qsort(ps, prev->n, o->size, o->cmp_key);
+	}
+	for (i = 0; i < cur->n; i++) {
+		const char *c = (const char *)cur->r + i * o->size;
+		char *d = (char *)out->r + out->n * o->size;
+
+		memcpy(d, c, o->size);
+		if (ps) {
+			p = bsearch(d, ps, prev->n, o->size, o->cmp_key);
+			if (p && !o->minus(d, p))
+				memcpy(d, c, o->size);	/* went down: counted anew */
+		}
+		if (o->active(d))
+			out->n++;
+	}
+	free(ps);
+	return 0;
 }
 
 static int cmp_key(const void *x, const void *y)
@@ -167,8 +222,10 @@ static int cmp_key(const void *x, const void *y)
 }
 
 /* @c minus @p, one row; false when @p is not a past of @c (a reset) */
-static bool row_minus(struct sc_row *c, const struct sc_row *p)
+static bool row_minus(void *cv, const void *pv)
 {
+	struct sc_row *c = cv;
+	const struct sc_row *p = pv;
 	uint32_t i, j;
 
 	if (c->count < p->count || c->errors < p->errors ||
@@ -196,46 +253,21 @@ static bool row_minus(struct sc_row *c, const struct sc_row *p)
 	return true;
 }
 
-int sc_delta(const struct sc_set *cur, const struct sc_set *prev,
-	     struct sc_set *out)
+static bool row_active(const void *rv)
 {
-	struct sc_row *ps = NULL, key;
-	const struct sc_row *p;
-	bool reset = !prev || prev->generation != cur->generation;
-	size_t i;
+	const struct sc_row *r = rv;
 
-	out->n = 0;
-	out->generation = cur->generation;
-	if (out->cap < cur->n) {
-		struct sc_row *r = realloc(out->r, (cur->n + 1) * sizeof(*r));
+	return r->count || r->errors;
+}
 
-		if (!r)
-			return -1;
-		out->r = r;
-		out->cap = cur->n + 1;
-	}
-	if (!reset && prev->n) {
-		ps = malloc(prev->n * sizeof(*ps));
-		if (!ps)
-			return -1;
-		memcpy(ps, prev->r, prev->n * sizeof(*ps));
-		qsort(ps, prev->n, sizeof(*ps), cmp_key);
-	}
-	for (i = 0; i < cur->n; i++) {
-		struct sc_row *o = &out->r[out->n];
+int sc_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out)
+{
+	static const struct keyed_ops ops = {
+		sizeof(struct sc_row), cmp_key, row_minus, row_active
+	};
 
-		*o = cur->r[i];
-		if (ps) {
-			key = cur->r[i];
-			p = bsearch(&key, ps, prev->n, sizeof(*ps), cmp_key);
-			if (p && same_row(p, o) && !row_minus(o, p))
-				*o = cur->r[i];	/* went down: counted anew */
-		}
-		if (o->count || o->errors)
-			out->n++;
-	}
-	free(ps);
-	return 0;
+	return keyed_delta(&ops, cur, prev, out);
 }
 
 /* ---- the table ----------------------------------------------------------- */
@@ -316,7 +348,7 @@ static int cmp_rows(const void *x, const void *y)
 	return a->nr < b->nr ? -1 : a->nr > b->nr;
 }
 
-int top_build(const struct sc_set *s, const struct top_args *a,
+int top_build(const struct keyed_set *s, const struct top_args *a,
 	      struct top_table *t)
 {
 	struct top_row *r;
@@ -327,7 +359,7 @@ int top_build(const struct sc_set *s, const struct top_args *a,
 	if (!t->r)
 		return -1;
 	for (i = 0; i < s->n; i++) {
-		const struct sc_row *x = &s->r[i];
+		const struct sc_row *x = (const struct sc_row *)s->r + i;
 
 		if (a->pid && x->tgid != a->pid)
 			continue;
@@ -561,8 +593,11 @@ static int dk_cmp_key(const void *x, const void *y)
 }
 
 /* @c minus @p; false when @p is not a past of @c (a reset) */
-static bool dk_row_minus(struct dk_row *c, const struct dk_row *p)
+static bool dk_row_minus(void *cv, const void *pv)
 {
+	struct dk_row *c = cv;
+	const struct dk_row *p = pv;
+
 	if (c->ops < p->ops || c->read_bytes < p->read_bytes ||
 	    c->read_ops < p->read_ops || c->write_bytes < p->write_bytes ||
 	    c->write_ops < p->write_ops || c->discard_bytes < p->discard_bytes ||
@@ -581,45 +616,21 @@ static bool dk_row_minus(struct dk_row *c, const struct dk_row *p)
 	return true;
 }
 
-int dk_delta(const struct dk_set *cur, const struct dk_set *prev,
-	     struct dk_set *out)
+static bool dk_row_active(const void *rv)
 {
-	bool reset = !prev || prev->generation != cur->generation;
-	struct dk_row *ps = NULL;
-	const struct dk_row *p;
-	size_t i;
+	const struct dk_row *r = rv;
 
-	out->n = 0;
-	out->generation = cur->generation;
-	if (out->cap < cur->n) {
-		struct dk_row *r = realloc(out->r, (cur->n + 1) * sizeof(*r));
+	return r->ops;
+}
 
-		if (!r)
-			return -1;
-		out->r = r;
-		out->cap = cur->n + 1;
-	}
-	if (!reset && prev->n) {
-		ps = malloc(prev->n * sizeof(*ps));
-		if (!ps)
-			return -1;
-		memcpy(ps, prev->r, prev->n * sizeof(*ps));
-		qsort(ps, prev->n, sizeof(*ps), dk_cmp_key);
-	}
-	for (i = 0; i < cur->n; i++) {
-		struct dk_row *o = &out->r[out->n];
+int dk_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out)
+{
+	static const struct keyed_ops ops = {
+		sizeof(struct dk_row), dk_cmp_key, dk_row_minus, dk_row_active
+	};
 
-		*o = cur->r[i];
-		if (ps) {
-			p = bsearch(o, ps, prev->n, sizeof(*ps), dk_cmp_key);
-			if (p && !dk_row_minus(o, p))
-				*o = cur->r[i];	/* went down: counted anew */
-		}
-		if (o->ops)
-			out->n++;
-	}
-	free(ps);
-	return 0;
+	return keyed_delta(&ops, cur, prev, out);
 }
 
 void dk_table_free(struct dk_table *t)
@@ -642,7 +653,7 @@ static int dk_cmp_rows(const void *x, const void *y)
 	return dk_cmp_key(a, b);
 }
 
-int dk_build(const struct dk_set *s, const struct top_args *a,
+int dk_build(const struct keyed_set *s, const struct top_args *a,
 	     struct dk_table *t)
 {
 	size_t i;
@@ -652,7 +663,7 @@ int dk_build(const struct dk_set *s, const struct top_args *a,
 	if (!t->r)
 		return -1;
 	for (i = 0; i < s->n; i++) {
-		const struct dk_row *x = &s->r[i];
+		const struct dk_row *x = (const struct dk_row *)s->r + i;
 
 		if (a->pid && x->tgid != a->pid)
 			continue;

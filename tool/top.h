@@ -49,13 +49,14 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 const char *sc_name(uint32_t abi, uint32_t nr, char *buf, size_t len);
 
 /*
- * @cur minus @prev, row by row (the same tgid, ABI and number); a row new
- * in @cur counts whole; a row gone from @cur (aged out) is left out.  When
- * the generations differ (a reset in between) or a count went down,
- * @cur's rows count whole.  Returns 0, -1 when out of memory.
+ * @cur minus @prev (rows of struct sc_row), row by row (the same tgid, ABI
+ * and number); a row new in @cur counts whole; a row gone from @cur (aged
+ * out) is left out.  When the generations differ (a reset in between) or
+ * a count went down, @cur's rows count whole.  Returns 0, -1 when out of
+ * memory.
  */
-int sc_delta(const struct sc_set *cur, const struct sc_set *prev,
-	     struct sc_set *out);
+int sc_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out);
 
 #define TOP_ERRNOS	16	/* errnos a shown row keeps apart */
 
@@ -82,8 +83,11 @@ struct top_table {
 	uint64_t calls, errors;		/* of every row, before the cut */
 };
 
-/* @s's rows (@a: -p, -x, -P) summed, sorted (-s, or errors with -x), cut (-n). */
-int top_build(const struct sc_set *s, const struct top_args *a,
+/*
+ * @s's rows (struct sc_row; @a: -p, -x, -P) summed, sorted (-s, or errors
+ * with -x), cut (-n).
+ */
+int top_build(const struct keyed_set *s, const struct top_args *a,
 	      struct top_table *t);
 void top_table_free(struct top_table *t);
 
@@ -112,15 +116,18 @@ void top_json(struct json_object *env, const struct top_table *t,
 /* ---- top disk --------------------------------------------------------- */
 
 /*
- * @cur minus @prev, row by row (the same tgid and disk), as sc_delta():
- * a new row counts whole, a row gone is left out, a reset (generations
- * differ, a count went down) counts @cur whole; rows that did nothing are
- * left out.  0, or -1 when out of memory.
+ * @cur minus @prev (rows of struct dk_row), row by row (the same tgid and
+ * disk), as sc_delta(): a new row counts whole, a row gone is left out, a
+ * reset (generations differ, a count went down) counts @cur whole; rows
+ * that did nothing are left out.  0, or -1 when out of memory.
  */
-int dk_delta(const struct dk_set *cur, const struct dk_set *prev,
-	     struct dk_set *out);
+int dk_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out);
 
-/* The rows shown: @a's -p, sorted by bytes (read + written), cut (-n). */
+/*
+ * The rows shown of @s (struct dk_row): @a's -p, sorted by bytes (read +
+ * written), cut (-n).
+ */
 struct dk_table {
 	struct dk_row *r;
 	size_t n;
@@ -128,7 +135,7 @@ struct dk_table {
 	uint64_t read_bytes, write_bytes, read_ops, write_ops;	/* all rows */
 };
 
-int dk_build(const struct dk_set *s, const struct top_args *a,
+int dk_build(const struct keyed_set *s, const struct top_args *a,
 	     struct dk_table *t);
 void dk_table_free(struct dk_table *t);
 

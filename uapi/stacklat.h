@@ -279,6 +279,22 @@ enum stacklat_key {
 	__STACKLAT_KEY_MAX
 };
 
+/*
+ * The names of the enums' values, as the module's debugfs files and the
+ * tool print them; "?" for a value the enum does not have.
+ */
+static inline const char *stacklat_key_name(__u32 key)
+{
+	switch (key) {
+	case STACKLAT_KEY_NONE: return "call";
+	case STACKLAT_KEY_SKB: return "skb";
+	case STACKLAT_KEY_SOCK: return "socket";
+	case STACKLAT_KEY_REQUEST: return "request";
+	case STACKLAT_KEY_TASK: return "task";
+	}
+	return "?";
+}
+
 enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_UNSPEC,
 	STACKLAT_PIPE_A_NAME,
@@ -320,6 +336,18 @@ enum stacklat_hook_state {
 	__STACKLAT_HOOK_STATE_MAX
 };
 
+static inline const char *stacklat_hook_state_name(__u32 state)
+{
+	switch (state) {
+	case STACKLAT_HOOK_DISARMED: return "disarmed";
+	case STACKLAT_HOOK_ARMED: return "armed";
+	case STACKLAT_HOOK_UNAVAILABLE: return "not available";
+	case STACKLAT_HOOK_FAILED: return "failed";
+	case STACKLAT_HOOK_SKIPPED: return "skipped";
+	}
+	return "?";
+}
+
 enum stacklat_hook_kind {
 	STACKLAT_HOOK_KIND_NONE,
 	STACKLAT_HOOK_KIND_TRACEPOINT,
@@ -329,6 +357,19 @@ enum stacklat_hook_kind {
 	STACKLAT_HOOK_KIND_FPROBE,	/* entry and return on an fprobe */
 	__STACKLAT_HOOK_KIND_MAX
 };
+
+static inline const char *stacklat_hook_kind_name(__u32 kind)
+{
+	switch (kind) {
+	case STACKLAT_HOOK_KIND_NONE: return "-";
+	case STACKLAT_HOOK_KIND_TRACEPOINT: return "tracepoint";
+	case STACKLAT_HOOK_KIND_KPROBE: return "kprobe";
+	case STACKLAT_HOOK_KIND_KRETPROBE: return "kretprobe";
+	case STACKLAT_HOOK_KIND_FTRACE: return "ftrace";
+	case STACKLAT_HOOK_KIND_FPROBE: return "fprobe";
+	}
+	return "?";
+}
 
 enum stacklat_hook_attr {
 	STACKLAT_HOOK_A_UNSPEC,
@@ -358,6 +399,21 @@ enum stacklat_loss_attr {
 	__STACKLAT_LOSS_A_LAST
 };
 #define STACKLAT_LOSS_A_MAX (__STACKLAT_LOSS_A_LAST - 1)
+
+/* "?" also for UNSPEC and PAD, which count nothing */
+static inline const char *stacklat_loss_name(__u32 attr)
+{
+	switch (attr) {
+	case STACKLAT_LOSS_A_NMISSED: return "nmissed";
+	case STACKLAT_LOSS_A_TABLE_FULL: return "table_full";
+	case STACKLAT_LOSS_A_STALE: return "stale";
+	case STACKLAT_LOSS_A_BAD_DELTA: return "bad_delta";
+	case STACKLAT_LOSS_A_UNMATCHED: return "unmatched";
+	case STACKLAT_LOSS_A_FILTERED: return "filtered";
+	case STACKLAT_LOSS_A_DROPPED: return "dropped";
+	}
+	return "?";
+}
 
 enum stacklat_filter_attr {
 	STACKLAT_FILTER_A_UNSPEC,

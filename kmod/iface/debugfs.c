@@ -19,31 +19,6 @@
 
 static struct dentry *sl_dir;
 
-static const char * const sl_state_names[__STACKLAT_HOOK_STATE_MAX] = {
-	[STACKLAT_HOOK_DISARMED] = "disarmed",
-	[STACKLAT_HOOK_ARMED] = "armed",
-	[STACKLAT_HOOK_UNAVAILABLE] = "not available",
-	[STACKLAT_HOOK_FAILED] = "failed",
-	[STACKLAT_HOOK_SKIPPED] = "skipped",
-};
-
-static const char * const sl_kind_names[__STACKLAT_HOOK_KIND_MAX] = {
-	[STACKLAT_HOOK_KIND_NONE] = "-",
-	[STACKLAT_HOOK_KIND_TRACEPOINT] = "tracepoint",
-	[STACKLAT_HOOK_KIND_KPROBE] = "kprobe",
-	[STACKLAT_HOOK_KIND_KRETPROBE] = "kretprobe",
-	[STACKLAT_HOOK_KIND_FTRACE] = "ftrace",
-	[STACKLAT_HOOK_KIND_FPROBE] = "fprobe",
-};
-
-static const char * const sl_key_names[__STACKLAT_KEY_MAX] = {
-	[STACKLAT_KEY_NONE] = "call",
-	[STACKLAT_KEY_SKB] = "skb",
-	[STACKLAT_KEY_SOCK] = "socket",
-	[STACKLAT_KEY_REQUEST] = "request",
-	[STACKLAT_KEY_TASK] = "task",
-};
-
 static const char * const sl_loss_names[SL_LOSS_NR] = {
 	[SL_LOSS_TABLE_FULL] = "table_full",
 	[SL_LOSS_STALE] = "stale",
@@ -162,7 +137,7 @@ static int sl_status_show(struct seq_file *m, void *v)
 		sl_pipeline_losses(p, &loss);
 		seq_printf(m, "\npipeline %s: %s, follows %s, generation %llu\n",
 			   p->name, p->enabled ? "enabled" : "disabled",
-			   sl_key_names[p->key], p->generation);
+			   stacklat_key_name(p->key), p->generation);
 		seq_printf(m, "  %s\n", p->desc);
 		seq_printf(m, "  filter:%s\n", filt);
 		if (READ_ONCE(p->ev_thresh))
@@ -186,8 +161,8 @@ static int sl_status_show(struct seq_file *m, void *v)
 			if (!hk->ncands)
 				continue;
 			seq_printf(m, "  hook %-20s %-13s %-10s %-28s hits=%llu nmissed=%llu",
-				   hk->name, sl_state_names[hk->state],
-				   sl_kind_names[sl_hook_kind(hk)],
+				   hk->name, stacklat_hook_state_name(hk->state),
+				   stacklat_hook_kind_name(sl_hook_kind(hk)),
 				   hk->cand >= 0 ? sl_hook_target(hk) : "-",
 				   sl_hook_hits(hk), sl_hook_nmissed(hk));
 			if (hk->err)

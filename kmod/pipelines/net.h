@@ -185,9 +185,21 @@ static __always_inline void sl_net_port_name(char *b, u16 port)
 	b[i] = '\0';
 }
 
-/* net_common.c: the frees both pipelines watch, the interface notifier */
+/*
+ * net_common.c: the candidates the pipelines share (the frees net_rx,
+ * net_tx and reqresp watch; driver, IP and TCP queue receive for net_rx
+ * and reqresp; driver transmit for net_tx and reqresp), the interface
+ * notifier
+ */
 extern const struct sl_cand sl_net_c_kfree[4];
 extern const struct sl_cand sl_net_c_consume[2];
+extern const struct sl_cand sl_net_c_rx_drv[2];
+extern const struct sl_cand sl_net_c_ip_rcv[2];
+extern const struct sl_cand sl_net_c_ip6_rcv[2];
+extern const struct sl_cand sl_net_c_tcp_queue[2];
+extern const struct sl_cand sl_net_c_tx_drv[2];
+extern const struct sl_cand sl_net_c_tx_start[1];
+extern const struct sl_cand sl_net_c_tx_done[1];
 extern const char * const sl_net_if_suffix[1];
 extern struct sl_dim sl_rx_ifs, sl_tx_ifs;
 extern struct sl_dim sl_zs_rx_ifs, sl_zs_tx_ifs, sl_zd_ifs;	/* net_misc.c */

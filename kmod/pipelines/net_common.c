@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the two network pipelines share: the frees of an skb (kfree_skb
- * counts a drop, consume_skb does not) and the notifier that frees an
- * interface's breakdown slots when it is unregistered.  See net.h.
+ * What the network pipelines share: the candidates of the points they
+ * have in common (the frees of an skb - kfree_skb counts a drop,
+ * consume_skb does not -, the driver's and IP's receive, TCP's receive
+ * queue, the driver's transmit), one tracepoint probe each, and the
+ * notifier that frees an interface's breakdown slots when it is
+ * unregistered.  See net.h.
  */
 #include "net.h"
 
@@ -24,6 +27,49 @@ const struct sl_cand sl_net_c_consume[2] = {
 	SL_TPD(consume_skb),
 	SL_KPD("consume_skb", 0),
 };
+
+/* net_rx's and reqresp's receive points */
+SL_TP_DEFINE(netif_receive_skb, (struct sk_buff *skb), (unsigned long)skb)
+
+const struct sl_cand sl_net_c_rx_drv[2] = {
+	SL_TPD(netif_receive_skb),
+	SL_KPD("__netif_receive_skb", 0),
+};
+
+const struct sl_cand sl_net_c_ip_rcv[2] = {
+	SL_KPD("ip_rcv_core", 0),
+	SL_KPD("ip_rcv", 0),
+};
+
+const struct sl_cand sl_net_c_ip6_rcv[2] = {
+	SL_KPD("ip6_rcv_core", 0),
+	SL_KPD("ipv6_rcv", 0),
+};
+
+/* tcp_queue_rcv(sk, skb, ...); tcp_rcv_established(sk, skb) where inlined */
+const struct sl_cand sl_net_c_tcp_queue[2] = {
+	SL_KPD("tcp_queue_rcv", 0),
+	SL_KPD("tcp_rcv_established", 0),
+};
+
+/* net_tx's and reqresp's driver transmit points */
+SL_TP_DEFINE(net_dev_start_xmit,
+	     (const struct sk_buff *skb, const struct net_device *dev),
+	     (unsigned long)skb)
+SL_TP_DEFINE(net_dev_xmit,
+	     (struct sk_buff *skb, int rc, struct net_device *dev,
+	      unsigned int skb_len),
+	     (unsigned long)skb, (unsigned long)rc)
+
+/* net_dev_start_xmit(skb, dev), dev_hard_start_xmit(first, dev, txq, ret) */
+const struct sl_cand sl_net_c_tx_drv[2] = {
+	SL_TPD(net_dev_start_xmit),
+	SL_KPD("dev_hard_start_xmit", 0),
+};
+
+/* the tracepoint alone */
+const struct sl_cand sl_net_c_tx_start[1] = { SL_TPD(net_dev_start_xmit) };
+const struct sl_cand sl_net_c_tx_done[1] = { SL_TPD(net_dev_xmit) };
 
 /*
  * An interface that goes away frees its per-interface slots, so that the

@@ -382,39 +382,18 @@ static bool sl_rx_on_drop(struct sl_pipeline *p, const struct sl_flight_ent *e)
 	return e->ts[RX_L4] || !sl_net_port_filter(p);
 }
 
-SL_TP_DEFINE(netif_receive_skb, (struct sk_buff *skb), (unsigned long)skb)
 SL_TP_DEFINE(skb_copy_datagram_iovec, (const struct sk_buff *skb, int len),
 	     (unsigned long)skb)
 
-static const struct sl_cand sl_c_rx_drv[] = {
-	SL_TPD(netif_receive_skb),
-	SL_KPD("__netif_receive_skb", 0),
-};
-
-static const struct sl_cand sl_c_rx_ip[] = {
-	SL_KPD("ip_rcv_core", 0),
-	SL_KPD("ip_rcv", 0),
-};
-
+/* driver, ip_rcv, ipv6_rcv and tcp_queue: net_common.c's (reqresp has them too) */
 static const struct sl_cand sl_c_rx_ip_list[] = { SL_KPD("ip_list_rcv", 0) };
-
-static const struct sl_cand sl_c_rx_ip6[] = {
-	SL_KPD("ip6_rcv_core", 0),
-	SL_KPD("ipv6_rcv", 0),
-};
-
 static const struct sl_cand sl_c_rx_ip6_list[] = { SL_KPD("ipv6_list_rcv", 0) };
 static const struct sl_cand sl_c_rx_tcp4[] = { SL_KPD("tcp_v4_rcv", 0) };
 static const struct sl_cand sl_c_rx_tcp6[] = { SL_KPD("tcp_v6_rcv", 0) };
 static const struct sl_cand sl_c_rx_udp4[] = { SL_KPD("udp_rcv", 0) };
 static const struct sl_cand sl_c_rx_udp6[] = { SL_KPD("udpv6_rcv", 0) };
 
-/* tcp_queue_rcv(sk, skb, ...), tcp_rcv_established(sk, skb), __udp_enqueue_schedule_skb(sk, skb) */
-static const struct sl_cand sl_c_rx_tcp_queue[] = {
-	SL_KPD("tcp_queue_rcv", 0),
-	SL_KPD("tcp_rcv_established", 0),
-};
-
+/* __udp_enqueue_schedule_skb(sk, skb) */
 static const struct sl_cand sl_c_rx_udp_queue[] = {
 	SL_KPD("__udp_enqueue_schedule_skb", 0),
 	SL_KPD("udp_queue_rcv_one_skb", 0),
@@ -437,13 +416,13 @@ static const struct sl_cand sl_c_rx_udp_read[] = { SL_KPD("skb_consume_udp", 0) 
 #define F	.flags = SL_PF_FIRST
 
 static struct sl_hook sl_rx_hooks[HRX_NR] = {
-	[HRX_DRV] = SL_POINT("driver", sl_c_rx_drv, SL_ACT_START, RX_DRV, 0, F),
-	[HRX_IP] = SL_POINT("ip_rcv", sl_c_rx_ip, SL_ACT_MARK, RX_IP, 0, F,
+	[HRX_DRV] = SL_POINT("driver", sl_net_c_rx_drv, SL_ACT_START, RX_DRV, 0, F),
+	[HRX_IP] = SL_POINT("ip_rcv", sl_net_c_ip_rcv, SL_ACT_MARK, RX_IP, 0, F,
 			    .post = sl_rx_ip4_post),
 	[HRX_IP_LIST] = SL_POINT("ip_list_rcv", sl_c_rx_ip_list, SL_ACT_NONE,
 				 RX_IP, 0, .optional = true,
 				 .pre = sl_rx_ip_list),
-	[HRX_IP6] = SL_POINT("ipv6_rcv", sl_c_rx_ip6, SL_ACT_MARK, RX_IP, 0, F,
+	[HRX_IP6] = SL_POINT("ipv6_rcv", sl_net_c_ip6_rcv, SL_ACT_MARK, RX_IP, 0, F,
 			     .post = sl_rx_ip6_post),
 	[HRX_IP6_LIST] = SL_POINT("ipv6_list_rcv", sl_c_rx_ip6_list,
 				  SL_ACT_NONE, RX_IP, 0, .optional = true,
@@ -456,7 +435,7 @@ static struct sl_hook sl_rx_hooks[HRX_NR] = {
 			      .post = sl_rx_udp_post),
 	[HRX_UDP6] = SL_POINT("udpv6_rcv", sl_c_rx_udp6, SL_ACT_MARK, RX_L4, 0,
 			      F, .post = sl_rx_udp_post),
-	[HRX_TCP_QUEUE] = SL_POINT("tcp_queue", sl_c_rx_tcp_queue, SL_ACT_MARK,
+	[HRX_TCP_QUEUE] = SL_POINT("tcp_queue", sl_net_c_tcp_queue, SL_ACT_MARK,
 				   RX_QUEUE, 1),
 	[HRX_UDP_QUEUE] = SL_POINT("udp_queue", sl_c_rx_udp_queue, SL_ACT_MARK,
 				   RX_QUEUE, 1),

@@ -436,13 +436,6 @@ static bool sl_tx_on_drop(struct sl_pipeline *p, const struct sl_flight_ent *e)
 
 SL_TP_DEFINE_POST(net_dev_queue, sl_tx_devq, (struct sk_buff *skb),
 		  (unsigned long)skb)
-SL_TP_DEFINE(net_dev_start_xmit,
-	     (const struct sk_buff *skb, const struct net_device *dev),
-	     (unsigned long)skb)
-SL_TP_DEFINE(net_dev_xmit,
-	     (struct sk_buff *skb, int rc, struct net_device *dev,
-	      unsigned int skb_len),
-	     (unsigned long)skb, (unsigned long)rc)
 SL_TP_DEFINE(inet_sock_set_state,
 	     (const struct sock *sk, const int oldstate, const int newstate),
 	     (unsigned long)sk, (unsigned long)newstate)
@@ -476,13 +469,7 @@ static const struct sl_cand sl_c_tx_devq[] = {
 	SL_KPD("dev_queue_xmit", 0),
 };
 
-/* net_dev_start_xmit(skb, dev), dev_hard_start_xmit(first, dev, txq, ret) */
-static const struct sl_cand sl_c_tx_drv[] = {
-	SL_TPD(net_dev_start_xmit),
-	SL_KPD("dev_hard_start_xmit", 0),
-};
-
-static const struct sl_cand sl_c_tx_done[] = { SL_TPD(net_dev_xmit) };
+/* driver_start and driver_done: net_common.c's (reqresp has them too) */
 static const struct sl_cand sl_c_tx_gso[] = { SL_KRPD("__skb_gso_segment", 0) };
 
 /* inet_sock_set_state(sk, old, new), tcp_set_state(sk, new) */
@@ -516,9 +503,9 @@ static struct sl_hook sl_tx_hooks[HTX_NR] = {
 				 TX_IP, 0, .post = sl_tx_ip_udp6),
 	[HTX_DEVQ] = SL_POINT("dev_queue", sl_c_tx_devq, SL_ACT_NONE, TX_DEVQ,
 			      0, .post = sl_tx_devq),
-	[HTX_DRV] = SL_POINT("driver_start", sl_c_tx_drv, SL_ACT_MARK, TX_DRV,
+	[HTX_DRV] = SL_POINT("driver_start", sl_net_c_tx_drv, SL_ACT_MARK, TX_DRV,
 			     0),
-	[HTX_DONE] = SL_POINT("driver_done", sl_c_tx_done, SL_ACT_END, TX_DONE,
+	[HTX_DONE] = SL_POINT("driver_done", sl_net_c_tx_done, SL_ACT_END, TX_DONE,
 			      0, .post = sl_tx_done),
 	[HTX_GSO] = SL_POINT("gso_segment", sl_c_tx_gso, SL_ACT_NONE, TX_DEVQ,
 			     0, .optional = true, .pre = sl_tx_gso_pre,

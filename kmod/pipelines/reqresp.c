@@ -661,38 +661,13 @@ static int sl_rr_on_enable(struct sl_pipeline *p)
 	return 0;
 }
 
-SL_TP_DEFINE(netif_receive_skb, (struct sk_buff *skb), (unsigned long)skb)
 SL_TP_DEFINE(sched_waking, (struct task_struct *p), (unsigned long)p)
 SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS), (unsigned long)p)
 SL_TP_DEFINE(sched_switch, (SL_COMPAT_SCHED_SWITCH_ARGS), (unsigned long)next)
-SL_TP_DEFINE(net_dev_start_xmit,
-	     (const struct sk_buff *skb, const struct net_device *dev),
-	     (unsigned long)skb)
-SL_TP_DEFINE(net_dev_xmit,
-	     (struct sk_buff *skb, int rc, struct net_device *dev,
-	      unsigned int skb_len),
-	     (unsigned long)skb, (unsigned long)rc)
-
-static const struct sl_cand sl_c_rr_drv[] = {
-	SL_TPD(netif_receive_skb),
-	SL_KPD("__netif_receive_skb", 0),
-};
-
-static const struct sl_cand sl_c_rr_ip[] = {
-	SL_KPD("ip_rcv_core", 0),
-	SL_KPD("ip_rcv", 0),
-};
-
-static const struct sl_cand sl_c_rr_ip6[] = {
-	SL_KPD("ip6_rcv_core", 0),
-	SL_KPD("ipv6_rcv", 0),
-};
-
-/* tcp_queue_rcv(sk, skb, ...); tcp_rcv_established(sk, skb) where inlined */
-static const struct sl_cand sl_c_rr_queue[] = {
-	SL_KPD("tcp_queue_rcv", 0),
-	SL_KPD("tcp_rcv_established", 0),
-};
+/*
+ * driver, ip_rcv, ipv6_rcv, tcp_queue, xmit_start and xmit: net_common.c's
+ * (net_rx and net_tx have them too)
+ */
 
 /* kfree_skb_partial(skb, head_stolen): a segment merged into another */
 static const struct sl_cand sl_c_rr_coalesce[] = {
@@ -739,9 +714,6 @@ static const struct sl_cand sl_c_rr_accept[] = {
 static const struct sl_cand sl_c_rr_read[] = { SL_KRPD("tcp_recvmsg", 0) };
 static const struct sl_cand sl_c_rr_write[] = { SL_KRPD("tcp_sendmsg", 0) };
 
-static const struct sl_cand sl_c_rr_xstart[] = { SL_TPD(net_dev_start_xmit) };
-static const struct sl_cand sl_c_rr_xmit[] = { SL_TPD(net_dev_xmit) };
-
 static const struct sl_cand sl_c_rr_close[] = { SL_KPD("tcp_close", 0) };
 
 /* a thread that ends after a response, with no wait after it */
@@ -753,10 +725,10 @@ static const struct sl_cand sl_c_rr_exit[] = { SL_TPD(sched_process_exit) };
 		 .optional = true, .pre = sl_rr_wait_pre)
 
 static struct sl_hook sl_rr_hooks[HRR_NR] = {
-	[HRR_DRV] = SL_POINT("driver", sl_c_rr_drv, SL_ACT_START, R_DRV, 0, F),
-	[HRR_IP] = SL_POINT("ip_rcv", sl_c_rr_ip, SL_ACT_MARK, R_IP, 0, F),
-	[HRR_IP6] = SL_POINT("ipv6_rcv", sl_c_rr_ip6, SL_ACT_MARK, R_IP, 0, F),
-	[HRR_QUEUE] = SL_POINT("tcp_queue", sl_c_rr_queue, SL_ACT_HOLD,
+	[HRR_DRV] = SL_POINT("driver", sl_net_c_rx_drv, SL_ACT_START, R_DRV, 0, F),
+	[HRR_IP] = SL_POINT("ip_rcv", sl_net_c_ip_rcv, SL_ACT_MARK, R_IP, 0, F),
+	[HRR_IP6] = SL_POINT("ipv6_rcv", sl_net_c_ip6_rcv, SL_ACT_MARK, R_IP, 0, F),
+	[HRR_QUEUE] = SL_POINT("tcp_queue", sl_net_c_tcp_queue, SL_ACT_HOLD,
 			       R_QUEUE, 1, .post = sl_rr_queue_post),
 	[HRR_COALESCE] = SL_POINT("coalesce", sl_c_rr_coalesce, SL_ACT_FORGET,
 				  R_QUEUE, 0, .optional = true),
@@ -791,9 +763,9 @@ static struct sl_hook sl_rr_hooks[HRR_NR] = {
 	[HRR_WRITE] = SL_POINT("write", sl_c_rr_write, SL_ACT_NONE, R_WRSTART,
 			       0, .pre = sl_rr_write_pre,
 			       .post = sl_rr_write_post),
-	[HRR_XSTART] = SL_POINT("xmit_start", sl_c_rr_xstart, SL_ACT_NONE,
+	[HRR_XSTART] = SL_POINT("xmit_start", sl_net_c_tx_start, SL_ACT_NONE,
 				R_TXDONE, 0, .pre = sl_rr_xstart_pre),
-	[HRR_XMIT] = SL_POINT("xmit", sl_c_rr_xmit, SL_ACT_NONE, R_TXDONE, 0,
+	[HRR_XMIT] = SL_POINT("xmit", sl_net_c_tx_done, SL_ACT_NONE, R_TXDONE, 0,
 			      .pre = sl_rr_xmit_pre),
 	[HRR_CLOSE] = SL_POINT("close", sl_c_rr_close, SL_ACT_NONE, R_NPT, 0,
 			       .pre = sl_rr_close_pre),

@@ -11,7 +11,8 @@
  *   4  stacklat_filter_parse() and stacklat_valid_symbol() directly, and
  *      filter_format() of what parsed
  *   5  the GET_STATUS reply parser, on the bytes as a netlink message
- *   6  the GET_PIPELINES, GET_HIST and GET_KEYED reply parsers, the same way
+ *   6  the GET_PIPELINES, GET_HIST and GET_KEYED (syscalls and disktop rows)
+ *      reply parsers, the same way
  *
  * Besides the sanitizers' verdicts it checks invariants: a filter that
  * parses has only known keys in its mask and values in range; a value the
@@ -95,10 +96,14 @@ static void reply(const uint8_t *d, size_t n, int which)
 		parse_hist(msg, &hs);
 		hist_set_free(&hs);
 		{
-			struct sc_set ss = { 0 };
+			struct keyed_set ks = { 0 };
+			struct keyed_dump sc = { sizeof(struct sc_row), fill_sc_row, &ks };
+			struct keyed_dump dk = { sizeof(struct dk_row), fill_dk_row, &ks };
 
-			parse_sc_row(msg, &ss);
-			sc_set_free(&ss);
+			parse_keyed_row(msg, &sc);
+			keyed_set_free(&ks);
+			parse_keyed_row(msg, &dk);
+			keyed_set_free(&ks);
 		}
 	}
 	nlmsg_free(msg);

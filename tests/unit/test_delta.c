@@ -580,12 +580,15 @@ static void test_render_status(void **state)
 		"pipeline net_rx: enabled, follows skb, generation 2, 3 stages\n"
 		"\n"
 		"warning: the module has 3 pipelines, its dump listed 1\n");
-	assert_string_equal(hook_state_name(STACKLAT_HOOK_DISARMED), "disarmed");
-	assert_string_equal(key_name(STACKLAT_KEY_REQUEST), "request");
-	assert_string_equal(key_name(__STACKLAT_KEY_MAX), "?");
-	assert_string_equal(loss_name(STACKLAT_LOSS_A_DROPPED), "dropped");
-	assert_string_equal(loss_name(STACKLAT_LOSS_A_PAD), "?");
-	assert_string_equal(loss_name(-1), "?");
+	assert_string_equal(stacklat_hook_state_name(STACKLAT_HOOK_DISARMED), "disarmed");
+	assert_string_equal(stacklat_hook_state_name(__STACKLAT_HOOK_STATE_MAX), "?");
+	assert_string_equal(stacklat_hook_kind_name(STACKLAT_HOOK_KIND_FPROBE), "fprobe");
+	assert_string_equal(stacklat_hook_kind_name(__STACKLAT_HOOK_KIND_MAX), "?");
+	assert_string_equal(stacklat_key_name(STACKLAT_KEY_REQUEST), "request");
+	assert_string_equal(stacklat_key_name(__STACKLAT_KEY_MAX), "?");
+	assert_string_equal(stacklat_loss_name(STACKLAT_LOSS_A_DROPPED), "dropped");
+	assert_string_equal(stacklat_loss_name(STACKLAT_LOSS_A_PAD), "?");
+	assert_string_equal(stacklat_loss_name((uint32_t)-1), "?");
 }
 
 int main(void)

@@ -20,6 +20,10 @@
 #include "format.h"
 #include "top.h"
 
+/* row @i of a keyed set of struct sc_row, of struct dk_row */
+#define SC(s, i)	(((struct sc_row *)(s).r)[i])
+#define DK(s, i)	(((struct dk_row *)(s).r)[i])
+
 static int parse(const char *line, struct top_args *a, char *err)
 {
 	char buf[256], *argv[32];
@@ -85,6 +89,11 @@ static void test_names(void **state)
 	assert_string_equal(sc_name(STACKLAT_SC_ABI_X32, 512, b, sizeof(b)), "x32:rt_sigaction");
 	assert_string_equal(sc_name(STACKLAT_SC_ABI_X32, 0, b, sizeof(b)), "x32:read");
 	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, 9999, b, sizeof(b)), "syscall_9999");
+	/* from 424 on, the common table of every ABI */
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, 435, b, sizeof(b)), "clone3");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_COMPAT, 435, b, sizeof(b)), "i386:clone3");
+	assert_string_equal(sc_name(STACKLAT_SC_ABI_X32, 435, b, sizeof(b)), "x32:clone3");
+	assert_string_equal(sc_name(__STACKLAT_SC_ABI_MAX, 435, b, sizeof(b)), "abi?:syscall_435");
 	assert_string_equal(sc_name(STACKLAT_SC_ABI_NATIVE, STACKLAT_SC_NR_INVALID, b,
 				    sizeof(b)), "(invalid)");
 	assert_string_equal(errno_name(ENOENT, e, sizeof(e)), "ENOENT");
@@ -117,7 +126,7 @@ static struct sc_row row(uint32_t tgid, uint32_t abi, uint32_t nr, uint64_t coun
 	return r;
 }
 
-static void set(struct sc_set *s, const struct sc_row *r, size_t n, uint64_t gen)
+static void set(struct keyed_set *s, const struct sc_row *r, size_t n, uint64_t gen)
 {
 	s->r = malloc(n * sizeof(*r) + 1);
 	memcpy(s->r, r, n * sizeof(*r));
@@ -138,31 +147,31 @@ static void test_delta(void **state)
 		row(3, 0, 110, 7, 0, 70, 0),		/* new */
 		row(1, 1, 64, 3, 0, 30, 0),		/* i386, apart */
 	};
-	struct sc_set sp, sc, d = { 0 };
+	struct keyed_set sp, sc, d = { 0 };
 
 	(void)state;
 	set(&sp, p, 3, 5);
 	set(&sc, c, 4, 5);
 	assert_int_equal(sc_delta(&sc, &sp, &d), 0);
 	assert_int_equal(d.n, 4);
-	assert_int_equal(d.r[0].count, 20);
-	assert_int_equal(d.r[0].errors, 20);
-	assert_int_equal(d.r[0].errs[0].count, 20);
-	assert_int_equal(d.r[0].time_ns, 1000);
-	assert_int_equal(d.r[0].max_ns, 0);		/* unknown for an interval */
-	assert_int_equal(d.r[1].count, 50);
-	assert_int_equal(d.r[1].time_ns, 600);
-	assert_int_equal(d.r[2].count, 7);
-	assert_int_equal(d.r[3].count, 3);
+	assert_int_equal(SC(d, 0).count, 20);
+	assert_int_equal(SC(d, 0).errors, 20);
+	assert_int_equal(SC(d, 0).errs[0].count, 20);
+	assert_int_equal(SC(d, 0).time_ns, 1000);
+	assert_int_equal(SC(d, 0).max_ns, 0);		/* unknown for an interval */
+	assert_int_equal(SC(d, 1).count, 50);
+	assert_int_equal(SC(d, 1).time_ns, 600);
+	assert_int_equal(SC(d, 2).count, 7);
+	assert_int_equal(SC(d, 3).count, 3);
 	/* a reset in between: the current counts whole */
 	sc.generation = 6;
 	assert_int_equal(sc_delta(&sc, &sp, &d), 0);
-	assert_int_equal(d.r[1].count, 150);
+	assert_int_equal(SC(d, 1).count, 150);
 	/* a row that went down (re-created): counted whole */
 	sc.generation = 5;
-	sc.r[1].count = 40;
+	SC(sc, 1).count = 40;
 	assert_int_equal(sc_delta(&sc, &sp, &d), 0);
-	assert_int_equal(d.r[1].count, 40);
+	assert_int_equal(SC(d, 1).count, 40);
 	/* nothing new: no row */
 	assert_int_equal(sc_delta(&sp, &sp, &d), 0);
 	assert_int_equal(d.n, 0);
@@ -181,7 +190,7 @@ static void test_build_render(void **state)
 		row(11, 1, 64, 7, 0, 700, 0),
 		row(12, 0, 0, 2, 0, 100, 0),
 	};
-	struct sc_set s;
+	struct keyed_set s;
 	struct top_args a;
 	struct top_table t;
 	struct json_object *env, *rows, *o, *x;
@@ -319,7 +328,7 @@ static struct dk_row dkrow(uint32_t tgid, uint32_t dev, const char *comm,
 	return r;
 }
 
-static void dkset(struct dk_set *s, struct dk_row *r, size_t n, uint64_t gen)
+static void dkset(struct keyed_set *s, struct dk_row *r, size_t n, uint64_t gen)
 {
 	s->r = r;
 	s->n = n;
@@ -367,7 +376,7 @@ static void test_disk_delta(void **state)
 		dkrow(10, DEV(251, 0), "dd", 8192, 2, 0, 0),	/* went down */
 		dkrow(13, DEV(254, 0), "gone", 1, 1, 0, 0),
 	};
-	struct dk_set cur, prev, out = { 0 };
+	struct keyed_set cur, prev, out = { 0 };
 
 	(void)state;
 	dkset(&cur, c, 4, 3);
@@ -375,17 +384,17 @@ static void test_disk_delta(void **state)
 	assert_int_equal(dk_delta(&cur, &prev, &out), 0);
 	/* 11 did nothing: left out; 13 gone: left out */
 	assert_int_equal(out.n, 3);
-	assert_int_equal(out.r[0].tgid, 10);
-	assert_int_equal(out.r[0].write_bytes, 4 << 20);
-	assert_int_equal(out.r[0].write_ops, 64);
-	assert_int_equal(out.r[1].read_bytes, 4096);	/* counted anew */
-	assert_int_equal(out.r[2].tgid, 12);
-	assert_int_equal(out.r[2].read_bytes, 512);
+	assert_int_equal(DK(out, 0).tgid, 10);
+	assert_int_equal(DK(out, 0).write_bytes, 4 << 20);
+	assert_int_equal(DK(out, 0).write_ops, 64);
+	assert_int_equal(DK(out, 1).read_bytes, 4096);	/* counted anew */
+	assert_int_equal(DK(out, 2).tgid, 12);
+	assert_int_equal(DK(out, 2).read_bytes, 512);
 	/* a reset in between: all whole */
 	prev.generation = 2;
 	assert_int_equal(dk_delta(&cur, &prev, &out), 0);
 	assert_int_equal(out.n, 4);
-	assert_int_equal(out.r[0].write_bytes, 8 << 20);
+	assert_int_equal(DK(out, 0).write_bytes, 8 << 20);
 	assert_int_equal(dk_delta(&cur, NULL, &out), 0);
 	assert_int_equal(out.n, 4);
 	free(out.r);
@@ -461,7 +470,7 @@ static void test_disk_build_render(void **state)
 		dkrow(12, DEV(254, 0), "tiny", 512, 1, 0, 0),
 		dkrow(13, DEV(254, 0), "flush", 0, 0, 0, 0),
 	};
-	struct dk_set s;
+	struct keyed_set s;
 	struct top_args a;
 	struct dk_table t;
 	struct json_object *env, *rows, *o, *x;
