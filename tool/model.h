@@ -103,6 +103,7 @@ struct pipe_info {
 	struct keyed_info keyed;
 	bool has_fprobe;		/* return points on an fprobe */
 	uint64_t fprobe_nmissed;
+	bool no_events;			/* the module says: no slow events */
 };
 
 struct pipe_list {

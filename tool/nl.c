@@ -461,6 +461,8 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 		pi->has_fprobe = true;
 		pi->fprobe_nmissed = get_u64(p[STACKLAT_PIPE_A_FPROBE_NMISSED]);
 	}
+	pi->no_events = p[STACKLAT_PIPE_A_EVENTS] && nla_len(p[STACKLAT_PIPE_A_EVENTS]) >= 1 &&
+			!nla_get_u8(p[STACKLAT_PIPE_A_EVENTS]);
 	return 0;
 }
 

@@ -57,6 +57,9 @@
  *       STACKLAT_PIPE_A_FPROBE_NMISSED  u64, calls the pipeline's fprobe
  *                                    (its return points where the kernel
  *                                    has fprobe) missed; only with one
+ *       STACKLAT_PIPE_A_EVENTS       u8, 1 if the pipeline can have slow
+ *                                    events (a threshold is refused where
+ *                                    it is 0; absent: an older module)
  *
  * STACKLAT_CMD_GET_HIST (dump, CAP_NET_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_PIPELINE_NAME (optional: only that pipeline)
@@ -124,6 +127,10 @@
  * every chain whose total (its last point minus its first) exceeds it,
  * from probe context into a per-CPU ring of STACKLAT_EVENTS_RING records;
  * a full ring drops the new event and counts it (overruns, per CPU).
+ * A pipeline that ends no object it followed from a first point to a
+ * last (GET_PIPELINES' STACKLAT_PIPE_A_EVENTS is 0: it counts values,
+ * drops or retransmissions) has no slow events: a threshold other than 0
+ * is refused there, EOPNOTSUPP.
  * GET_PIPELINES gives STACKLAT_PIPE_A_THRESHOLD_NS (u64), GET_STATUS
  *   STACKLAT_A_EVENTS            nest, enum stacklat_events_attr
  *
@@ -296,6 +303,7 @@ enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_THRESHOLD_NS,
 	STACKLAT_PIPE_A_KEYED,		/* nest, enum stacklat_keyed_stats_attr */
 	STACKLAT_PIPE_A_FPROBE_NMISSED,	/* u64, calls its fprobe missed */
+	STACKLAT_PIPE_A_EVENTS,		/* u8, 1: it can have slow events */
 	__STACKLAT_PIPE_A_LAST
 };
 #define STACKLAT_PIPE_A_MAX (__STACKLAT_PIPE_A_LAST - 1)

@@ -40,6 +40,7 @@ static DEFINE_PER_CPU(struct sl_ev_ring, sl_ev_rings);
 static DEFINE_MUTEX(sl_ev_mutex);	/* the reader */
 static DECLARE_WAIT_QUEUE_HEAD(sl_ev_wq);
 static bool sl_ev_ready;		/* rings allocated (under sl_lock) */
+static unsigned int sl_ev_nrings;	/* rings allocated (under sl_lock) */
 static u64 sl_ev_read_total;		/* under sl_ev_mutex */
 static atomic_t sl_ev_waiters = ATOMIC_INIT(0);
 static void sl_ev_poll(struct work_struct *w);
@@ -216,9 +217,55 @@ static int sl_events_alloc(void)
 				      cpu_to_node(cpu));
 		if (!r->rec)
 			return -ENOMEM;
+		WRITE_ONCE(sl_ev_nrings, sl_ev_nrings + 1);
 	}
 	/* release: the rings exist before anyone sees them ready */
 	smp_store_release(&sl_ev_ready, true);
+	return 0;
+}
+
+/*
+ * Whether @p can ever have a slow event: it ends objects (chains or calls)
+ * whose first and last points it passed.  The engine ends them at an END
+ * row (sl_chain_finish()) and a SPAN row (a call's entry to its return);
+ * a pipeline whose callbacks end them (sl_chain_finish(),
+ * sl_chain_record(), sl_event_emit_one/_ts()) says so with own_events.
+ * Any other counts values or instants (sizes, drops, retransmissions) or
+ * records its stages itself without an event: a threshold there would
+ * allocate the rings for nothing, and a reader would wait forever.
+ */
+bool sl_events_possible(const struct sl_pipeline *p)
+{
+	unsigned int i;
+
+	if (p->own_events)
+		return true;
+	for (i = 0; i < p->nhooks; i++)
+		if (p->hooks[i].act == SL_ACT_END ||
+		    p->hooks[i].act == SL_ACT_SPAN)
+			return true;
+	return false;
+}
+
+/*
+ * Whether threshold @ns may be set on @p (0, off, always may): nothing
+ * changes, so that a request or a control write is checked whole first.
+ */
+int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,
+			      struct netlink_ext_ack *extack)
+{
+	if (ns > STACKLAT_THRESHOLD_MAX_NS) {
+		NL_SET_ERR_MSG(extack, "threshold above 3600 s");
+		sl_err("threshold %s: %llu ns is above 3600 s\n", p->name, ns);
+		return -EINVAL;
+	}
+	if (ns && !sl_events_possible(p)) {
+		sl_compat_err_msg_name(extack, NULL,
+				       "no slow events in pipeline", p->name);
+		sl_err("threshold %s: %s has no slow events (it ends no object it followed from a first point to a last)\n",
+		       p->name, p->name);
+		return -EOPNOTSUPP;
+	}
 	return 0;
 }
 
@@ -228,11 +275,9 @@ int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
 	int ret;
 
 	lockdep_assert_held(&sl_lock);
-	if (ns > STACKLAT_THRESHOLD_MAX_NS) {
-		NL_SET_ERR_MSG(extack, "threshold above 3600 s");
-		sl_err("threshold %s: %llu ns is above 3600 s\n", p->name, ns);
-		return -EINVAL;
-	}
+	ret = sl_events_check_threshold(p, ns, extack);
+	if (ret)
+		return ret;
 	if (ns) {
 		ret = sl_events_alloc();
 		if (ret)
@@ -309,6 +354,8 @@ void sl_events_stats(struct sl_events_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	st->ring = SL_EV_RING;
+	st->bytes = (u64)READ_ONCE(sl_ev_nrings) * SL_EV_RING *
+		    sizeof(struct stacklat_event);
 	for_each_possible_cpu(cpu) {
 		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
 
@@ -362,5 +409,6 @@ void sl_events_exit(void)
 		vfree(r->rec);
 		r->rec = NULL;
 	}
+	sl_ev_nrings = 0;
 	sl_ev_ready = false;
 }

@@ -294,7 +294,8 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_GENERATION, p->generation,
 			  STACKLAT_PIPE_A_PAD) ||
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_THRESHOLD_NS,
-			  READ_ONCE(p->ev_thresh), STACKLAT_PIPE_A_PAD))
+			  READ_ONCE(p->ev_thresh), STACKLAT_PIPE_A_PAD) ||
+	    nla_put_u8(skb, STACKLAT_PIPE_A_EVENTS, sl_events_possible(p)))
 		return -EMSGSIZE;
 	if (sl_fprobe_stats(p, &nfp, &fpm) &&
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_FPROBE_NMISSED, fpm,

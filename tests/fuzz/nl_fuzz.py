@@ -122,6 +122,8 @@ def valid_corpus():
         c.append((m.CMD_SET_PIPELINE, name + nla(m.A_FILTER | 0x8000, nest),
                   False))
         c.append((m.CMD_SET_PIPELINE, name + nla(m.A_FILTER, nest), False))
+        c.append((m.CMD_SET_PIPELINE,
+                  name + nla(m.A_THRESHOLD_NS, struct.pack("<Q", 0)), False))
     for s in SYMS:
         for cmd in (m.CMD_FUNC_ADD, m.CMD_FUNC_DEL):
             c.append((cmd, nla(m.A_FUNC_SYMBOL, s.encode() + b"\0"), False))

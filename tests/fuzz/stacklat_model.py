@@ -20,6 +20,8 @@ PIPES = {
 }
 # the pipelines that keep keyed rows (GET_KEYED)
 KEYED_PIPES = {"syscalls", "disktop"}
+# those of PIPES without slow events: a threshold other than 0 is refused
+NOEVENT_PIPES = {"storage", "disktop"}
 KEYS = ["tgid", "tid", "lport", "rport", "proto", "ifindex", "iface", "dev",
         "op", "fs"]
 ATTR_OF_KEY = {"tgid": 1, "tid": 2, "lport": 3, "rport": 4, "proto": 5,
@@ -134,7 +136,8 @@ def ctl_line_ok(line):
         pipe, v = rest[:j], (rest[j + 1:] if j < len(rest) else "").strip(WS)
         # kstrtou64 base 10: digits only, at most 3600 s in ns
         return (pipe in PIPES and v != "" and all("0" <= c <= "9" for c in v)
-                and int(v) <= THRESHOLD_MAX_NS)
+                and int(v) <= THRESHOLD_MAX_NS
+                and (pipe not in NOEVENT_PIPES or int(v) == 0))
     return False
 
 
@@ -291,6 +294,9 @@ def nl_must_reject(cmd, attr_bytes, dump):
         if (A_THRESHOLD_NS in tb and
                 int.from_bytes(tb[A_THRESHOLD_NS][:8], "little") > THRESHOLD_MAX_NS):
             return "threshold above 3600 s"
+        if (A_THRESHOLD_NS in tb and name in NOEVENT_PIPES and
+                int.from_bytes(tb[A_THRESHOLD_NS][:8], "little")):
+            return "threshold on a pipeline without slow events"
         if A_FILTER in tb:
             why = filter_nest_must_reject(name, tb[A_FILTER])
             if why:
