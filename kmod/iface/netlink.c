@@ -490,8 +490,17 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 	return full ? sl_nl_dump_full(skb, cb) : skb->len;
 }
 
+/*
+ * Everything is checked before anything is applied: a bad filter or
+ * threshold changes nothing.  Then the threshold (checked, then its rings
+ * allocated, which may fail: nothing is applied yet), the filter, and the
+ * enable, which may fail with the others applied (no hook point armed).
+ */
 static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *thresh = info->attrs[STACKLAT_A_THRESHOLD_NS];
+	struct nlattr *filter = info->attrs[STACKLAT_A_FILTER];
+	struct nlattr *enable = info->attrs[STACKLAT_A_ENABLE];
 	struct sl_pipeline *p;
 	struct sl_filter f;
 	int ret = 0;
@@ -504,28 +513,27 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOENT;
 		goto out;
 	}
-	if (!info->attrs[STACKLAT_A_ENABLE] && !info->attrs[STACKLAT_A_FILTER] &&
-	    !info->attrs[STACKLAT_A_THRESHOLD_NS]) {
+	if (!enable && !filter && !thresh) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		ret = -EINVAL;
 		goto out;
 	}
-	if (info->attrs[STACKLAT_A_THRESHOLD_NS]) {
-		ret = sl_events_set_threshold(p,
-				nla_get_u64(info->attrs[STACKLAT_A_THRESHOLD_NS]),
-				info->extack);
+	if (filter) {
+		ret = sl_filter_from_nla(p, filter, &f, info->extack);
 		if (ret)
 			goto out;
 	}
-	if (info->attrs[STACKLAT_A_FILTER]) {
-		ret = sl_filter_from_nla(p, info->attrs[STACKLAT_A_FILTER], &f,
-					 info->extack);
+	/* checked before it is set, and the first change */
+	if (thresh) {
+		ret = sl_events_set_threshold(p, nla_get_u64(thresh),
+					      info->extack);
 		if (ret)
 			goto out;
+	}
+	if (filter)
 		sl_pipeline_set_filter(p, &f);
-	}
-	if (info->attrs[STACKLAT_A_ENABLE]) {
-		ret = sl_pipeline_enable(p, nla_get_u8(info->attrs[STACKLAT_A_ENABLE]));
+	if (enable) {
+		ret = sl_pipeline_enable(p, nla_get_u8(enable));
 		if (ret)
 			NL_SET_ERR_MSG(info->extack,
 				       "no hook point of this pipeline could be armed");
