@@ -14,9 +14,12 @@
  * CPU's count of attempts, so a gap in seq is exactly the overruns between.
  *
  * Readers: debugfs "events" (text lines, blocking read, poll) and the
- * netlink dump GET_EVENTS (records); reading consumes.  Nothing in probe
- * context wakes a reader: a work item looks every SL_EV_POLL_MS while
- * someone waits.
+ * netlink dump GET_EVENTS (records); reading consumes.  A reader takes
+ * from the CPUs in turn, SL_EV_QUANTUM at most from one before the next,
+ * each take going on where the previous one stopped: a reader slower than
+ * the writers serves every CPU alike instead of draining CPU 0's ring
+ * first.  Nothing in probe context wakes a reader: a work item looks every
+ * SL_EV_POLL_MS while someone waits.
  */
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -27,6 +30,7 @@
 
 #define SL_EV_RING	STACKLAT_EVENTS_RING
 #define SL_EV_POLL_MS	5
+#define SL_EV_QUANTUM	16	/* events a take takes from a CPU in a turn */
 
 struct sl_ev_ring {
 	u64 head;			/* next record; the CPU's writer only */
@@ -42,6 +46,9 @@ static DECLARE_WAIT_QUEUE_HEAD(sl_ev_wq);
 static bool sl_ev_ready;		/* rings allocated (under sl_lock) */
 static unsigned int sl_ev_nrings;	/* rings allocated (under sl_lock) */
 static u64 sl_ev_read_total;		/* under sl_ev_mutex */
+/* where the next take goes on, and what is left of that CPU's turn */
+static unsigned int sl_ev_next_cpu;	/* under sl_ev_mutex */
+static unsigned int sl_ev_turn_left;	/* under sl_ev_mutex; 0: a whole turn */
 static atomic_t sl_ev_waiters = ATOMIC_INIT(0);
 static void sl_ev_poll(struct work_struct *w);
 static DECLARE_DELAYED_WORK(sl_ev_work, sl_ev_poll);
@@ -305,30 +312,55 @@ bool sl_events_avail(void)
 	return false;
 }
 
+/* The possible CPU after @cpu, the first after the last. */
+static unsigned int sl_ev_cpu_after(unsigned int cpu)
+{
+	cpu = cpumask_next(cpu, cpu_possible_mask);
+	return cpu < nr_cpu_ids ? cpu : cpumask_first(cpu_possible_mask);
+}
+
 /*
- * Take up to @max events, CPU by CPU (each CPU's in order), into @out.
- * Caller holds sl_ev_mutex (sl_events_lock()).
+ * Take up to @max events into @out: the CPUs in turn, a turn being
+ * SL_EV_QUANTUM events of a CPU (in its order) or all it has, going on
+ * where the previous take stopped (the rest of a turn, or the next CPU),
+ * until @max or a whole round of the CPUs finds nothing.  So takes of any
+ * size share a reader's pace among the CPUs whose rings are not empty,
+ * none ahead of another by more than a turn.  Caller holds sl_ev_mutex
+ * (sl_events_lock()).
  */
 unsigned int sl_events_take(struct stacklat_event *out, unsigned int max)
 {
-	unsigned int cpu, n = 0;
+	unsigned int cpu, turn, idle = 0, n = 0, k, ncpus = num_possible_cpus();
 
 	lockdep_assert_held(&sl_ev_mutex);
 	/* acquire: pairs with the release in sl_events_alloc() */
 	if (!smp_load_acquire(&sl_ev_ready))
 		return 0;
-	for_each_possible_cpu(cpu) {
+	cpu = sl_ev_next_cpu;
+	turn = sl_ev_turn_left ?: SL_EV_QUANTUM;
+	while (n < max && idle < ncpus) {
 		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
 		/* acquire: the records up to head are whole (writer's release) */
 		u64 head = smp_load_acquire(&r->head), tail = r->tail;
 
-		for (; tail != head && n < max; tail++)
+		for (k = 0; tail != head && n < max && k < turn; k++, tail++)
 			out[n++] = r->rec[tail % SL_EV_RING];
-		/* release: the copies are done before the slots are reused */
-		smp_store_release(&r->tail, tail);
-		if (n == max)
-			break;
+		if (k) {
+			/* release: the copies are done before the slots are reused */
+			smp_store_release(&r->tail, tail);
+			idle = 0;
+		} else {
+			idle++;
+		}
+		if (k == turn || tail == head) {
+			cpu = sl_ev_cpu_after(cpu);
+			turn = SL_EV_QUANTUM;
+		} else {
+			turn -= k;	/* @max reached: the next take goes on */
+		}
 	}
+	sl_ev_next_cpu = cpu;
+	sl_ev_turn_left = turn;
 	sl_ev_read_total += n;
 	return n;
 }
