@@ -125,6 +125,7 @@ struct status_info {
 	uint64_t events_written, events_read;
 	uint64_t *overruns;		/* per CPU (malloc'ed), ncpus of them */
 	size_t ncpus;
+	uint32_t cpus;			/* EVENTS_A_CPUS: GET_CPU_STATUS has them */
 };
 
 /* ---- the syscalls pipeline's rows (GET_KEYED) ------------------------- */

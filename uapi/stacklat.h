@@ -26,6 +26,19 @@
  *       STACKLAT_FLIGHT_A_INSERTS    u64
  *       STACKLAT_FLIGHT_A_FULL       u64, inserts lost to a full table
  *       STACKLAT_FLIGHT_A_STALE      u64, entries expired unfinished
+ *     STACKLAT_A_EVENTS            nest, enum stacklat_events_attr (below,
+ *                                  "Slow events")
+ *
+ * STACKLAT_CMD_GET_CPU_STATUS (dump, CAP_NET_ADMIN or CAP_PERFMON)
+ *   request:  (nothing)
+ *   reply, one message per run of up to 256 CPUs, in CPU order, together
+ *   covering CPUs 0 .. STACKLAT_EVENTS_A_CPUS - 1 of GET_STATUS:
+ *     STACKLAT_A_EVENTS            nest, enum stacklat_events_attr
+ *       STACKLAT_EVENTS_A_CPU_FIRST  u32, the first CPU of the message
+ *       STACKLAT_EVENTS_A_OVERRUNS   binary, u64 per CPU from CPU_FIRST on
+ *                                    (0 for a CPU that is not possible)
+ *   Any number of CPUs: GET_STATUS's one message has room for the per-CPU
+ *   values of a few hundred only.
  *
  * STACKLAT_CMD_GET_PIPELINES (dump, CAP_NET_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_PIPELINE_NAME (optional: only that pipeline)
@@ -133,6 +146,16 @@
  * is refused there, EOPNOTSUPP.
  * GET_PIPELINES gives STACKLAT_PIPE_A_THRESHOLD_NS (u64), GET_STATUS
  *   STACKLAT_A_EVENTS            nest, enum stacklat_events_attr
+ *     STACKLAT_EVENTS_A_RING       u32, records per CPU
+ *     STACKLAT_EVENTS_A_WRITTEN    u64, events written, all CPUs
+ *     STACKLAT_EVENTS_A_READ       u64, events read, all CPUs
+ *     STACKLAT_EVENTS_A_CPUS       u32, nr_cpu_ids: CPUs 0 .. CPUS - 1 have
+ *                                  an overrun count (absent: an older module)
+ *     STACKLAT_EVENTS_A_OVERRUNS   binary, u64 per CPU from CPU 0 (0 for a
+ *                                  CPU that is not possible); only when
+ *                                  CPUS is at most 256 (an older module:
+ *                                  always); GET_CPU_STATUS has them for
+ *                                  any number
  *
  * STACKLAT_CMD_GET_EVENTS (dump, CAP_SYS_ADMIN or CAP_PERFMON: it consumes)
  *   request:  STACKLAT_A_EVENT_COMPACT flag (optional, 0.3): compact records
@@ -231,6 +254,7 @@ enum stacklat_cmd {
 	STACKLAT_CMD_GET_INFLIGHT,
 	STACKLAT_CMD_GET_EVENTS,
 	STACKLAT_CMD_GET_KEYED,
+	STACKLAT_CMD_GET_CPU_STATUS,
 	__STACKLAT_CMD_MAX
 };
 #define STACKLAT_CMD_MAX (__STACKLAT_CMD_MAX - 1)
@@ -457,8 +481,10 @@ enum stacklat_events_attr {
 	STACKLAT_EVENTS_A_RING,		/* u32, records per CPU */
 	STACKLAT_EVENTS_A_WRITTEN,	/* u64, events written, all CPUs */
 	STACKLAT_EVENTS_A_READ,		/* u64, events read, all CPUs */
-	STACKLAT_EVENTS_A_OVERRUNS,	/* binary, u64 per possible CPU */
+	STACKLAT_EVENTS_A_OVERRUNS,	/* binary, u64 per CPU (see GET_STATUS) */
 	STACKLAT_EVENTS_A_PAD,
+	STACKLAT_EVENTS_A_CPUS,		/* u32, CPUs with an overrun count */
+	STACKLAT_EVENTS_A_CPU_FIRST,	/* u32, the CPU of OVERRUNS[0] */
 	__STACKLAT_EVENTS_A_LAST
 };
 #define STACKLAT_EVENTS_A_MAX (__STACKLAT_EVENTS_A_LAST - 1)

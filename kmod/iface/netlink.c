@@ -78,13 +78,38 @@ static struct sl_pipeline *sl_nl_pipe(struct nlattr **attrs,
 	return p;
 }
 
-/* The event rings: size, written, read and every CPU's overruns. */
+/*
+ * GET_STATUS carries every CPU's overruns in one attribute only up to this
+ * many CPUs (2 KiB).  At 8 bytes a CPU they outgrow its one message (6.1:
+ * some 950 CPUs in its 8 KiB reply, EMSGSIZE with 1024) and, from 8192, an
+ * attribute; GET_CPU_STATUS gives them in parts, for any number.
+ */
+#define SL_NL_STATUS_CPUS	256
+/* CPUs in one message of GET_CPU_STATUS */
+#define SL_NL_CPUS_PER_MSG	256
+
+/* Overruns of CPUs @first .. @first + @n - 1, a u64 each (0: not possible). */
+static int sl_nl_put_overruns(struct sk_buff *msg, unsigned int first,
+			      unsigned int n)
+{
+	struct nlattr *a = nla_reserve(msg, STACKLAT_EVENTS_A_OVERRUNS,
+				       sizeof(u64) * n);
+	unsigned int i;
+	u64 *v;
+
+	if (!a)
+		return -EMSGSIZE;
+	v = nla_data(a);
+	for (i = 0; i < n; i++)
+		v[i] = cpu_possible(first + i) ? sl_events_overruns(first + i) : 0;
+	return 0;
+}
+
+/* The event rings: size, written, read, and the CPUs' overruns if few. */
 static int sl_nl_put_events_stats(struct sk_buff *msg)
 {
 	struct sl_events_stats st;
-	struct nlattr *nest, *a;
-	unsigned int cpu;
-	u64 *v;
+	struct nlattr *nest;
 
 	sl_events_stats(&st);
 	nest = nla_nest_start(msg, STACKLAT_A_EVENTS);
@@ -93,16 +118,12 @@ static int sl_nl_put_events_stats(struct sk_buff *msg)
 	    nla_put_u64_64bit(msg, STACKLAT_EVENTS_A_WRITTEN, st.written,
 			      STACKLAT_EVENTS_A_PAD) ||
 	    nla_put_u64_64bit(msg, STACKLAT_EVENTS_A_READ, st.read,
-			      STACKLAT_EVENTS_A_PAD))
+			      STACKLAT_EVENTS_A_PAD) ||
+	    nla_put_u32(msg, STACKLAT_EVENTS_A_CPUS, nr_cpu_ids))
 		return -EMSGSIZE;
-	a = nla_reserve(msg, STACKLAT_EVENTS_A_OVERRUNS,
-			sizeof(u64) * nr_cpu_ids);
-	if (!a)
+	if (nr_cpu_ids <= SL_NL_STATUS_CPUS &&
+	    sl_nl_put_overruns(msg, 0, nr_cpu_ids))
 		return -EMSGSIZE;
-	v = nla_data(a);
-	memset(v, 0, sizeof(u64) * nr_cpu_ids);
-	for_each_possible_cpu(cpu)
-		v[cpu] = sl_events_overruns(cpu);
 	nla_nest_end(msg, nest);
 	return 0;
 }
@@ -774,6 +795,48 @@ static int sl_nl_dump_events(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* ---- GET_CPU_STATUS ------------------------------------------------------ */
+
+static int sl_nl_cpus_start(struct netlink_callback *cb)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1];
+
+	if (!sl_nl_may_read(cb->skb, cb->extack))
+		return -EPERM;
+	cb->args[0] = 0;
+	return nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, STACKLAT_A_MAX,
+			   sl_nl_policy, cb->extack);
+}
+
+/*
+ * Every CPU's event overruns, SL_NL_CPUS_PER_MSG CPUs a message, up to
+ * nr_cpu_ids; the cursor is the next CPU (args[0]).
+ */
+static int sl_nl_dump_cpus(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int first = cb->args[0], n;
+	struct nlattr *nest;
+	void *hdr;
+
+	for (; first < nr_cpu_ids; first += n) {
+		n = min_t(unsigned int, nr_cpu_ids - first, SL_NL_CPUS_PER_MSG);
+		hdr = sl_nl_dump_hdr(skb, cb, STACKLAT_CMD_GET_CPU_STATUS);
+		if (!hdr)
+			break;
+		nest = nla_nest_start(skb, STACKLAT_A_EVENTS);
+		if (!nest ||
+		    nla_put_u32(skb, STACKLAT_EVENTS_A_CPU_FIRST, first) ||
+		    sl_nl_put_overruns(skb, first, n)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		nla_nest_end(skb, nest);
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = first;
+	return first < nr_cpu_ids ? sl_nl_dump_full(skb, cb) : skb->len;
+}
+
 /* ---- GET_KEYED ---------------------------------------------------------- */
 
 static bool sl_nl_keyed_wanted(struct netlink_callback *cb, unsigned int i)
@@ -927,6 +990,10 @@ static const struct genl_ops sl_genl_ops[] = {
 		.cmd = STACKLAT_CMD_GET_KEYED,
 		.start = sl_nl_keyed_start,
 		.dumpit = sl_nl_dump_keyed,
+	}, {
+		.cmd = STACKLAT_CMD_GET_CPU_STATUS,
+		.start = sl_nl_cpus_start,
+		.dumpit = sl_nl_dump_cpus,
 	},
 };
 

@@ -106,7 +106,8 @@ SYMS = ["__x64_sys_getppid", "vfs_fsync_range", "no_such_fn_fuzz"]
 def valid_corpus():
     """(command, attributes, dump) of valid requests, never arming a probe
     except in func (its slots fill up and then refuse)."""
-    c = [(m.CMD_GET_STATUS, b"", False), (m.CMD_GET_PIPELINES, b"", True),
+    c = [(m.CMD_GET_STATUS, b"", False), (m.CMD_GET_CPU_STATUS, b"", True),
+         (m.CMD_GET_PIPELINES, b"", True),
          (m.CMD_GET_HIST, b"", True), (m.CMD_RESET, b"", False),
          (m.CMD_GET_KEYED, b"", True),
          (m.CMD_GET_KEYED, nla(m.A_PIPELINE_NAME, b"syscalls\0"), True),

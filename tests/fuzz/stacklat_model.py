@@ -167,9 +167,10 @@ def ctl_write_must_reject(data):
 CMD_GET_STATUS, CMD_GET_PIPELINES, CMD_GET_HIST = 1, 2, 3
 CMD_SET_PIPELINE, CMD_RESET, CMD_FUNC_ADD, CMD_FUNC_DEL = 4, 5, 6, 7
 CMD_GET_INFLIGHT, CMD_GET_EVENTS, CMD_GET_KEYED = 8, 9, 10
-CMD_LAST = 10
+CMD_GET_CPU_STATUS = 11
+CMD_LAST = 11
 DUMP_CMDS = (CMD_GET_PIPELINES, CMD_GET_HIST, CMD_GET_INFLIGHT,
-             CMD_GET_EVENTS, CMD_GET_KEYED)
+             CMD_GET_EVENTS, CMD_GET_KEYED, CMD_GET_CPU_STATUS)
 A_PIPELINE_NAME, A_ENABLE, A_FILTER, A_FUNC_SYMBOL = 7, 12, 13, 14
 A_THRESHOLD_NS, A_MAX = 17, 19
 THRESHOLD_MAX_NS = 3600 * 10**9
@@ -280,7 +281,7 @@ def nl_must_reject(cmd, attr_bytes, dump):
         if name is not None and name not in PIPES:
             return "unknown pipeline"
         return None
-    if cmd in (CMD_GET_STATUS, CMD_GET_EVENTS):
+    if cmd in (CMD_GET_STATUS, CMD_GET_EVENTS, CMD_GET_CPU_STATUS):
         return None
     if cmd == CMD_GET_KEYED:
         if name is not None and name not in KEYED_PIPES:
