@@ -1233,7 +1233,6 @@ int sl_debugfs_init(void);
 void sl_debugfs_exit(void);
 int sl_netlink_init(void);
 void sl_netlink_exit(void);
-int sl_control_exec(char *line, struct netlink_ext_ack *extack);
 void sl_fmt_ns(char *buf, size_t len, u64 ns);
 void sl_fmt_val(char *buf, size_t len, u32 unit, u64 v);
 
