@@ -18,6 +18,10 @@ ctl_bad() {
 }
 
 sl_load
+# the control file's help names every command the parser takes
+for c in enable disable reset filter "func add" "func del" threshold; do
+	grep -q "^$c " "$SL_DBG/control" || fail "control help does not name '$c': $(cat "$SL_DBG/control")"
+done
 ctl_bad "bogus" "unknown command 'bogus'"
 ctl_bad "enable nosuch" "'nosuch' is not a pipeline"
 ctl_bad "filter func port=80" "unknown filter key 'port'"
