@@ -103,6 +103,7 @@ struct pipe_info {
 	struct keyed_info keyed;
 	bool has_fprobe;		/* return points on an fprobe */
 	uint64_t fprobe_nmissed;
+	bool no_events;			/* the module says: no slow events */
 };
 
 struct pipe_list {
@@ -124,6 +125,7 @@ struct status_info {
 	uint64_t events_written, events_read;
 	uint64_t *overruns;		/* per CPU (malloc'ed), ncpus of them */
 	size_t ncpus;
+	uint32_t cpus;			/* EVENTS_A_CPUS: GET_CPU_STATUS has them */
 };
 
 /* ---- the syscalls pipeline's rows (GET_KEYED) ------------------------- */

@@ -270,7 +270,8 @@ static int parse_status(struct nl_msg *msg, void *arg)
 		st->events_ring = get_u32(et[STACKLAT_EVENTS_A_RING]);
 		st->events_written = get_u64(et[STACKLAT_EVENTS_A_WRITTEN]);
 		st->events_read = get_u64(et[STACKLAT_EVENTS_A_READ]);
-		if (o && nla_len(o) >= 8) {
+		st->cpus = get_u32(et[STACKLAT_EVENTS_A_CPUS]);
+		if (o && nla_len(o) >= 8 && !st->cpus) {
 			st->ncpus = (size_t)nla_len(o) / 8;
 			free(st->overruns);
 			st->overruns = malloc(st->ncpus * 8);
@@ -282,10 +283,56 @@ static int parse_status(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
+static void dump_retry(uint8_t cmd, const char *pipe, const char *what,
+		       int (*parse)(struct nl_msg *, void *), void *arg,
+		       void (*clear)(void *));
+
+/* A message of GET_CPU_STATUS: the overruns of a run of CPUs. */
+static int parse_cpu_status(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1], *et[STACKLAT_EVENTS_A_MAX + 1];
+	struct status_info *st = arg;
+	uint32_t first;
+	size_t n;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
+	    !tb[STACKLAT_A_EVENTS] ||
+	    nla_parse_nested(et, STACKLAT_EVENTS_A_MAX, tb[STACKLAT_A_EVENTS], NULL) ||
+	    !et[STACKLAT_EVENTS_A_CPU_FIRST] || !et[STACKLAT_EVENTS_A_OVERRUNS])
+		return -EINVAL;
+	first = get_u32(et[STACKLAT_EVENTS_A_CPU_FIRST]);
+	n = (size_t)nla_len(et[STACKLAT_EVENTS_A_OVERRUNS]) / 8;
+	if (first > st->ncpus || n > st->ncpus - first)
+		return -EINVAL;
+	memcpy(st->overruns + first, nla_data(et[STACKLAT_EVENTS_A_OVERRUNS]), n * 8);
+	return 0;
+}
+
+static void clear_overruns(void *arg)
+{
+	struct status_info *st = arg;
+
+	memset(st->overruns, 0, st->ncpus * 8);
+}
+
+/*
+ * The module's status; every CPU's overruns come from GET_CPU_STATUS (in
+ * parts: one message has no room for those of hundreds of CPUs) where the
+ * module has it, in GET_STATUS's own reply from an older one.
+ */
 void sl_nl_get_status(struct status_info *st)
 {
 	memset(st, 0, sizeof(*st));
 	transact(new_msg(STACKLAT_CMD_GET_STATUS, 0), "status", parse_status, st, NULL);
+	if (!st->has_events || !st->cpus)
+		return;
+	free(st->overruns);
+	st->ncpus = st->cpus;
+	st->overruns = calloc(st->ncpus, 8);
+	if (!st->overruns)
+		fatal("out of memory");
+	dump_retry(STACKLAT_CMD_GET_CPU_STATUS, NULL, "status", parse_cpu_status, st,
+		   clear_overruns);
 }
 
 /* ---- GET_PIPELINES --------------------------------------------------------- */
@@ -448,6 +495,8 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 		pi->has_fprobe = true;
 		pi->fprobe_nmissed = get_u64(p[STACKLAT_PIPE_A_FPROBE_NMISSED]);
 	}
+	pi->no_events = p[STACKLAT_PIPE_A_EVENTS] && nla_len(p[STACKLAT_PIPE_A_EVENTS]) >= 1 &&
+			!nla_get_u8(p[STACKLAT_PIPE_A_EVENTS]);
 	return 0;
 }
 

@@ -493,11 +493,15 @@ static int cmd_events(int argc, char **argv)
 			;
 		if (i == pl.n)
 			fatal("events: no such pipeline '%s'", names[k]);
+		/* before any threshold is set: nothing to put back */
+		if (set_t && thresh && pl.p[i].no_events)
+			fatal("events: %s has no slow events (it counts values or instants, it follows no object from a first point to a last)",
+			      names[k]);
 		c.want[i] = true;
 	}
 	for (i = 0; i < pl.n; i++) {
 		if (!nnames)
-			c.want[i] = set_t ? pl.p[i].enabled : true;
+			c.want[i] = set_t ? pl.p[i].enabled && !pl.p[i].no_events : true;
 		prev[i] = pl.p[i].threshold_ns;
 		if (set_t && c.want[i])
 			sl_nl_set_threshold(pl.p[i].name, thresh);
@@ -954,9 +958,11 @@ static const struct subcommand subcommands[] = {
 	  "Slow objects, one line each: time (CLOCK_MONOTONIC s), comm, tgid/tid,\n"
 	  "pipeline, total and every stage passed in wire order.",
 	  "-t THRESHOLD  set the pipelines' threshold (500us, 10ms...; all enabled\n"
-	  "              pipelines if none is named) for the run, restored after\n"
-	  "              (CAP_SYS_ADMIN or CAP_PERFMON); without it, the thresholds\n"
-	  "              set (control \"threshold PIPELINE NS\") are used.\n"
+	  "              pipelines with slow events if none is named) for the run,\n"
+	  "              restored after (CAP_SYS_ADMIN or CAP_PERFMON); without it,\n"
+	  "              the thresholds set (control \"threshold PIPELINE NS\") are\n"
+	  "              used.  Pipelines that count values or instants (netsize,\n"
+	  "              netdrop, tcpretrans, storage, disktop) have none.\n"
 	  "-p PID        only events of this process (or thread)\n"
 	  "-n COUNT      stop after COUNT events; -d SECONDS: after SECONDS\n"
 	  "-j, --json    JSON lines: {\"schema\":1,\"command\":\"events\",\"time_ns\",\n"

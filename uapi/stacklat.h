@@ -26,6 +26,19 @@
  *       STACKLAT_FLIGHT_A_INSERTS    u64
  *       STACKLAT_FLIGHT_A_FULL       u64, inserts lost to a full table
  *       STACKLAT_FLIGHT_A_STALE      u64, entries expired unfinished
+ *     STACKLAT_A_EVENTS            nest, enum stacklat_events_attr (below,
+ *                                  "Slow events")
+ *
+ * STACKLAT_CMD_GET_CPU_STATUS (dump, CAP_NET_ADMIN or CAP_PERFMON)
+ *   request:  (nothing)
+ *   reply, one message per run of up to 256 CPUs, in CPU order, together
+ *   covering CPUs 0 .. STACKLAT_EVENTS_A_CPUS - 1 of GET_STATUS:
+ *     STACKLAT_A_EVENTS            nest, enum stacklat_events_attr
+ *       STACKLAT_EVENTS_A_CPU_FIRST  u32, the first CPU of the message
+ *       STACKLAT_EVENTS_A_OVERRUNS   binary, u64 per CPU from CPU_FIRST on
+ *                                    (0 for a CPU that is not possible)
+ *   Any number of CPUs: GET_STATUS's one message has room for the per-CPU
+ *   values of a few hundred only.
  *
  * STACKLAT_CMD_GET_PIPELINES (dump, CAP_NET_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_PIPELINE_NAME (optional: only that pipeline)
@@ -57,6 +70,9 @@
  *       STACKLAT_PIPE_A_FPROBE_NMISSED  u64, calls the pipeline's fprobe
  *                                    (its return points where the kernel
  *                                    has fprobe) missed; only with one
+ *       STACKLAT_PIPE_A_EVENTS       u8, 1 if the pipeline can have slow
+ *                                    events (a threshold is refused where
+ *                                    it is 0; absent: an older module)
  *
  * STACKLAT_CMD_GET_HIST (dump, CAP_NET_ADMIN or CAP_PERFMON)
  *   request:  STACKLAT_A_PIPELINE_NAME (optional: only that pipeline)
@@ -124,8 +140,22 @@
  * every chain whose total (its last point minus its first) exceeds it,
  * from probe context into a per-CPU ring of STACKLAT_EVENTS_RING records;
  * a full ring drops the new event and counts it (overruns, per CPU).
+ * A pipeline that ends no object it followed from a first point to a
+ * last (GET_PIPELINES' STACKLAT_PIPE_A_EVENTS is 0: it counts values,
+ * drops or retransmissions) has no slow events: a threshold other than 0
+ * is refused there, EOPNOTSUPP.
  * GET_PIPELINES gives STACKLAT_PIPE_A_THRESHOLD_NS (u64), GET_STATUS
  *   STACKLAT_A_EVENTS            nest, enum stacklat_events_attr
+ *     STACKLAT_EVENTS_A_RING       u32, records per CPU
+ *     STACKLAT_EVENTS_A_WRITTEN    u64, events written, all CPUs
+ *     STACKLAT_EVENTS_A_READ       u64, events read, all CPUs
+ *     STACKLAT_EVENTS_A_CPUS       u32, nr_cpu_ids: CPUs 0 .. CPUS - 1 have
+ *                                  an overrun count (absent: an older module)
+ *     STACKLAT_EVENTS_A_OVERRUNS   binary, u64 per CPU from CPU 0 (0 for a
+ *                                  CPU that is not possible); only when
+ *                                  CPUS is at most 256 (an older module:
+ *                                  always); GET_CPU_STATUS has them for
+ *                                  any number
  *
  * STACKLAT_CMD_GET_EVENTS (dump, CAP_SYS_ADMIN or CAP_PERFMON: it consumes)
  *   request:  STACKLAT_A_EVENT_COMPACT flag (optional, 0.3): compact records
@@ -224,6 +254,7 @@ enum stacklat_cmd {
 	STACKLAT_CMD_GET_INFLIGHT,
 	STACKLAT_CMD_GET_EVENTS,
 	STACKLAT_CMD_GET_KEYED,
+	STACKLAT_CMD_GET_CPU_STATUS,
 	__STACKLAT_CMD_MAX
 };
 #define STACKLAT_CMD_MAX (__STACKLAT_CMD_MAX - 1)
@@ -312,6 +343,7 @@ enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_THRESHOLD_NS,
 	STACKLAT_PIPE_A_KEYED,		/* nest, enum stacklat_keyed_stats_attr */
 	STACKLAT_PIPE_A_FPROBE_NMISSED,	/* u64, calls its fprobe missed */
+	STACKLAT_PIPE_A_EVENTS,		/* u8, 1: it can have slow events */
 	__STACKLAT_PIPE_A_LAST
 };
 #define STACKLAT_PIPE_A_MAX (__STACKLAT_PIPE_A_LAST - 1)
@@ -505,8 +537,10 @@ enum stacklat_events_attr {
 	STACKLAT_EVENTS_A_RING,		/* u32, records per CPU */
 	STACKLAT_EVENTS_A_WRITTEN,	/* u64, events written, all CPUs */
 	STACKLAT_EVENTS_A_READ,		/* u64, events read, all CPUs */
-	STACKLAT_EVENTS_A_OVERRUNS,	/* binary, u64 per possible CPU */
+	STACKLAT_EVENTS_A_OVERRUNS,	/* binary, u64 per CPU (see GET_STATUS) */
 	STACKLAT_EVENTS_A_PAD,
+	STACKLAT_EVENTS_A_CPUS,		/* u32, CPUs with an overrun count */
+	STACKLAT_EVENTS_A_CPU_FIRST,	/* u32, the CPU of OVERRUNS[0] */
 	__STACKLAT_EVENTS_A_LAST
 };
 #define STACKLAT_EVENTS_A_MAX (__STACKLAT_EVENTS_A_LAST - 1)

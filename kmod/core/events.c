@@ -14,9 +14,12 @@
  * CPU's count of attempts, so a gap in seq is exactly the overruns between.
  *
  * Readers: debugfs "events" (text lines, blocking read, poll) and the
- * netlink dump GET_EVENTS (records); reading consumes.  Nothing in probe
- * context wakes a reader: a work item looks every SL_EV_POLL_MS while
- * someone waits.
+ * netlink dump GET_EVENTS (records); reading consumes.  A reader takes
+ * from the CPUs in turn, SL_EV_QUANTUM at most from one before the next,
+ * each take going on where the previous one stopped: a reader slower than
+ * the writers serves every CPU alike instead of draining CPU 0's ring
+ * first.  Nothing in probe context wakes a reader: a work item looks every
+ * SL_EV_POLL_MS while someone waits.
  */
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -27,6 +30,7 @@
 
 #define SL_EV_RING	STACKLAT_EVENTS_RING
 #define SL_EV_POLL_MS	5
+#define SL_EV_QUANTUM	16	/* events a take takes from a CPU in a turn */
 
 struct sl_ev_ring {
 	u64 head;			/* next record; the CPU's writer only */
@@ -40,7 +44,11 @@ static DEFINE_PER_CPU(struct sl_ev_ring, sl_ev_rings);
 static DEFINE_MUTEX(sl_ev_mutex);	/* the reader */
 static DECLARE_WAIT_QUEUE_HEAD(sl_ev_wq);
 static bool sl_ev_ready;		/* rings allocated (under sl_lock) */
+static unsigned int sl_ev_nrings;	/* rings allocated (under sl_lock) */
 static u64 sl_ev_read_total;		/* under sl_ev_mutex */
+/* where the next take goes on, and what is left of that CPU's turn */
+static unsigned int sl_ev_next_cpu;	/* under sl_ev_mutex */
+static unsigned int sl_ev_turn_left;	/* under sl_ev_mutex; 0: a whole turn */
 static atomic_t sl_ev_waiters = ATOMIC_INIT(0);
 static void sl_ev_poll(struct work_struct *w);
 static DECLARE_DELAYED_WORK(sl_ev_work, sl_ev_poll);
@@ -216,9 +224,55 @@ static int sl_events_alloc(void)
 				      cpu_to_node(cpu));
 		if (!r->rec)
 			return -ENOMEM;
+		WRITE_ONCE(sl_ev_nrings, sl_ev_nrings + 1);
 	}
 	/* release: the rings exist before anyone sees them ready */
 	smp_store_release(&sl_ev_ready, true);
+	return 0;
+}
+
+/*
+ * Whether @p can ever have a slow event: it ends objects (chains or calls)
+ * whose first and last points it passed.  The engine ends them at an END
+ * row (sl_chain_finish()) and a SPAN row (a call's entry to its return);
+ * a pipeline whose callbacks end them (sl_chain_finish(),
+ * sl_chain_record(), sl_event_emit_one/_ts()) says so with own_events.
+ * Any other counts values or instants (sizes, drops, retransmissions) or
+ * records its stages itself without an event: a threshold there would
+ * allocate the rings for nothing, and a reader would wait forever.
+ */
+bool sl_events_possible(const struct sl_pipeline *p)
+{
+	unsigned int i;
+
+	if (p->own_events)
+		return true;
+	for (i = 0; i < p->nhooks; i++)
+		if (p->hooks[i].act == SL_ACT_END ||
+		    p->hooks[i].act == SL_ACT_SPAN)
+			return true;
+	return false;
+}
+
+/*
+ * Whether threshold @ns may be set on @p (0, off, always may): nothing
+ * changes, so that a request or a control write is checked whole first.
+ */
+int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,
+			      struct netlink_ext_ack *extack)
+{
+	if (ns > STACKLAT_THRESHOLD_MAX_NS) {
+		NL_SET_ERR_MSG(extack, "threshold above 3600 s");
+		sl_err("threshold %s: %llu ns is above 3600 s\n", p->name, ns);
+		return -EINVAL;
+	}
+	if (ns && !sl_events_possible(p)) {
+		sl_compat_err_msg_name(extack, NULL,
+				       "no slow events in pipeline", p->name);
+		sl_err("threshold %s: %s has no slow events (it ends no object it followed from a first point to a last)\n",
+		       p->name, p->name);
+		return -EOPNOTSUPP;
+	}
 	return 0;
 }
 
@@ -228,11 +282,9 @@ int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
 	int ret;
 
 	lockdep_assert_held(&sl_lock);
-	if (ns > STACKLAT_THRESHOLD_MAX_NS) {
-		NL_SET_ERR_MSG(extack, "threshold above 3600 s");
-		sl_err("threshold %s: %llu ns is above 3600 s\n", p->name, ns);
-		return -EINVAL;
-	}
+	ret = sl_events_check_threshold(p, ns, extack);
+	if (ret)
+		return ret;
 	if (ns) {
 		ret = sl_events_alloc();
 		if (ret)
@@ -260,30 +312,55 @@ bool sl_events_avail(void)
 	return false;
 }
 
+/* The possible CPU after @cpu, the first after the last. */
+static unsigned int sl_ev_cpu_after(unsigned int cpu)
+{
+	cpu = cpumask_next(cpu, cpu_possible_mask);
+	return cpu < nr_cpu_ids ? cpu : cpumask_first(cpu_possible_mask);
+}
+
 /*
- * Take up to @max events, CPU by CPU (each CPU's in order), into @out.
- * Caller holds sl_ev_mutex (sl_events_lock()).
+ * Take up to @max events into @out: the CPUs in turn, a turn being
+ * SL_EV_QUANTUM events of a CPU (in its order) or all it has, going on
+ * where the previous take stopped (the rest of a turn, or the next CPU),
+ * until @max or a whole round of the CPUs finds nothing.  So takes of any
+ * size share a reader's pace among the CPUs whose rings are not empty,
+ * none ahead of another by more than a turn.  Caller holds sl_ev_mutex
+ * (sl_events_lock()).
  */
 unsigned int sl_events_take(struct stacklat_event *out, unsigned int max)
 {
-	unsigned int cpu, n = 0;
+	unsigned int cpu, turn, idle = 0, n = 0, k, ncpus = num_possible_cpus();
 
 	lockdep_assert_held(&sl_ev_mutex);
 	/* acquire: pairs with the release in sl_events_alloc() */
 	if (!smp_load_acquire(&sl_ev_ready))
 		return 0;
-	for_each_possible_cpu(cpu) {
+	cpu = sl_ev_next_cpu;
+	turn = sl_ev_turn_left ?: SL_EV_QUANTUM;
+	while (n < max && idle < ncpus) {
 		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
 		/* acquire: the records up to head are whole (writer's release) */
 		u64 head = smp_load_acquire(&r->head), tail = r->tail;
 
-		for (; tail != head && n < max; tail++)
+		for (k = 0; tail != head && n < max && k < turn; k++, tail++)
 			out[n++] = r->rec[tail % SL_EV_RING];
-		/* release: the copies are done before the slots are reused */
-		smp_store_release(&r->tail, tail);
-		if (n == max)
-			break;
+		if (k) {
+			/* release: the copies are done before the slots are reused */
+			smp_store_release(&r->tail, tail);
+			idle = 0;
+		} else {
+			idle++;
+		}
+		if (k == turn || tail == head) {
+			cpu = sl_ev_cpu_after(cpu);
+			turn = SL_EV_QUANTUM;
+		} else {
+			turn -= k;	/* @max reached: the next take goes on */
+		}
 	}
+	sl_ev_next_cpu = cpu;
+	sl_ev_turn_left = turn;
 	sl_ev_read_total += n;
 	return n;
 }
@@ -309,6 +386,8 @@ void sl_events_stats(struct sl_events_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	st->ring = SL_EV_RING;
+	st->bytes = (u64)READ_ONCE(sl_ev_nrings) * SL_EV_RING *
+		    sizeof(struct stacklat_event);
 	for_each_possible_cpu(cpu) {
 		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
 
@@ -362,5 +441,6 @@ void sl_events_exit(void)
 		vfree(r->rec);
 		r->rec = NULL;
 	}
+	sl_ev_nrings = 0;
 	sl_ev_ready = false;
 }

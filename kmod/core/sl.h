@@ -560,6 +560,13 @@ struct sl_pipeline {
 	void (*ev_obj)(const struct sl_pipeline *p,
 		       const struct sl_flight_ent *e, struct sl_ev_obj *o);
 	/*
+	 * Its callbacks end the objects it follows (sl_chain_finish(),
+	 * sl_chain_record(), sl_event_emit_one/_ts()): it has slow events.
+	 * A pipeline with an END or a SPAN row has them without saying so;
+	 * one with neither is refused a threshold (sl_events_possible()).
+	 */
+	bool own_events;
+	/*
 	 * A keyed aggregation (keyed.h), optional: counters per key that
 	 * the pipeline's callbacks keep (syscalls: per process and
 	 * syscall).  Set by the pipeline (on its first enable, say); reset
@@ -1191,6 +1198,7 @@ void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key);
 struct sl_events_stats {
 	u32 ring;			/* records per CPU */
 	u64 written, read, overruns_total;
+	u64 bytes;			/* of the rings allocated */
 };
 
 void sl_event_emit(struct sl_pipeline *p, const struct sl_flight_ent *e);
@@ -1198,6 +1206,9 @@ void sl_event_emit_ts(struct sl_pipeline *p, const u64 *ts, unsigned int nts,
 		      u64 born, const struct sl_ev_obj *o);
 void sl_event_emit_one(struct sl_pipeline *p, unsigned int stage, u64 start,
 		       u64 end);
+bool sl_events_possible(const struct sl_pipeline *p);
+int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,
+			      struct netlink_ext_ack *extack);
 int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
 			    struct netlink_ext_ack *extack);
 bool sl_events_avail(void);
@@ -1222,7 +1233,6 @@ int sl_debugfs_init(void);
 void sl_debugfs_exit(void);
 int sl_netlink_init(void);
 void sl_netlink_exit(void);
-int sl_control_exec(char *line, struct netlink_ext_ack *extack);
 void sl_fmt_ns(char *buf, size_t len, u64 ns);
 void sl_fmt_val(char *buf, size_t len, u32 unit, u64 v);
 

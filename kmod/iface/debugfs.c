@@ -553,16 +553,12 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 			       STACKLAT_THRESHOLD_MAX_NS);
 			return -EINVAL;
 		}
-		return apply ? sl_events_set_threshold(p, ns, extack) : 0;
+		if (!apply)	/* a pipeline without slow events: refused */
+			return sl_events_check_threshold(p, ns, extack);
+		return sl_events_set_threshold(p, ns, extack);
 	}
 	sl_err("control: unknown command '%*pE'\n", sl_uq(cmd), cmd);
 	return -EINVAL;
-}
-
-/* Run one control command.  Caller holds sl_lock. */
-int sl_control_exec(char *line, struct netlink_ext_ack *extack)
-{
-	return sl_control_line(line, extack, true);
 }
 
 /*
@@ -628,7 +624,9 @@ static int sl_control_show(struct seq_file *m, void *v)
 {
 	seq_puts(m, "enable PIPELINE\ndisable PIPELINE\nreset [PIPELINE]\n"
 		 "filter PIPELINE [clear] [tgid=N] [tid=N] [lport=N] [rport=N] [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN|DISK] [op=read|write|open|fsync] [fs=ext4|xfs|btrfs|bdev|0xMAGIC]\n"
-		 "func add SYMBOL\nfunc del SYMBOL\n# a comment\n");
+		 "func add SYMBOL\nfunc del SYMBOL\n"
+		 "threshold PIPELINE NS   (slow events above NS ns, 0..3600000000000; 0: off)\n"
+		 "# a comment\n");
 	return 0;
 }
 

@@ -7,9 +7,13 @@
  * TIME the end point's CLOCK_MONOTONIC in seconds; the stages the object
  * passed, in the pipeline's order.  read() blocks until an event arrives
  * (O_NONBLOCK: EAGAIN), poll() says when one is there.  Reading consumes
- * (one reader position, shared with netlink's GET_EVENTS).  A line that
- * does not fit the reader's buffer waits for the next read.
+ * (one reader position, shared with netlink's GET_EVENTS), so opening the
+ * file asks what a change does: CAP_SYS_ADMIN or CAP_PERFMON in the
+ * initial user namespace, as GET_EVENTS and the control file do (root's
+ * file mode alone is not enough).  A line that does not fit the reader's
+ * buffer waits for the next read.
  */
+#include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/poll.h>
@@ -64,8 +68,15 @@ static void sl_ev_format(struct sl_evfile *f)
 
 static int sl_evfile_open(struct inode *inode, struct file *file)
 {
-	struct sl_evfile *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	struct sl_evfile *f;
 
+	/* the opener's credentials: the control file's rule */
+	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN) &&
+	    !file_ns_capable(file, &init_user_ns, CAP_PERFMON)) {
+		sl_err("events: reading consumes them: it needs CAP_SYS_ADMIN or CAP_PERFMON\n");
+		return -EPERM;
+	}
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
 	file->private_data = f;
@@ -145,8 +156,9 @@ void sl_events_status(struct seq_file *m)
 	unsigned int cpu;
 
 	sl_events_stats(&st);
-	seq_printf(m, "events: ring %u/CPU, written %llu, read %llu, overruns %llu (",
-		   st.ring, st.written, st.read, st.overruns_total);
+	seq_printf(m, "events: ring %u/CPU, %llu KiB of rings, written %llu, read %llu, overruns %llu (",
+		   st.ring, st.bytes >> 10, st.written, st.read,
+		   st.overruns_total);
 	for_each_possible_cpu(cpu)
 		seq_printf(m, "%scpu%u=%llu", cpu ? " " : "", cpu,
 			   sl_events_overruns(cpu));

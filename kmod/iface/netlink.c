@@ -78,13 +78,38 @@ static struct sl_pipeline *sl_nl_pipe(struct nlattr **attrs,
 	return p;
 }
 
-/* The event rings: size, written, read and every CPU's overruns. */
+/*
+ * GET_STATUS carries every CPU's overruns in one attribute only up to this
+ * many CPUs (2 KiB).  At 8 bytes a CPU they outgrow its one message (6.1:
+ * some 950 CPUs in its 8 KiB reply, EMSGSIZE with 1024) and, from 8192, an
+ * attribute; GET_CPU_STATUS gives them in parts, for any number.
+ */
+#define SL_NL_STATUS_CPUS	256
+/* CPUs in one message of GET_CPU_STATUS */
+#define SL_NL_CPUS_PER_MSG	256
+
+/* Overruns of CPUs @first .. @first + @n - 1, a u64 each (0: not possible). */
+static int sl_nl_put_overruns(struct sk_buff *msg, unsigned int first,
+			      unsigned int n)
+{
+	struct nlattr *a = nla_reserve(msg, STACKLAT_EVENTS_A_OVERRUNS,
+				       sizeof(u64) * n);
+	unsigned int i;
+	u64 *v;
+
+	if (!a)
+		return -EMSGSIZE;
+	v = nla_data(a);
+	for (i = 0; i < n; i++)
+		v[i] = cpu_possible(first + i) ? sl_events_overruns(first + i) : 0;
+	return 0;
+}
+
+/* The event rings: size, written, read, and the CPUs' overruns if few. */
 static int sl_nl_put_events_stats(struct sk_buff *msg)
 {
 	struct sl_events_stats st;
-	struct nlattr *nest, *a;
-	unsigned int cpu;
-	u64 *v;
+	struct nlattr *nest;
 
 	sl_events_stats(&st);
 	nest = nla_nest_start(msg, STACKLAT_A_EVENTS);
@@ -93,16 +118,12 @@ static int sl_nl_put_events_stats(struct sk_buff *msg)
 	    nla_put_u64_64bit(msg, STACKLAT_EVENTS_A_WRITTEN, st.written,
 			      STACKLAT_EVENTS_A_PAD) ||
 	    nla_put_u64_64bit(msg, STACKLAT_EVENTS_A_READ, st.read,
-			      STACKLAT_EVENTS_A_PAD))
+			      STACKLAT_EVENTS_A_PAD) ||
+	    nla_put_u32(msg, STACKLAT_EVENTS_A_CPUS, nr_cpu_ids))
 		return -EMSGSIZE;
-	a = nla_reserve(msg, STACKLAT_EVENTS_A_OVERRUNS,
-			sizeof(u64) * nr_cpu_ids);
-	if (!a)
+	if (nr_cpu_ids <= SL_NL_STATUS_CPUS &&
+	    sl_nl_put_overruns(msg, 0, nr_cpu_ids))
 		return -EMSGSIZE;
-	v = nla_data(a);
-	memset(v, 0, sizeof(u64) * nr_cpu_ids);
-	for_each_possible_cpu(cpu)
-		v[cpu] = sl_events_overruns(cpu);
 	nla_nest_end(msg, nest);
 	return 0;
 }
@@ -294,7 +315,8 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_GENERATION, p->generation,
 			  STACKLAT_PIPE_A_PAD) ||
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_THRESHOLD_NS,
-			  READ_ONCE(p->ev_thresh), STACKLAT_PIPE_A_PAD))
+			  READ_ONCE(p->ev_thresh), STACKLAT_PIPE_A_PAD) ||
+	    nla_put_u8(skb, STACKLAT_PIPE_A_EVENTS, sl_events_possible(p)))
 		return -EMSGSIZE;
 	if (sl_fprobe_stats(p, &nfp, &fpm) &&
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_FPROBE_NMISSED, fpm,
@@ -489,8 +511,17 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 	return full ? sl_nl_dump_full(skb, cb) : skb->len;
 }
 
+/*
+ * Everything is checked before anything is applied: a bad filter or
+ * threshold changes nothing.  Then the threshold (checked, then its rings
+ * allocated, which may fail: nothing is applied yet), the filter, and the
+ * enable, which may fail with the others applied (no hook point armed).
+ */
 static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *thresh = info->attrs[STACKLAT_A_THRESHOLD_NS];
+	struct nlattr *filter = info->attrs[STACKLAT_A_FILTER];
+	struct nlattr *enable = info->attrs[STACKLAT_A_ENABLE];
 	struct sl_pipeline *p;
 	struct sl_filter f;
 	int ret = 0;
@@ -503,28 +534,27 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOENT;
 		goto out;
 	}
-	if (!info->attrs[STACKLAT_A_ENABLE] && !info->attrs[STACKLAT_A_FILTER] &&
-	    !info->attrs[STACKLAT_A_THRESHOLD_NS]) {
+	if (!enable && !filter && !thresh) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		ret = -EINVAL;
 		goto out;
 	}
-	if (info->attrs[STACKLAT_A_THRESHOLD_NS]) {
-		ret = sl_events_set_threshold(p,
-				nla_get_u64(info->attrs[STACKLAT_A_THRESHOLD_NS]),
-				info->extack);
+	if (filter) {
+		ret = sl_filter_from_nla(p, filter, &f, info->extack);
 		if (ret)
 			goto out;
 	}
-	if (info->attrs[STACKLAT_A_FILTER]) {
-		ret = sl_filter_from_nla(p, info->attrs[STACKLAT_A_FILTER], &f,
-					 info->extack);
+	/* checked before it is set, and the first change */
+	if (thresh) {
+		ret = sl_events_set_threshold(p, nla_get_u64(thresh),
+					      info->extack);
 		if (ret)
 			goto out;
+	}
+	if (filter)
 		sl_pipeline_set_filter(p, &f);
-	}
-	if (info->attrs[STACKLAT_A_ENABLE]) {
-		ret = sl_pipeline_enable(p, nla_get_u8(info->attrs[STACKLAT_A_ENABLE]));
+	if (enable) {
+		ret = sl_pipeline_enable(p, nla_get_u8(enable));
 		if (ret)
 			NL_SET_ERR_MSG(info->extack,
 				       "no hook point of this pipeline could be armed");
@@ -765,6 +795,48 @@ static int sl_nl_dump_events(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* ---- GET_CPU_STATUS ------------------------------------------------------ */
+
+static int sl_nl_cpus_start(struct netlink_callback *cb)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1];
+
+	if (!sl_nl_may_read(cb->skb, cb->extack))
+		return -EPERM;
+	cb->args[0] = 0;
+	return nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, STACKLAT_A_MAX,
+			   sl_nl_policy, cb->extack);
+}
+
+/*
+ * Every CPU's event overruns, SL_NL_CPUS_PER_MSG CPUs a message, up to
+ * nr_cpu_ids; the cursor is the next CPU (args[0]).
+ */
+static int sl_nl_dump_cpus(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int first = cb->args[0], n;
+	struct nlattr *nest;
+	void *hdr;
+
+	for (; first < nr_cpu_ids; first += n) {
+		n = min_t(unsigned int, nr_cpu_ids - first, SL_NL_CPUS_PER_MSG);
+		hdr = sl_nl_dump_hdr(skb, cb, STACKLAT_CMD_GET_CPU_STATUS);
+		if (!hdr)
+			break;
+		nest = nla_nest_start(skb, STACKLAT_A_EVENTS);
+		if (!nest ||
+		    nla_put_u32(skb, STACKLAT_EVENTS_A_CPU_FIRST, first) ||
+		    sl_nl_put_overruns(skb, first, n)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		nla_nest_end(skb, nest);
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = first;
+	return first < nr_cpu_ids ? sl_nl_dump_full(skb, cb) : skb->len;
+}
+
 /* ---- GET_KEYED ---------------------------------------------------------- */
 
 static bool sl_nl_keyed_wanted(struct netlink_callback *cb, unsigned int i)
@@ -918,6 +990,10 @@ static const struct genl_ops sl_genl_ops[] = {
 		.cmd = STACKLAT_CMD_GET_KEYED,
 		.start = sl_nl_keyed_start,
 		.dumpit = sl_nl_dump_keyed,
+	}, {
+		.cmd = STACKLAT_CMD_GET_CPU_STATUS,
+		.start = sl_nl_cpus_start,
+		.dumpit = sl_nl_dump_cpus,
 	},
 };
 

@@ -480,4 +480,5 @@ struct sl_pipeline sl_pipe_block = {
 	.stages = sl_blk_stages,
 	.nstages = SL_BLK_NSTAGES,
 	.setup = sl_blk_setup,
+	.own_events = true,
 };

@@ -240,4 +240,5 @@ struct sl_pipeline sl_pipe_irq = {
 	.nstages = ARRAY_SIZE(sl_iq_stages),
 	.setup = sl_iq_setup,
 	.on_enable = sl_iq_enable,
+	.own_events = true,
 };

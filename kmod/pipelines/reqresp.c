@@ -788,4 +788,5 @@ struct sl_pipeline sl_pipe_reqresp = {
 	.nstages = ARRAY_SIZE(sl_rr_stages),
 	.on_enable = sl_rr_on_enable,
 	.start_ok = sl_rr_start_ok,
+	.own_events = true,
 };

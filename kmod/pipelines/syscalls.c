@@ -466,4 +466,5 @@ struct sl_pipeline sl_pipe_syscalls = {
 	.teardown = sl_pipeline_keyed_teardown,
 	.keyed_show = sl_sc_show,
 	.keyed_put = sl_sc_put,
+	.own_events = true,
 };

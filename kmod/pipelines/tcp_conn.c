@@ -240,6 +240,7 @@ struct sl_pipeline sl_pipe_tcpconnect = {
 	.nstages = ARRAY_SIZE(sl_tc_conn_stages),
 	.setup = sl_tc_conn_setup,
 	.on_record = sl_tc_conn_on_record,
+	.own_events = true,
 };
 
 /* ---- tcpaccept --------------------------------------------------------- */
@@ -468,4 +469,5 @@ struct sl_pipeline sl_pipe_tcpaccept = {
 	.nstages = ARRAY_SIZE(sl_tc_acc_stages),
 	.setup = sl_tc_acc_setup,
 	.on_record = sl_tc_acc_on_record,
+	.own_events = true,
 };

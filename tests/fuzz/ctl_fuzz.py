@@ -31,10 +31,11 @@ VALID = [
     "filter storage clear", "filter net_rx clear", "filter block clear",
     "func add __x64_sys_getppid", "func del __x64_sys_getppid",
     "func add vfs_fsync_range", "func del vfs_fsync_range",
-    "func add no_such_fn_fuzz", "# a comment", "",
+    "func add no_such_fn_fuzz", "threshold func 0", "threshold storage 0",
+    "threshold func 1000", "# a comment", "",
 ]
 WORDS = ["enable", "disable", "reset", "filter", "func", "add", "del",
-         "clear", "#"] + list(m.PIPES) + [
+         "clear", "threshold", "#"] + list(m.PIPES) + [
     k + "=" + v for k in m.KEYS for v in
     ["1", "0", "010", "0x10", "65535", "65536", "4194305", "tcp", "udp",
      "read", "bogus", "ext4", "lo", "8:0", "0:0", "vda", "-1", ""]]

@@ -106,7 +106,8 @@ SYMS = ["__x64_sys_getppid", "vfs_fsync_range", "no_such_fn_fuzz"]
 def valid_corpus():
     """(command, attributes, dump) of valid requests, never arming a probe
     except in func (its slots fill up and then refuse)."""
-    c = [(m.CMD_GET_STATUS, b"", False), (m.CMD_GET_PIPELINES, b"", True),
+    c = [(m.CMD_GET_STATUS, b"", False), (m.CMD_GET_CPU_STATUS, b"", True),
+         (m.CMD_GET_PIPELINES, b"", True),
          (m.CMD_GET_HIST, b"", True), (m.CMD_RESET, b"", False),
          (m.CMD_GET_KEYED, b"", True),
          (m.CMD_GET_KEYED, nla(m.A_PIPELINE_NAME, b"syscalls\0"), True),
@@ -122,6 +123,8 @@ def valid_corpus():
         c.append((m.CMD_SET_PIPELINE, name + nla(m.A_FILTER | 0x8000, nest),
                   False))
         c.append((m.CMD_SET_PIPELINE, name + nla(m.A_FILTER, nest), False))
+        c.append((m.CMD_SET_PIPELINE,
+                  name + nla(m.A_THRESHOLD_NS, struct.pack("<Q", 0)), False))
     for s in SYMS:
         for cmd in (m.CMD_FUNC_ADD, m.CMD_FUNC_DEL):
             c.append((cmd, nla(m.A_FUNC_SYMBOL, s.encode() + b"\0"), False))

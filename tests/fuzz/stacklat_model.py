@@ -20,6 +20,8 @@ PIPES = {
 }
 # the pipelines that keep keyed rows (GET_KEYED)
 KEYED_PIPES = {"syscalls", "disktop"}
+# those of PIPES without slow events: a threshold other than 0 is refused
+NOEVENT_PIPES = {"storage", "disktop"}
 KEYS = ["tgid", "tid", "lport", "rport", "proto", "ifindex", "iface", "dev",
         "op", "fs"]
 ATTR_OF_KEY = {"tgid": 1, "tid": 2, "lport": 3, "rport": 4, "proto": 5,
@@ -134,7 +136,8 @@ def ctl_line_ok(line):
         pipe, v = rest[:j], (rest[j + 1:] if j < len(rest) else "").strip(WS)
         # kstrtou64 base 10: digits only, at most 3600 s in ns
         return (pipe in PIPES and v != "" and all("0" <= c <= "9" for c in v)
-                and int(v) <= THRESHOLD_MAX_NS)
+                and int(v) <= THRESHOLD_MAX_NS
+                and (pipe not in NOEVENT_PIPES or int(v) == 0))
     return False
 
 
@@ -164,9 +167,10 @@ def ctl_write_must_reject(data):
 CMD_GET_STATUS, CMD_GET_PIPELINES, CMD_GET_HIST = 1, 2, 3
 CMD_SET_PIPELINE, CMD_RESET, CMD_FUNC_ADD, CMD_FUNC_DEL = 4, 5, 6, 7
 CMD_GET_INFLIGHT, CMD_GET_EVENTS, CMD_GET_KEYED = 8, 9, 10
-CMD_LAST = 10
+CMD_GET_CPU_STATUS = 11
+CMD_LAST = 11
 DUMP_CMDS = (CMD_GET_PIPELINES, CMD_GET_HIST, CMD_GET_INFLIGHT,
-             CMD_GET_EVENTS, CMD_GET_KEYED)
+             CMD_GET_EVENTS, CMD_GET_KEYED, CMD_GET_CPU_STATUS)
 A_PIPELINE_NAME, A_ENABLE, A_FILTER, A_FUNC_SYMBOL = 7, 12, 13, 14
 A_THRESHOLD_NS, A_MAX = 17, 19
 THRESHOLD_MAX_NS = 3600 * 10**9
@@ -277,7 +281,7 @@ def nl_must_reject(cmd, attr_bytes, dump):
         if name is not None and name not in PIPES:
             return "unknown pipeline"
         return None
-    if cmd in (CMD_GET_STATUS, CMD_GET_EVENTS):
+    if cmd in (CMD_GET_STATUS, CMD_GET_EVENTS, CMD_GET_CPU_STATUS):
         return None
     if cmd == CMD_GET_KEYED:
         if name is not None and name not in KEYED_PIPES:
@@ -291,6 +295,9 @@ def nl_must_reject(cmd, attr_bytes, dump):
         if (A_THRESHOLD_NS in tb and
                 int.from_bytes(tb[A_THRESHOLD_NS][:8], "little") > THRESHOLD_MAX_NS):
             return "threshold above 3600 s"
+        if (A_THRESHOLD_NS in tb and name in NOEVENT_PIPES and
+                int.from_bytes(tb[A_THRESHOLD_NS][:8], "little")):
+            return "threshold on a pipeline without slow events"
         if A_FILTER in tb:
             why = filter_nest_must_reject(name, tb[A_FILTER])
             if why:

@@ -10,7 +10,8 @@
  *   3  parse_interval(), parse_u64_range(), is_number_word(), valid_name()
  *   4  stacklat_filter_parse() and stacklat_valid_symbol() directly, and
  *      filter_format() of what parsed
- *   5  the GET_STATUS reply parser, on the bytes as a netlink message
+ *   5  the GET_STATUS and GET_CPU_STATUS reply parsers, on the bytes as a
+ *      netlink message
  *   6  the GET_PIPELINES, GET_HIST and GET_KEYED (syscalls and disktop rows)
  *      reply parsers, the same way
  *
@@ -86,6 +87,13 @@ static void reply(const uint8_t *d, size_t n, int which)
 
 		memset(&st, 0, sizeof(st));
 		parse_status(msg, &st);
+		free(st.overruns);
+		/* the same bytes as a GET_CPU_STATUS message, for its CPUs */
+		st.ncpus = st.cpus % 4096;
+		st.overruns = calloc(st.ncpus + 1, 8);
+		if (st.overruns)
+			parse_cpu_status(msg, &st);
+		free(st.overruns);
 	} else {
 		struct pipe_list pl = { 0 };
 		struct hist_set hs;

@@ -18,6 +18,10 @@ ctl_bad() {
 }
 
 sl_load
+# the control file's help names every command the parser takes
+for c in enable disable reset filter "func add" "func del" threshold; do
+	grep -q "^$c " "$SL_DBG/control" || fail "control help does not name '$c': $(cat "$SL_DBG/control")"
+done
 ctl_bad "bogus" "unknown command 'bogus'"
 ctl_bad "enable nosuch" "'nosuch' is not a pipeline"
 ctl_bad "filter func port=80" "unknown filter key 'port'"
@@ -37,6 +41,52 @@ echo "filter func tgid=1" > "$SL_DBG/control"
 grep -q "filter: tgid=1" "$SL_DBG/status" || fail "good filter not applied"
 echo "filter func clear" > "$SL_DBG/control"
 grep -q "filter: none" "$SL_DBG/status" || fail "filter not cleared"
+
+# a threshold on a pipeline that never emits a slow event (it follows no
+# object from a first point to a last: values, drops, retransmissions, and
+# storage's frames, which it records itself) is refused, through the
+# control file, netlink and the tool, naming the pipeline, and allocates no
+# rings; 0 (off) is accepted; every other pipeline takes a threshold
+noev="netsize netdrop tcpretrans storage disktop"
+rings_kib() { sed -n 's/^events: .*, \([0-9]*\) KiB of rings,.*/\1/p' "$SL_DBG/status"; }
+for p in $noev; do
+	dmesg -C
+	if out=$(echo "threshold $p 1000" 2>&1 > "$SL_DBG/control"); then
+		fail "control accepted a threshold on $p, which has no slow events"
+	fi
+	grep -q "not supported" <<<"$out" || fail "threshold $p: unexpected error '$out'"
+	grep -q "stacklat: .*threshold $p: $p has no slow events" <<<"$(dmesg)" ||
+		fail "threshold $p: no dmesg line naming it: $(dmesg | tail -n 2)"
+	# the tool: refused at once, naming the pipeline (it used to wait forever)
+	rc=0
+	out=$(timeout 20 "$SL_TOOL" events -t 1ns "$p" 2>&1) || rc=$?
+	[ $rc != 124 ] || fail "stacklat events -t 1ns $p still waiting after 20 s"
+	[ $rc != 0 ] || fail "stacklat events -t 1ns $p accepted"
+	grep -q "$p has no slow events" <<<"$out" || fail "stacklat events -t 1ns $p: '$out'"
+	echo "threshold $p 0" > "$SL_DBG/control" || fail "threshold $p 0 (off) refused"
+done
+note "tool: $out"
+grep -q "slow events above" "$SL_DBG/status" && fail "a refused threshold was set"
+assert_eq "KiB of event rings after the refusals" 0 "$(rings_kib)"
+# netlink straight, as the fuzzer would send it: refused, naming the pipeline
+python3 - "$SL_REPO/tests/fuzz" netdrop <<'PY' || fail "netlink SET_PIPELINE threshold on netdrop"
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import nl_fuzz as f, stacklat_model as m
+c = f.Conn()
+fam = c.family("stacklat")
+attrs = (f.nla(m.A_PIPELINE_NAME, sys.argv[2].encode() + b"\0") +
+         f.nla(m.A_THRESHOLD_NS, struct.pack("<Q", 1000)))
+err, _ = c.request(fam, 0, m.CMD_SET_PIPELINE, attrs)
+assert err == -95, ("SET_PIPELINE threshold on", sys.argv[2], "answered", err)
+print("netlink: threshold on %s refused with %d" % (sys.argv[2], err))
+PY
+grep -q "slow events above" "$SL_DBG/status" && fail "a threshold refused by netlink was set"
+for p in $(sed -n 's/^pipeline \([a-z_0-9]*\): .*/\1/p' "$SL_DBG/status"); do
+	case " $noev " in *" $p "*) continue ;; esac
+	echo "threshold $p 1000" > "$SL_DBG/control" || fail "threshold on $p refused"
+	echo "threshold $p 0" > "$SL_DBG/control"
+done
 
 # permissions: root-only files, no raw pointers anywhere
 for f in status control func hist/func; do

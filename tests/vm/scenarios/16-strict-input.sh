@@ -126,4 +126,27 @@ fi
 grep -q "stacklat: func: hook veth_xmit: module veth unloaded" <<<"$(dmesg)" || fail "no dmesg line for the unloaded module"
 echo "disable func" > "$ctl"
 echo "func del veth_xmit" > "$ctl"
-pass "NUL, half-applied writes, op=bogus, octal, TAB symbols, slot hits, blacklist, module unload: all handled"
+
+# SET_PIPELINE checks everything before it applies anything: a good
+# threshold beside a bad filter (tgid=0) is refused whole, with no
+# threshold set and no event ring allocated
+python3 - "$SL_REPO/tests/fuzz" <<'PY' || fail "SET_PIPELINE {func, THRESHOLD_NS=123456, FILTER={TGID=0}}"
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import nl_fuzz as f, stacklat_model as m
+c = f.Conn()
+fam = c.family("stacklat")
+attrs = (f.nla(m.A_PIPELINE_NAME, b"func\0") +
+         f.nla(m.A_THRESHOLD_NS, struct.pack("<Q", 123456)) +
+         f.nla(m.A_FILTER | 0x8000, f.nla(1, f.u32(0))))
+err, _ = c.request(fam, 0, m.CMD_SET_PIPELINE, attrs)
+assert err == -22, ("answered", err)
+print("SET_PIPELINE with a bad filter refused with %d" % err)
+PY
+if grep -q "slow events above" <<<"$(status)"; then
+	fail "a refused SET_PIPELINE left a threshold: $(grep "slow events above" <<<"$(status)")"
+fi
+assert_eq "func's filter after the refused SET_PIPELINE" none "$(filter_of func)"
+assert_eq "KiB of event rings after the refused SET_PIPELINE" 0 \
+	"$(status | sed -n 's/^events: .*, \([0-9]*\) KiB of rings,.*/\1/p')"
+pass "NUL, half-applied writes, op=bogus, octal, TAB symbols, slot hits, blacklist, module unload, SET_PIPELINE checked whole: all handled"

@@ -86,6 +86,28 @@ refused root-without-caps "${rootless[@]}" -c "$SL_TOOL func add vfs_read"
 echo "func add vfs_read" > "$SL_DBG/control"
 echo "func del vfs_read" > "$SL_DBG/control"
 
+# reading events consumes them: root without CAP_SYS_ADMIN/CAP_PERFMON may
+# drain them neither through netlink (GET_EVENTS) nor through debugfs
+# "events"; 10 events wait, and are still there for full root after
+ev_count() { sed -n 's/^events: .*written \([0-9]*\), read \([0-9]*\),.*/\1 \2/p' "$SL_DBG/status"; }
+echo "func add __x64_sys_getppid" > "$SL_DBG/control"
+echo "enable func" > "$SL_DBG/control"
+echo "threshold func 1" > "$SL_DBG/control"
+"$SL_REPO/tests/vm/helpers/sl-spin" -n 10 -t 0 -f "$SL_DBG/control" >/dev/null
+echo "threshold func 0" > "$SL_DBG/control"
+echo "disable func" > "$SL_DBG/control"
+assert_eq "events written, read" "10 0" "$(ev_count)"
+refused root-without-caps "${rootless[@]}" -c "$SL_TOOL events -d 0.2"
+if out=$("${rootless[@]}" -c "dd if=$SL_DBG/events iflag=nonblock bs=64k count=1 status=none" 2>&1); then
+	fail "root without CAP_SYS_ADMIN/CAP_PERFMON read debugfs events: $(wc -l <<<"$out") lines"
+fi
+grep -qi "not permitted" <<<"$out" || fail "debugfs events without caps: $out"
+echo "ok: root-without-caps refused: debugfs events"
+assert_eq "events written, read after the refused readers" "10 0" "$(ev_count)"
+got=$(dd if="$SL_DBG/events" iflag=nonblock bs=64k count=1 status=none | grep -c " func total=")
+assert_eq "events full root reads from debugfs" 10 "$got"
+echo "func del __x64_sys_getppid" > "$SL_DBG/control"
+
 # another network namespace: the family is not there
 if out=$(unshare -n "$SL_TOOL" status 2>&1); then
 	fail "the netlink family answered in another network namespace: $out"

@@ -1,0 +1,36 @@
+#!/bin/bash
+# kernels: 6.1+manycpus
+# Status on a host with many possible CPUs (issue 25, defect 7): GET_STATUS
+# once carried every CPU's event overruns in one attribute of its one
+# message, 8 bytes a CPU, and failed with EMSGSIZE once they outgrew it (on
+# 6.1 the reply's 8 KiB slab holds some 950: possible_cpus=480 still
+# passed, 1024 failed).  On the 6.1+manycpus boot (possible_cpus=1024; on
+# any other boot the same checks hold with its own count): `stacklat
+# status` and its JSON answer, with one overrun value per CPU up to the
+# last possible one, as /sys/devices/system/cpu/possible lists it and
+# debugfs status shows (above 256 CPUs they come from GET_CPU_STATUS, in
+# parts).
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+
+# the number of CPUs in a list such as "0-479" or "0,2-5"
+ncpus=0
+IFS=, read -ra ranges < /sys/devices/system/cpu/possible
+for r in "${ranges[@]}"; do
+	lo=${r%-*} hi=${r#*-}
+	ncpus=$((ncpus + hi - lo + 1))
+done
+last=$(sed 's/.*[-,]//' /sys/devices/system/cpu/possible)
+note "possible CPUs: $(cat /sys/devices/system/cpu/possible) ($ncpus), online: $(cat /sys/devices/system/cpu/online)"
+[ "$last" -eq $((ncpus - 1)) ] || note "possible CPUs are not 0..N-1: rows are counted up to the last one"
+rows=$((last + 1))
+sl_load
+
+out=$("$SL_TOOL" status 2>&1) || fail "stacklat status failed: $(tail -n 2 <<<"$out")"
+grep -q "^slow events: ring 4096 per CPU" <<<"$out" || fail "no slow-events line in: $(head -n 3 <<<"$out")"
+json=$("$SL_TOOL" status -j 2>&1) || fail "stacklat status -j failed: $(tail -n 2 <<<"$json")"
+n=$(python3 -c 'import json, sys; print(len(json.loads(sys.argv[1])["events"]["overruns_per_cpu"]))' "$json")
+assert_eq "per-CPU overrun values in status -j" "$rows" "$n"
+n=$(sed -n 's/^events: .*(\(.*\))$/\1/p' "$SL_DBG/status" | tr ' ' '\n' | grep -c '^cpu[0-9]*=')
+assert_eq "per-CPU overrun values in debugfs status" "$ncpus" "$n"
+pass "status and status -j with $ncpus possible CPUs: $rows per-CPU values"
