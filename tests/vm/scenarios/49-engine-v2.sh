@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # What the engine guarantees to every pipeline, on the network pipelines:
 #
 # 0. No histogram memory until a pipeline is first enabled.
