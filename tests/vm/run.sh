@@ -356,7 +356,7 @@ bad_re='Oops|WARNING:|BUG:|Call Trace|lockdep|possible recursive locking|KASAN|U
 ok_re='rcu:[[:space:]]+RCU lockdep checking is enabled|kmemleak: (Kernel memory leak detector initialized|Automatic memory scanning thread (started|ended)|[0-9]+ new suspected memory leaks)'
 
 record() { # record KERNEL NAME VERDICT MSG
-	summary+=("$(printf '%-7s %-28s %s %s' "$1" "$2" "$3" "$4")")
+	summary+=("$(printf '%-12s %-28s %s %s' "$1" "$2" "$3" "$4")")
 	case $3 in
 	PASS) passed=$((passed + 1)) ;;
 	SKIP) skipped=$((skipped + 1)) ;;
@@ -366,7 +366,7 @@ record() { # record KERNEL NAME VERDICT MSG
 }
 
 note() { # harness steps that went well: shown, not counted
-	summary+=("$(printf '%-7s %-28s %s' "$1" "$2" "$3")")
+	summary+=("$(printf '%-12s %-28s %s' "$1" "$2" "$3")")
 	echo "[$1] $2: $3"
 }
 
