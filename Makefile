@@ -3,8 +3,14 @@
 # stacklat top-level Makefile.
 #
 #   make                 module (against KDIR) and tool
-#   make check           unit tests + VM tests on the whole kernel matrix
-#   make check KERNELS=6.1 BUILD_KERNELS=
+#   make check           style, unit tests, then the VM tests on the kernel
+#                        matrix (each scenario on the kernels its "# kernels:"
+#                        line asks for: tests/vm/README.md) with the build-only
+#                        pass, dkmscheck, firstrun-demo, fuzz-tool and
+#                        vmtest-mt beside its last kernels
+#   make check KERNELS=6.1 BUILD_KERNELS=   (one kernel: every scenario on it)
+#   make check-full      make check with every scenario on every kernel
+#                        (SL_FULL=1)
 #   make buildcheck      W=1 build against BUILD_KERNELS' headers only
 #   make dkmscheck       DKMS builds the module, DKMS_KERNEL's guest runs it
 #   make firstrun        make demo and a one-kernel make check, fresh clone
@@ -35,8 +41,13 @@
 #   make w1              W=1 build of the module
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
-# longest first: two at a time, the last ones end close together
-KERNELS ?= 5.10 6.1 6.1-rt 7.3 6.12
+# The matrix, longest first (two at a time; run.sh's plan spreads the
+# scenarios that need one kernel so that both slots end together): 7.3
+# boots with preempt=full (its tracepoint probes run preemptible, as
+# process context does then), and 6.1 once more with 480 possible CPUs,
+# booted only for the scenarios that name 6.1+manycpus (tests/vm/run.sh,
+# variants)
+KERNELS ?= 5.10 6.1 6.1-rt 7.3+preempt 6.12 6.1+manycpus
 # header sets only built against (W=1), not booted: an API change in them
 # fails make check too
 BUILD_KERNELS ?= 7.2 7.2-rt 7.3-rt 6.12-rt 5.10-rt
@@ -44,7 +55,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all module tool helpers unit vmtest vmtest-mt buildcheck check check-debug \
+.PHONY: all module tool helpers unit vmtest vmtest-mt buildcheck check check-full check-debug \
 	check-kmemleak soak fuzz fuzz-tool deps demo bench profile style sparse w1 \
 	clean install install-tool dkms-src dkms-install dkmscheck firstrun firstrun-demo help
 
@@ -76,14 +87,14 @@ vmtest: tool helpers
 	tests/vm/run.sh $(KERNELS)
 
 # The concurrency and exactness scenarios once more with multi-threaded
-# TCG, both vCPUs running handlers truly in parallel.  They arm and disarm
-# only while their load is stopped: arming under load crashes such a guest
-# even with bpftrace alone (../shared VM notes, README).  Its logs replace
-# the single-threaded run's in tests/vm/out/$(MT_KERNEL)/.
+# TCG (the variant +mt), both vCPUs running handlers truly in parallel.
+# They arm and disarm only while their load is stopped: arming under load
+# crashes such a guest even with bpftrace alone (../shared VM notes,
+# README).  Logs in tests/vm/out/$(MT_KERNEL)+mt/.
 MT_KERNEL ?= 6.1
 MT_SCENARIOS ?= 10 13 50
 vmtest-mt: tool helpers
-	VM_TCG=multi SCENARIOS="$(MT_SCENARIOS)" tests/vm/run.sh $(MT_KERNEL)
+	SCENARIOS="$(MT_SCENARIOS)" tests/vm/run.sh $(MT_KERNEL)+mt
 
 # libFuzzer (clang) over the tool's pure parsers, from a fixed seed
 FUZZ_TOOL_RUNS ?= 200000
@@ -110,27 +121,44 @@ firstrun-demo: deps
 
 # make check's tests besides style, unit and the matrix (the fresh clone's
 # own make check, in firstrun, runs none of them).  CHECK_TAIL runs beside
-# the matrix's last kernels, on the core they leave idle (VM_TAIL; its
-# builds one job at a time, not to take the guests' core), the rest after
-# it; firstrun-demo is make demo on a fresh clone (CI is make check on one).
-CHECK_TAIL ?= buildcheck dkmscheck firstrun-demo
-CHECK_EXTRAS ?= fuzz-tool vmtest-mt
+# the matrix's last kernels, in the first slot the matrix frees once all
+# its kernels have started (VM_TAIL; its builds one job at a time, not to
+# take the guests' core); CHECK_TAIL_SECS is what it takes in the seconds
+# of tests/vm/scenario-costs (buildcheck ~540, dkmscheck ~360,
+# firstrun-demo ~160, vmtest-mt ~200, fuzz-tool ~40), for run.sh's plan
+# to end both slots together.  CHECK_EXTRAS run after the matrix.
+# firstrun-demo is make demo on a fresh clone (CI is make check on one).
+CHECK_TAIL ?= buildcheck dkmscheck firstrun-demo fuzz-tool vmtest-mt
+CHECK_TAIL_SECS ?= 1300
+CHECK_EXTRAS ?=
 
-# style and unit tests stop it at once; the matrix, the build-only pass
-# and the extras all run, and any failure among them fails it at the end
+# style and unit tests stop it at once (the kernels are fetched meanwhile,
+# run.sh --fetch); the matrix, the tail and the extras all run, and any
+# failure among them fails it at the end
 check: deps
-	$(MAKE) style
-	$(MAKE) unit
-	@rm -f tests/vm/out/*/fails
-	@failed=; \
+	@mkdir -p tests/vm/out
+	@tests/vm/run.sh --fetch $(KERNELS) > tests/vm/out/fetch-ahead.log 2>&1 & \
+	fpid=$$!; \
+	if ! $(MAKE) style || ! $(MAKE) unit; then \
+		kill $$fpid 2>/dev/null; exit 1; \
+	fi; \
+	rm -f tests/vm/out/*/fails; \
+	failed=; \
 	VM_TAIL="$(if $(strip $(CHECK_TAIL)),SL_BUILD_JOBS=1 $(MAKE) -k $(CHECK_TAIL))" \
+	VM_TAIL_SECS=$(CHECK_TAIL_SECS) \
 		$(MAKE) vmtest || failed="$$failed vmtest"; \
+	wait $$fpid 2>/dev/null; \
 	for t in $(CHECK_EXTRAS); do $(MAKE) $$t || failed="$$failed $$t"; done; \
 	if [ -n "$$failed" ]; then \
 		echo "check: FAILED:$$failed"; \
 		cat tests/vm/out/*/fails 2>/dev/null | sed 's/^/check: FAILED: /'; \
 		exit 1; \
 	fi; echo "check: all passed"
+
+# make check with every scenario on every kernel of KERNELS, the variants
+# that take only the scenarios naming them aside (run.sh SL_FULL=1)
+check-full:
+	SL_FULL=1 $(MAKE) check
 
 # The long fuzz run: 18-fuzz with SL_FUZZ=netlink,control,seed
 FUZZ_KERNELS ?= 6.1

@@ -3,8 +3,9 @@
 #
 # Style and static checks of the module: checkpatch.pl --no-tree from
 # Debian's linux-source-6.1 (extracted once into a cache) over kmod/ and
-# uapi/, sparse (C=2) against the 6.1 headers, and shellcheck (warnings)
-# over the test scripts and the compat probe.
+# uapi/, sparse (C=2) against the 6.1 headers, the scenarios' "# kernels:"
+# lines (tests/vm/run.sh --check), and shellcheck (warnings) over the test
+# scripts and the compat probe.
 #
 # compat.h is the one place allowed to compare kernel versions, so only
 # there are checkpatch's LINUX_VERSION_CODE and CONSTANT_COMPARISON
@@ -52,7 +53,7 @@ fi
 if [ -n "$kdir" ] && command -v sparse >/dev/null; then
 	tmp=$(mktemp -d)
 	cp -r Kbuild Makefile VERSION kmod uapi "$tmp/"
-	if ! out=$(make -C "$kdir" M="$tmp" C=2 modules 2>&1); then
+	if ! out=$(make -j"$(nproc)" -C "$kdir" M="$tmp" C=2 modules 2>&1); then
 		echo "$out"; fail=1
 	elif grep -E "warning:|error:" <<<"$out"; then
 		fail=1
@@ -62,6 +63,14 @@ if [ -n "$kdir" ] && command -v sparse >/dev/null; then
 	rm -rf "$tmp"
 else
 	echo "style: no 6.1 headers or no sparse: sparse not run"
+	fail=1
+fi
+# every scenario says which kernels it runs on, in a "# kernels:" line
+# run.sh understands (tests/vm/README.md)
+if out=$(tests/vm/run.sh --check 2>&1); then
+	echo "style: every scenario declares its kernels"
+else
+	echo "$out"
 	fail=1
 fi
 # the test scripts: shellcheck, warnings and errors (.shellcheckrc)

@@ -23,6 +23,12 @@ headers_only=
 kernel=${1:?usage: fetch-kernel.sh [--headers] KERNEL}
 cache=${SL_VM_CACHE:-$here/.cache}
 kc=$cache/k/$kernel${headers_only:+-headers}
+# one fetch of a kernel at a time (run.sh fetches ahead while the kernels
+# that start ask for theirs; style.sh asks for 6.1): the second waits and
+# finds it cached
+mkdir -p "$cache/k"
+exec {lockfd}> "$kc.lock"
+flock "$lockfd"
 # cached: everything in place means no network at all
 if [ -s "$kc/env" ]; then
 	# shellcheck disable=SC1091

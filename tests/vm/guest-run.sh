@@ -23,6 +23,8 @@ main() {
 	SL_GUESTPORT=$(arg sl.gport)
 	timeout=$(arg sl.stimeout)
 	sel=$(arg sl.scenarios | tr ',' ' ')
+	# the scenarios run.sh chose for this kernel, by name (out/KERNEL/selected)
+	select=$(arg sl.select)
 	IFS=, read -r SL_FUZZ_NL SL_FUZZ_CTL SL_FUZZ_SEED <<<"$(arg sl.fuzz)"
 	export SL_FUZZ_NL SL_FUZZ_CTL SL_FUZZ_SEED
 	# make bench BENCH_ROUNDS=N (the benches' default when absent)
@@ -40,7 +42,7 @@ main() {
 	export SL_KO_BASE=$SL_REPO/tests/vm/.cache/build/$KERNEL-base/stacklat.ko
 	export SL_TOOL=$SL_REPO/tool/stacklat
 	export SL_DBG=/sys/kernel/debug/stacklat
-	export MODROOT=$SL_REPO/tests/vm/.cache/k/${KERNEL%+dkms}/root
+	export MODROOT=$SL_REPO/tests/vm/.cache/k/${KERNEL%%+*}/root
 	export SL_DISK=/dev/vda
 	export SL_MNT=/tmp/sl-disk
 	export SL_NIC=eth0
@@ -73,10 +75,18 @@ main() {
 	*) scripts=("$SL_REPO"/tests/vm/scenarios/*.sh) ;;
 	esac
 
+	# the boot variant took (run.sh's table): a verdict of its own
+	[ "$SL_MODE" = demo ] || variant_verdict
+	if [ -n "$select" ]; then
+		mapfile -t chosen < "$select" || say "STACKLAT-GUEST-ERROR cannot read $select"
+	fi
+
 	for s in "${scripts[@]}"; do
 		[ -f "$s" ] || continue
 		name=$(basename "$s" .sh)
-		if [ -n "$sel" ] && [ "$SL_MODE" != demo ]; then
+		if [ -n "$select" ]; then
+			[[ " ${chosen[*]} " == *" $name "* ]] || continue
+		elif [ -n "$sel" ] && [ "$SL_MODE" != demo ]; then
 			ok=0
 			for w in $sel; do
 				case $name in "$w"*) ok=1 ;; esac
@@ -124,6 +134,36 @@ main() {
 	umount "$SL_MNT" 2>/dev/null
 	sync
 	say "STACKLAT-ALL-DONE"
+}
+
+# variant_verdict: what the kernel command line of a boot variant asks for
+# is what the guest has - preempt=full: a fully preemptible kernel
+# (/sys/kernel/debug/sched/preempt says "(full)"); possible_cpus=N: N
+# possible CPUs (nr_cpu_ids) - as a result "boot-variant"
+variant_verdict() {
+	local c n want got msg=
+	c=" $(cat /proc/cmdline) "
+	case $c in
+	*" preempt=full "*)
+		got=$(cat /sys/kernel/debug/sched/preempt 2>/dev/null)
+		if [[ $got != *"(full)"* ]]; then
+			say "STACKLAT-RESULT boot-variant FAIL preempt=full did not take: sched/preempt says '$got'"
+			return
+		fi
+		msg="preempt: $got;"
+		;;
+	esac
+	if [[ $c =~ \ possible_cpus=([0-9]+)\  ]]; then
+		want=${BASH_REMATCH[1]}
+		n=$(cat /sys/devices/system/cpu/possible)
+		got=$((${n##*-} + 1))
+		if [ "$got" -lt "$want" ]; then
+			say "STACKLAT-RESULT boot-variant FAIL possible_cpus=$want did not take: possible CPUs $n"
+			return
+		fi
+		msg="$msg possible CPUs $n ($got), online $(cat /sys/devices/system/cpu/online);"
+	fi
+	[ -z "$msg" ] || say "STACKLAT-RESULT boot-variant PASS ${msg%;}"
 }
 
 # What kmemleak suspects after all the scenarios, and whether stacklat is

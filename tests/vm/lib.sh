@@ -65,7 +65,7 @@ sl_note_ranges() {
 # agree with it.  Sets EK.
 entry_kind() {
 	local want=ftrace got
-	case $KERNEL in 5.10*) want=kprobe ;; esac
+	case ${KERNEL%%+*} in 5.10 | 5.10-*) want=kprobe ;; esac
 	[ "${1:-}" = ftrace=0 ] && want=kprobe
 	got=$(awk '$1 == "entry" && $2 == "points:" { print $3 }' "$SL_DBG/status")
 	[ "$got" = "$want" ] || fail "entry points on $got, expected $want on $KERNEL"
@@ -81,7 +81,7 @@ entry_kind() {
 # module's "return points:" line must agree.  Sets RK.
 ret_kind() {
 	local want=kretprobe got
-	case $KERNEL in 6.12 | 6.12-*) want=fprobe ;; esac
+	case ${KERNEL%%+*} in 6.12 | 6.12-*) want=fprobe ;; esac
 	[ "${1:-}" = ftrace=0 ] && want=kretprobe
 	got=$(awk '$1 == "return" && $2 == "points:" { print $3 }' "$SL_DBG/status")
 	[ "$got" = "$want" ] || fail "return points on $got, expected $want on $KERNEL"

@@ -2,8 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh [--bench|--profile|--demo] KERNEL... (KERNEL: 5.10 6.1 6.1-rt 6.12 7.3 6.1-debug,
-#                                     or KERNEL+dkms: the module built by DKMS)
+#                                     each also as KERNEL+VARIANT: see variants below)
 # run.sh --build KERNEL...            (KERNEL: 7.2 7.3-rt 6.12-rt ...)
+# run.sh --plan KERNEL...             which scenarios each kernel would run, and
+#                                     the estimated seconds (nothing is booted)
+# run.sh --check                      every scenario's "# kernels:" line is well formed
+# run.sh --fetch KERNEL...            only fetch the kernels (and the build chroot
+#                                     they need), one at a time
 #
 # --build: only fetch each kernel's headers (fetch-kernel.sh --headers) and
 # build the module W=1 against them, for the header sets not booted.
@@ -15,8 +20,16 @@
 # a port forward on 127.0.0.1 and a virtio-blk ext4 scratch disk, run the
 # scenarios in the guest and judge the results here.  See README.md.
 #
+# Which scenarios a kernel runs: each scenario says in a line of its first
+# 20, "# kernels: all", "# kernels: any" or "# kernels: K [K...]" (README.md,
+# "Which kernels a scenario runs on"); the host picks them (plan below) and
+# the guest runs only those.  A kernel left with none is not booted.
+#
 # Environment:
-#   SCENARIOS="00 10-func"  run only the scenarios whose names start so
+#   SCENARIOS="00 10-func"  run only the scenarios whose names start so (each
+#                           still on the kernels its "# kernels:" line gives)
+#   SL_FULL=1               every scenario on every kernel of the run but the
+#                           "named" variants (make check-full)
 #   BOOT_TIMEOUT=300        s for the guest to reach guest-run.sh
 #   VM_TIMEOUT=3600         s for the whole boot (scenarios included)
 #   SL_SCENARIO_TIMEOUT=600 s per scenario (enforced in the guest)
@@ -40,7 +53,9 @@
 #   VM_TAIL=CMD             run CMD (bash -c, from the repository) in the
 #                           first slot the matrix no longer needs, beside
 #                           its last kernels; its exit status is a verdict
-#                           (make check: dkmscheck)
+#                           (make check: CHECK_TAIL)
+#   VM_TAIL_SECS=S          what CMD is expected to take, for the balance of
+#                           the "any" scenarios (make check: CHECK_TAIL_SECS)
 #   SL_FUZZ=NL,CTL,SEED     messages of 18-fuzz (default 2000,1000,1)
 #   SL_SOAK=1               the loops of the lifecycle and stress scenarios
 #                           at their long counts (make soak; lib.sh soak)
@@ -61,10 +76,264 @@ case ${1:-} in
 --profile) mode=profile; shift ;;
 --demo) mode=demo; shift ;;
 --build) mode=build; shift ;;
--h|--help) sed -n '3,24p' "$0"; exit 0 ;;
+--plan) mode=plan; shift ;;
+--check) mode=check; shift ;;
+--fetch) mode=fetch; shift ;;
+-h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
 esac
-[ $# -gt 0 ] || set -- 5.10 6.1 6.1-rt 6.12 7.3
+# the Makefile's KERNELS
+[ $# -gt 0 ] || set -- 5.10 6.1 6.1-rt 7.3+preempt 6.12 6.1+manycpus
 [ "$mode" != demo ] || set -- "$1"
+
+# Boot variants: KERNEL+VARIANT is KERNEL's image and headers booted
+# another way (variants add up: 6.1+dkms+preempt).  "matrix": it takes the
+# scenarios declared all and any as a plain kernel does; "named": only
+# those whose "# kernels:" line names it (so it costs nothing while none
+# does), or everything when the run has no other kind of kernel
+# (SCENARIOS=00 run.sh 6.1+manycpus).  BOOT's first word, when it has an
+# "=", is added to the kernel command line (guest-run.sh checks that it
+# took: the result "boot-variant").
+#   VARIANT   SCENARIOS  BOOT
+variants='
+dkms        named      the module DKMS builds from make dkms-src (make dkmscheck)
+mt          named      multi-threaded TCG, the vCPUs in parallel (make vmtest-mt)
+preempt     matrix     preempt=full: process context preemptible (PREEMPT_DYNAMIC)
+manycpus    named      possible_cpus=480: nr_cpu_ids 480 with 2 vCPUs
+'
+declare -A vnamed=() vappend=()
+while read -r v sc b _; do
+	[ -n "$v" ] || continue
+	vnamed[$v]=0
+	[ "$sc" != named ] || vnamed[$v]=1
+	vappend[$v]=
+	case $b in *=*) vappend[$v]=${b%:} ;; esac
+done <<<"$variants"
+kbase() { echo "${1%%+*}"; }
+has_variant() { [[ "$1+" == *"+$2+"* ]]; }
+# kvalid NAME: a kernel name run.sh takes (series, flavour, known variants)
+kvalid() {
+	local v rest
+	[[ $1 =~ ^[0-9]+\.[0-9]+(-[a-z]+)?(\+[a-z]+)*$ ]] || return 1
+	rest=${1#"${1%%+*}"}
+	for v in ${rest//+/ }; do
+		[ -n "${vnamed[$v]:-}" ] || return 1
+	done
+}
+# knamed K: K has a "named" variant
+knamed() {
+	local v rest=${1#"${1%%+*}"}
+	for v in ${rest//+/ }; do
+		[ "${vnamed[$v]:-0}" = 0 ] || return 0
+	done
+	return 1
+}
+# kappend K: the command line K's variants add
+kappend() {
+	local v rest=${1#"${1%%+*}"}
+	for v in ${rest//+/ }; do
+		[ -z "${vappend[$v]:-}" ] || printf ' %s' "${vappend[$v]}"
+	done
+}
+
+# Each guest runs single-threaded TCG (one host core), so VM_JOBS kernels
+# run side by side (default: the host's cores, at most 2).
+jobs=${VM_JOBS:-$(($(nproc) < 2 ? 1 : 2))}
+
+# What the plan weighs: the seconds each scenario took on 6.1 alone
+# (scenario-costs; one not there counts as cost_default), times the
+# kernel's factor in tenths - a whole scenario set's guest time against
+# 6.1's, in one full check of 00cd402 (5.10 1,415 s, 6.1 1,028, 6.1-rt
+# 1,393, 6.12 1,305, 7.3 1,000-1,292) - plus what a kernel takes before
+# its first scenario (the module build, the boot: boot_cost s).
+cost_default=60
+boot_cost=120
+kfactor() {
+	case ${1%%+*} in
+	5.10) kf=14 ;;
+	6.1-rt) kf=13 ;;
+	6.12) kf=12 ;;
+	7.3) kf=11 ;;
+	*) kf=10 ;;
+	esac
+}
+declare -A costs=()
+if [ -f "$here/scenario-costs" ]; then
+	while read -r name secs _; do
+		case $name in ''|'#'*) continue ;; esac
+		costs[$name]=$secs
+	done < "$here/scenario-costs"
+fi
+
+# declared FILE: the scenario's "# kernels:" line, checked: sets decl to
+# all, any or the kernel names; or to what is wrong with it, and fails
+declared() {
+	local l lines=() n=0 k
+	mapfile -t -n 20 lines < "$1"
+	for l in "${lines[@]}"; do
+		shopt -s nocasematch
+		if [[ $l =~ ^#[[:space:]]*kernels?[[:space:]]*: ]]; then
+			n=$((n + 1))
+			decl=$l
+		fi
+		shopt -u nocasematch
+	done
+	if [ $n = 0 ]; then
+		decl="no '# kernels: all|any|K [K...]' line in its first 20 lines"
+		return 1
+	elif [ $n != 1 ]; then
+		decl="$n '# kernels:' lines, one wanted"
+		return 1
+	fi
+	if ! [[ $decl =~ ^"# kernels: "([^ ]+( [^ ]+)*)$ ]]; then
+		decl="malformed: '$decl' (wanted exactly '# kernels: all', '# kernels: any' or '# kernels: K [K...]')"
+		return 1
+	fi
+	l=${BASH_REMATCH[1]}
+	decl=$l
+	case $l in all|any) return 0 ;; esac
+	for k in $l; do
+		case $k in
+		all|any)
+			decl="'$k' among kernel names: '# kernels: $l'"
+			return 1
+			;;
+		esac
+		if ! kvalid "$k"; then
+			decl="'$k' is not a kernel run.sh takes (SERIES[-FLAVOUR][+VARIANT], variants:${!vnamed[*]})"
+			return 1
+		fi
+	done
+}
+
+# kmatches K NAME: kernel K of the run is the NAME a declaration gives: the
+# same name, or NAME without a variant and K a matrix variant of it (a
+# scenario for "7.3" runs on the matrix's 7.3+preempt)
+kmatches() {
+	[ "$1" = "$2" ] && return 0
+	[ "$2" = "${2%%+*}" ] && [ "${1%%+*}" = "$2" ] && ! knamed "$1"
+}
+
+# plan KERNEL...: which scenarios each kernel runs (plan_list[K]) and its
+# estimated seconds (plan_secs[K]).
+#  - all: every matrix kernel of the run (a kernel without a "named"
+#    variant; if the run has none, every kernel);
+#  - K [K...]: the kernels of the run it names (kmatches); if none is in
+#    the run, as any;
+#  - any: one matrix kernel, chosen so that the run ends first: longest
+#    first, each onto the kernel after which the estimated end of the
+#    whole run (kernels started in order on VM_JOBS slots, then VM_TAIL:
+#    plan_end) is earliest, on a tie the kernel with the least to do, then
+#    the first;
+#  - SL_FULL=1: each also on every matrix kernel.
+# SCENARIOS keeps only the scenarios whose names start so.  A malformed
+# declaration goes to plan_errors.
+declare -A plan_list=() plan_secs=() plan_kf=()
+plan_errors=()
+plan_kernels=()
+plan_nsel=0
+plan() {
+	local k f name w ok best bend bsecs s hits kf anys=() matrix=()
+	plan_kernels=("$@")
+	for k; do
+		plan_list[$k]=
+		plan_secs[$k]=0
+		kfactor "$k"
+		plan_kf[$k]=$kf
+		knamed "$k" || matrix+=("$k")
+	done
+	[ ${#matrix[@]} -gt 0 ] || matrix=("$@")
+	for f in "$here"/scenarios/*.sh; do
+		[ -f "$f" ] || continue
+		name=${f##*/}
+		name=${name%.sh}
+		if [ -n "${SCENARIOS:-}" ]; then
+			ok=0
+			for w in $SCENARIOS; do
+				case $name in "$w"*) ok=1 ;; esac
+			done
+			[ $ok = 1 ] || continue
+		fi
+		plan_nsel=$((plan_nsel + 1))
+		if ! declared "$f"; then
+			plan_errors+=("$name: $decl")
+			continue
+		fi
+		hits=" "
+		case $decl in
+		all) hits=" ${matrix[*]} " ;;
+		any) ;;
+		*)
+			for k; do
+				for w in $decl; do
+					! kmatches "$k" "$w" || hits+="$k "
+				done
+			done
+			;;
+		esac
+		if [ "${SL_FULL:-0}" = 1 ]; then
+			hits+="${matrix[*]} "
+		fi
+		if [ "$hits" = " " ]; then
+			anys+=("${costs[$name]:-$cost_default} $name")
+			continue
+		fi
+		for k; do
+			[[ $hits != *" $k "* ]] || plan_add "$k" "$name"
+		done
+	done
+	[ ${#anys[@]} -gt 0 ] || return 0
+	while read -r _ name; do
+		best=
+		for k in "${matrix[@]}"; do
+			plan_add "$k" "$name"
+			plan_end
+			s=${plan_secs[$k]}
+			plan_del "$k" "$name"
+			if [ -z "$best" ] || [ "$end" -lt "$bend" ] ||
+			   { [ "$end" = "$bend" ] && [ "$s" -lt "$bsecs" ]; }; then
+				best=$k bend=$end bsecs=$s
+			fi
+		done
+		plan_add "$best" "$name"
+	done < <(printf '%s\n' "${anys[@]}" | sort -k1,1nr -k2,2)
+}
+# what NAME adds to kernel K's seconds (and the boot, with its first)
+plan_add() { # K NAME
+	local c=${costs[$2]:-$cost_default}
+	[ -n "${plan_list[$1]}" ] || c=$((c + boot_cost))
+	plan_list[$1]+="$2 "
+	plan_secs[$1]=$((plan_secs[$1] + c * plan_kf[$1] / 10))
+}
+plan_del() { # K NAME: undo the last plan_add K NAME
+	local c=${costs[$2]:-$cost_default}
+	plan_list[$1]=${plan_list[$1]%"$2 "}
+	[ -n "${plan_list[$1]}" ] || c=$((c + boot_cost))
+	plan_secs[$1]=$((plan_secs[$1] - c * plan_kf[$1] / 10))
+}
+# plan_end: sets end, when the last kernel (and VM_TAIL) would end, in s:
+# each kernel with something to run starts in order in the first free of
+# VM_JOBS slots, VM_TAIL in the first one free after that (as the run
+# goes, below)
+plan_end() {
+	local slot=() i m k s
+	end=0
+	for ((i = 0; i < jobs; i++)); do slot[i]=0; done
+	for k in "${plan_kernels[@]}" +tail; do
+		if [ "$k" = +tail ]; then
+			[ -n "${VM_TAIL:-}" ] || continue
+			s=${VM_TAIL_SECS:-0}
+		else
+			[ -n "${plan_list[$k]}" ] || continue
+			s=${plan_secs[$k]}
+		fi
+		m=0
+		for ((i = 1; i < jobs; i++)); do
+			[ "${slot[i]}" -ge "${slot[m]}" ] || m=$i
+		done
+		slot[m]=$((slot[m] + s))
+		[ "${slot[m]}" -le "$end" ] || end=${slot[m]}
+	done
+}
 
 cache=$here/.cache
 # a fresh clone has no cache yet: the host tools' logs go there first
@@ -87,7 +356,7 @@ bad_re='Oops|WARNING:|BUG:|Call Trace|lockdep|possible recursive locking|KASAN|U
 ok_re='rcu:[[:space:]]+RCU lockdep checking is enabled|kmemleak: (Kernel memory leak detector initialized|Automatic memory scanning thread (started|ended)|[0-9]+ new suspected memory leaks)'
 
 record() { # record KERNEL NAME VERDICT MSG
-	summary+=("$(printf '%-7s %-28s %s %s' "$1" "$2" "$3" "$4")")
+	summary+=("$(printf '%-12s %-28s %s %s' "$1" "$2" "$3" "$4")")
 	case $3 in
 	PASS) passed=$((passed + 1)) ;;
 	SKIP) skipped=$((skipped + 1)) ;;
@@ -97,7 +366,7 @@ record() { # record KERNEL NAME VERDICT MSG
 }
 
 note() { # harness steps that went well: shown, not counted
-	summary+=("$(printf '%-7s %-28s %s' "$1" "$2" "$3")")
+	summary+=("$(printf '%-12s %-28s %s' "$1" "$2" "$3")")
 	echo "[$1] $2: $3"
 }
 
@@ -117,9 +386,15 @@ complete_lines() { # a line still being written by the guest is not read yet
 }
 
 get_kernel() { # get_kernel KERNEL: fetch a Debian kernel, or build a debug one
-	case ${1%+dkms} in
-	*-debug) "$here/debug-kernel.sh" "${1%+dkms}" ;;
-	*) "$here/fetch-kernel.sh" "${1%+dkms}" ;;
+	local b
+	b=$(kbase "$1")
+	mkdir -p "$cache/locks"
+	# one at a time per kernel (fetch-kernel.sh locks on its own): run.sh
+	# and make check fetch ahead while the kernels that start wait here
+	# for theirs
+	case $b in
+	*-debug) flock "$cache/locks/build-$b" "$here/debug-kernel.sh" "$b" ;;
+	*) "$here/fetch-kernel.sh" "$b" ;;
 	esac
 }
 
@@ -133,7 +408,8 @@ free_port() {
 initrd_modules="virtio_pci virtio_net virtio_blk 9pnet_virtio 9p ext4"
 
 make_initrd() { # make_initrd KERNEL -> path of the cached initramfs
-	local k=${1%+dkms} ird stamp m f b
+	local k ird stamp m f b
+	k=$(kbase "$1")
 	ird=$cache/initrd/$k
 	# shellcheck disable=SC1090
 	. "$cache/k/$k/env"
@@ -172,20 +448,13 @@ make_initrd() { # make_initrd KERNEL -> path of the cached initramfs
 	echo "$ird.gz"
 }
 
-build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
-	local k=$1 log=$2 b=$cache/build/$1 cc=() run=() need have text
-	[ -z "${3:-}" ] || b=$cache/build/$1-base
-	# shellcheck disable=SC1090
-	. "$cache/k/$k/env"
-	rm -rf "$b"
-	mkdir -p "$b"
-	if [ -n "${3:-}" ]; then
-		git -C "$repo" archive "$3" Kbuild Makefile VERSION kmod uapi | tar -x -C "$b" || return 1
-	else
-		cp -r "$repo/Kbuild" "$repo/Makefile" "$repo/VERSION" "$repo/kmod" "$repo/uapi" "$b/"
-	fi
-	# objects of an in-tree build of the working copy must not leak in
-	find "$b" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
+# choose_cc LOG: the compiler for the headers at $KDIR (their env sourced):
+# sets cc (make's CC=...) and run (the chroot to build in, or nothing);
+# makes the chroot the first time
+choose_cc() {
+	local log=$1 need have text
+	cc=()
+	run=()
 	# The compiler: the one the headers name (CONFIG_GCC_VERSION) if the
 	# host has it; else the host's gcc when it is newer (5.10 names gcc-10,
 	# which bookworm lacks: gcc-12 builds a module that loads and runs);
@@ -211,6 +480,23 @@ build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
 			return 1
 		fi
 	fi
+}
+
+build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
+	local k=$1 log=$2 b=$cache/build/$1 cc=() run=()
+	[ -z "${3:-}" ] || b=$cache/build/$1-base
+	# shellcheck disable=SC1090
+	. "$cache/k/$(kbase "$k")/env"
+	rm -rf "$b"
+	mkdir -p "$b"
+	if [ -n "${3:-}" ]; then
+		git -C "$repo" archive "$3" Kbuild Makefile VERSION kmod uapi | tar -x -C "$b" || return 1
+	else
+		cp -r "$repo/Kbuild" "$repo/Makefile" "$repo/VERSION" "$repo/kmod" "$repo/uapi" "$b/"
+	fi
+	# objects of an in-tree build of the working copy must not leak in
+	find "$b" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
+	choose_cc "$log" || return 1
 	# SL_KCFLAGS: test builds only (make check-kmemleak plants a leak)
 	[ -z "${SL_KCFLAGS:-}" ] || cc+=("KCFLAGS=$SL_KCFLAGS")
 	echo "${run[*]} make -j${SL_BUILD_JOBS:-$(nproc)} -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
@@ -242,7 +528,7 @@ trap 'cleanup; exit 130' INT TERM
 trap cleanup EXIT
 
 run_kernel() {
-	local k=$1 out=$repo/tests/vm/out/$1 ird port gport sel t0 secs rc=0 why=
+	local k=$1 out=$repo/tests/vm/out/$1 ird port gport sel tcg t0 secs rc=0 why=
 	mkdir -p "$out" "$cache/locks"
 	# two run.sh on the same kernel would clobber each other's build and logs
 	exec {lockfd}> "$cache/locks/$k"
@@ -258,16 +544,16 @@ run_kernel() {
 	fi
 	TIMEOUT_SCALE=1
 	# shellcheck disable=SC1090
-	. "$cache/k/${k%+dkms}/env"
+	. "$cache/k/$(kbase "$k")/env"
 	# a slow kernel (the debug one) says by how much to scale the timeouts
 	local boot_timeout=$((boot_timeout * TIMEOUT_SCALE)) vm_timeout=$((vm_timeout * TIMEOUT_SCALE))
 	local stimeout=$((${SL_SCENARIO_TIMEOUT:-600} * TIMEOUT_SCALE))
 	t0=$SECONDS
-	if [ "$k" != "${k%+dkms}" ]; then
+	if has_variant "$k" dkms; then
 		# KERNEL+dkms: the module DKMS builds from a dkms-src tree,
 		# as make dkms-install would, is the one the guest loads
 		mkdir -p "$cache/build/$k"
-		if ! "$here/dkms-build.sh" "${k%+dkms}" "$cache/build/$k/stacklat.ko" > "$out/build.log" 2>&1; then
+		if ! "$here/dkms-build.sh" "$(kbase "$k")" "$cache/build/$k/stacklat.ko" > "$out/build.log" 2>&1; then
 			record "$k" dkms-build FAIL "see $out/build.log"
 			tail -n 5 "$out/build.log" | sed "s/^/[$k]   /" || true
 			exec {lockfd}>&-
@@ -304,7 +590,17 @@ run_kernel() {
 	cp --sparse=always "$cache/disk.img" "$out/disk.img"
 	port=$(free_port)
 	gport=7777
-	sel=$(echo "${SCENARIOS:-}" | tr ' ' ',')
+	# the scenarios: the plan's, by name, in a file the guest reads (the
+	# command line is too short for them); benches and demo by SCENARIOS
+	sel=
+	if [ "$mode" = test ]; then
+		printf '%s\n' ${plan_list[$k]} > "$out/selected"
+		sel=$(printf 'sl.select=%s' "$out/selected")
+	elif [ -n "${SCENARIOS:-}" ]; then
+		sel="sl.scenarios=$(echo "$SCENARIOS" | tr ' ' ',')"
+	fi
+	tcg=${VM_TCG:-single}
+	! has_variant "$k" mt || tcg=multi
 	"$here/host-peer.py" "$port" "$vm_timeout" &
 	peer=$!
 	t0=$SECONDS
@@ -313,11 +609,11 @@ run_kernel() {
 	if [ -n "${VM_ICOUNT:-}" ]; then
 		vm_cpus=${VM_CPUS:-1}
 	fi
-	timeout -k 5 "$vm_timeout" "$qemu" -accel "tcg,thread=${VM_TCG:-single}" -cpu max \
+	timeout -k 5 "$vm_timeout" "$qemu" -accel "tcg,thread=$tcg" -cpu max \
 		${VM_ICOUNT:+-icount "$VM_ICOUNT"} ${VM_PLUGIN:+-plugin "$VM_PLUGIN"} \
 		-m "${VM_MEM:-1024}" -smp "$vm_cpus" -nographic -no-reboot \
 		-kernel "$VMLINUZ" -initrd "$ird" \
-		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout sl.scenarios=$sel sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}${SL_PROF:+ sl.prof=$SL_PROF}${SL_SOAK:+ sl.soak=$SL_SOAK}${VM_APPEND:+ $VM_APPEND}" \
+		-append "console=ttyS0 loglevel=5 panic=-1 panic_on_warn=1 oops=panic sl.repo=$repo sl.kernel=$k sl.mode=$mode sl.port=$port sl.gport=$gport sl.stimeout=$stimeout${sel:+ $sel} sl.fuzz=${SL_FUZZ:-2000,1000,1}${BENCH_ROUNDS:+ sl.brounds=$BENCH_ROUNDS}${SL_PROF:+ sl.prof=$SL_PROF}${SL_SOAK:+ sl.soak=$SL_SOAK}$(kappend "$k")${VM_APPEND:+ $VM_APPEND}" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-netdev "user,id=n0,hostfwd=tcp:127.0.0.1:$port-:$gport" -device virtio-net-pci,netdev=n0 \
 		-drive "file=$out/disk.img,if=virtio,format=raw" \
@@ -423,14 +719,91 @@ if [ "$mode" = build ]; then
 	set --
 fi
 
-[ "$mode" = build ] || build_host_tools
-# fetch first, one kernel at a time (they share the private apt state)
+# --check: the declarations only (tests/style.sh)
+if [ "$mode" = check ]; then
+	bad=0
+	for f in "$here"/scenarios/*.sh; do
+		[ -f "$f" ] || continue
+		declared "$f" || { echo "${f#"$repo"/}: $decl"; bad=1; }
+	done
+	exit $bad
+fi
 for k in "$@"; do
-	get_kernel "$k" > /dev/null 2>&1 || true
+	if [ "$mode" != build ] && ! kvalid "$k"; then
+		echo "run.sh: '$k' is not SERIES[-FLAVOUR][+VARIANT] with a known variant ($(awk 'NF { printf "%s%s", s, $1; s = " " }' <<<"$variants"))" >&2
+		exit 2
+	fi
 done
-# Each guest runs single-threaded TCG (one host core), so VM_JOBS kernels
-# run side by side (default: the host's cores, at most 2).
-jobs=${VM_JOBS:-$(($(nproc) < 2 ? 1 : 2))}
+# --fetch: each kernel (once per image) and the chroot its build needs, in
+# order; make check runs it beside style and unit, so that the kernels
+# wait for nothing but their own fetch
+if [ "$mode" = fetch ]; then
+	rc=0
+	declare -A seen=()
+	for k in "$@"; do
+		b=$(kbase "$k")
+		[ -z "${seen[$b]:-}" ] || continue
+		seen[$b]=1
+		t0=$SECONDS
+		if ! get_kernel "$b" > "$cache/fetch-$b.log" 2>&1; then
+			echo "[$b] fetch FAIL: see $cache/fetch-$b.log"
+			rc=1
+			continue
+		fi
+		# shellcheck disable=SC1090
+		. "$cache/k/$b/env"
+		if ! (choose_cc "$cache/toolchain-$b.log" > /dev/null); then
+			echo "[$b] toolchain FAIL: see $cache/toolchain-$b.log"
+			rc=1
+		fi
+		echo "[$b] fetched ($((SECONDS - t0))s)"
+	done
+	exit $rc
+fi
+
+if [ "$mode" = test ] || [ "$mode" = plan ]; then
+	plan "$@"
+	for e in "${plan_errors[@]}"; do
+		record plan "${e%%:*}" FAIL "${e#*: } (tests/vm/README.md: a scenario says which kernels it runs on)"
+	done
+	if [ "$plan_nsel" = 0 ]; then
+		record plan scenarios FAIL "no scenario${SCENARIOS:+ matches SCENARIOS='$SCENARIOS'}"
+	fi
+	for k in "$@"; do
+		if [ -n "${plan_list[$k]}" ]; then
+			echo "[plan] $k: $(wc -w <<<"${plan_list[$k]}") scenarios, ~${plan_secs[$k]}s: ${plan_list[$k]% }"
+		else
+			echo "[plan] $k: nothing to run, not booted"
+		fi
+	done
+	plan_end
+	echo "[plan] estimated end: ${end}s on $jobs slots${VM_TAIL:+ (with VM_TAIL, ${VM_TAIL_SECS:-0}s)}"
+	if [ "$mode" = plan ]; then
+		for k in "$@"; do
+			printf '%s:' "$k"
+			printf ' %s' ${plan_list[$k]}
+			echo
+		done
+		[ $failed = 0 ]
+		exit
+	fi
+fi
+
+# the kernels with something to run
+ks=()
+for k in "$@"; do
+	[ "$mode" != test ] || [ -n "${plan_list[$k]}" ] || continue
+	ks+=("$k")
+done
+set -- "${ks[@]}"
+# fetch ahead, one kernel after the other, while the first ones run (a
+# kernel that starts waits only for its own fetch: get_kernel's lock);
+# not a job of this shell, whose jobs are the guests
+if [ $# -gt 0 ]; then
+	(for k in "$@"; do get_kernel "$k" > /dev/null 2>&1 || true; done) &
+	disown $!
+fi
+[ "$mode" = build ] || build_host_tools
 kpids=()
 for k in "$@"; do
 	rm -f "$repo/tests/vm/out/$k/summary" "$repo/tests/vm/out/$k/counts" "$repo/tests/vm/out/$k/fails"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: all
 #
 # The harness itself: the guest runs the host's userland on the guest's
 # kernel, debugfs is mounted, the guest kernel's own modules load from

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # One real probe end to end: the func pipeline on the getppid syscall,
 # driven exactly N times per thread from user space on both vCPUs.  The
 # count must be exactly N * threads in debugfs, in the tool's table and in

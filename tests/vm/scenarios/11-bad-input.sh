@@ -1,4 +1,6 @@
 #!/bin/bash
+# kernels: any
+#   one kernel: control, parameter and netlink parsing is the module's own, the same on every kernel
 # Bad input is refused with EINVAL (or the errno that names it) and a dmesg
 # line naming the problem, never silently accepted: control file commands,
 # module parameters and netlink requests.  Files are root-only and no

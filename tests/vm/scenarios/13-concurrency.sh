@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Concurrent updates from both vCPUs while readers hammer debugfs and
 # netlink: per-CPU histograms lose no count, and nothing is reported lost.
 set -euo pipefail

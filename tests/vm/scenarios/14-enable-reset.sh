@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Enabling, disabling and resetting every pipeline over and over while
 # traffic runs stays silent in dmesg; a reset empties the histograms and
 # bumps the generation; a disabled pipeline records nothing.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# kernels: any
+#   one kernel: netlink and debugfs formatting one histogram; 10 counts the hook exactly on each kernel
 # The netlink dump and the debugfs table agree: same count, and the same
 # percentiles (debugfs rounds to three significant digits).
 set -euo pipefail

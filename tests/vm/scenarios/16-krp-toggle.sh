@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # The kretprobe unregistration race: the storage and func pipelines (every
 # hook of theirs a kretprobe) disabled and enabled again in a tight loop
 # while both vCPUs make the calls they probe as fast as they can (getppid,

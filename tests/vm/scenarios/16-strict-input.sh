@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Issue 10's reproducers, each must be refused (or fixed) now:
 # a NUL inside a control write, a multi-line write applied half, # comments,
 # raw user bytes in dmesg, op=bogus after an op filter, tgid=010 as octal,

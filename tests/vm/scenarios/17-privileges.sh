@@ -1,4 +1,6 @@
 #!/bin/bash
+# kernels: any
+#   one kernel: the capability checks are the module's and the tool's, the same on every kernel
 # The privilege model (README, "Privileges"): placing probes and any other
 # change needs CAP_SYS_ADMIN or CAP_PERFMON, reads CAP_NET_ADMIN or
 # CAP_PERFMON (or anyone with open_reads=1), all in the initial user

@@ -1,4 +1,6 @@
 #!/bin/bash
+# kernels: any
+#   one kernel: the parsers fuzzed are the module's own (make fuzz: more messages, FUZZ_KERNELS)
 # Fuzzing the two ways in: SL_FUZZ_NL generic-netlink messages and
 # SL_FUZZ_CTL control-file writes (run.sh's SL_FUZZ=NL,CTL,SEED; `make
 # check` runs a few thousand, `make fuzz` >= 100,000 and >= 20,000), seeded

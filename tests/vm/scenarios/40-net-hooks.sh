@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # net_rx and net_tx arm on this kernel: every hook point resolves to one of
 # its candidates (tracepoint first, then kprobes on the names the function
 # has had) and is armed once the pipeline is enabled; disabling disarms

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # The real NIC path: the host connects through QEMU's port forward into
 # virtio-net, so requests arrive by the driver's NAPI poll, GRO and the
 # list receive path (ip_list_rcv -> ip_rcv_core), and replies leave through

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Loopback, IPv4 and IPv6, TCP and UDP: N request/response rounds of one
 # size on one connection (TCP_NODELAY) give exactly N samples in every
 # stage of net_rx (the server's receives, filter lport=PORT) and of net_tx

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # A veth pair between two network namespaces (sla: veth0 10.9.0.1 fd00::1,
 # slb: veth1 10.9.0.2 fd00::2): a client in sla, a server in slb, TCP over
 # IPv4 and IPv6 and UDP over IPv4, N request/response rounds each.  The

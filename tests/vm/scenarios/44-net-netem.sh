@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Injected delay: `tc qdisc add dev veth0 root netem delay D` on the
 # sender's interface (namespace sla; the server is across the veth pair in
 # slb).  The same N request/response rounds are measured without and with

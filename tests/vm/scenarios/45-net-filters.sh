@@ -1,4 +1,6 @@
 #!/bin/bash
+# kernels: any
+#   one kernel: filter matching is the engine's; the points it runs at are exact on each kernel in 42, 43, 49
 # Filters, each with concurrent traffic it must reject, exact counts:
 #  - tgid: two client processes, two server processes; net_tx tgid=client1
 #    counts exactly client1's requests, net_rx tgid=server2 exactly the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Loading with hook candidates missing (simulated with skip_hooks=) degrades
 # gracefully: a hook whose preferred candidate is gone falls back to the
 # next one, a hook with none left is reported "skipped", chains start at

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # skbs freed before their chain ends are removed from the in-flight table
 # at once and counted as dropped, never left to go stale:
 #  - N UDP datagrams to a closed port (dropped by UDP: no socket): net_rx

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Bulk transfers through virtio-net, where one sample is no longer one
 # wire packet:
 #  - the host streams STREAM bytes into the guest: GRO merges segments

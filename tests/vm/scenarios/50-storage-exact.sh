@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Storage layers on a real ext4 filesystem on virtio-blk: a process doing a
 # known number of buffered and O_DIRECT reads and writes, opens and fsyncs
 # (and filtering on its own pid while another process does I/O on the same

@@ -1,4 +1,6 @@
 #!/bin/bash
+# kernels: any
+#   one kernel: 56 measures D2C on null_blk and fsync on ext4 over it on each kernel, 55 the disk filter
 # A device with a known service time: null_blk completing every request
 # after T = 10 ms (irqmode=2, timer).  D2C must be T +-10 % (the median;
 # see below for the mean), exactly one

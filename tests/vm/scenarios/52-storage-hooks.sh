@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Every storage and block hook point arms on this kernel, or says why not:
 # the syscall, VFS, ext4 (a module, loaded for the scratch disk), I/O wait
 # and jbd2 hooks and the block tracepoints are armed; xfs hooks are "not

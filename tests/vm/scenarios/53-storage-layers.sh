@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # The layer breakdown on ext4 over virtio-blk, for every syscall of each
 # operation: N x (pread64, preadv O_DIRECT, readv), N x (pwrite64 O_DIRECT,
 # writev, pwritev), 2N x fsync, N x openat give exactly 3N, 3N, 2N and N

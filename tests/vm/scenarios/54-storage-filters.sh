@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Storage filters with other I/O running at the same time:
 #  - tgid: process A (N_A ops) and process B (N_B ops) on the same ext4 at
 #    the same time; the filter on A gives exactly A's counts;

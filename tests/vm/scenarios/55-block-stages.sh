@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Block stages, request by request, on two null_blk disks:
 #  - mq-deadline: N direct 4 KiB reads give exactly N samples in every
 #    stage, Q2I, I2D, Q2D, D2C and Q2C, overall and per disk;

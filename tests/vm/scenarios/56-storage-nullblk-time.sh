@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # A device with a known service time T: null_blk completing each request
 # on a timer after T (irqmode=2, completion_nsec=T).
 #  - D2C of N direct reads is T: median within +-10 %, no sample under

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # A bio-based device: a device-mapper linear target over null_blk.  The
 # mapper disk has no requests of its own; its Q2C runs from block_bio_queue
 # to block_bio_complete, one per direct read, while the null_blk disk

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # The reqresp pipeline against a server whose times are known
 # (helpers/sl-rrserver.c), over loopback.
 #  - Exact counts: N requests give exactly N samples in every stage and in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # A real memcached (Debian's, -t 2, already running when the pipeline is
 # enabled, as on a server) and a real client: python3-pymemcache over
 # loopback, then the host's peer (host-peer.py "mcget") over virtio-net

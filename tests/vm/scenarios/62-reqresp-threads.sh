@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # Concurrency: 8 connections on 2 epoll server threads, each connection
 # with its own application time (thread 0's four: X, X+S, X+2S, X+3S;
 # thread 1's: X+4S .. X+7S); the client sends a request on all 8 at once,

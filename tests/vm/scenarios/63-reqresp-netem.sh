@@ -1,4 +1,6 @@
 #!/bin/bash
+# kernels: any
+#   one kernel: netem's deferred transmit is exact on each kernel in 44, reqresp's tx points in 60
 # A netem delay on the server's egress shows in tx only: N requests to one
 # epoll thread over loopback, measured without and then with a prio qdisc
 # on lo whose band 3 is netem delay D, fed by a u32 filter on the source

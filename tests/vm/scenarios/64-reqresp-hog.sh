@@ -1,4 +1,5 @@
 #!/bin/bash
+# kernels: all
 # A CPU hog on the server's CPU shows in runqueue: the server (one epoll
 # thread) pinned to CPU 1, the client to CPU 0, N requests without and
 # with a SCHED_FIFO hog on CPU 1 that is busy ON ms then asleep OFF ms.  A

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: all
 # tcpconnect: connect() -> established per remote port, failures by errno.
 #  - N connects to a listener on 127.0.0.1 and M over ::1: exactly N and M
 #    samples in their ports' stages, N + M in "connect", no failure;

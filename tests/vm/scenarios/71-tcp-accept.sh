@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: all
 # tcpaccept: a listener with listen(fd, 4) that does not accept while 10
 # clients connect (50 ms apart), then accepts them all after WAIT seconds.
 #  - the accept-queue depth a SYN found (a value histogram, unit "count")

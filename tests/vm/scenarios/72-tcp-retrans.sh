@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: all
 # tcpretrans: retransmissions by kind, each a sample of the time since
 # the segment was last sent.  In a namespace of its own, on its loopback
 # (MTU 1500):

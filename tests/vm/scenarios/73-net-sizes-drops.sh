@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: all
 # netsize and netdrop: value histograms in bytes.
 #  - 100 UDP datagrams of 1 KiB over a veth pair (IPv6 off, neighbours
 #    permanent: nothing else crosses it): udp.sendmsg and udp.recvmsg 100

@@ -1,4 +1,6 @@
 #!/bin/bash
+# kernels: any
+#   one kernel: the tool's JSON and metrics; the counts under them are exact on each kernel in 10 and 42
 # One JSON schema on every -j output, and the metrics exposition.
 # The func pipeline on two syscalls driven exactly N times per thread:
 #  - status -j, show -j (once and with an interval), hist -j parse as the

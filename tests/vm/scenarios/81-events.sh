@@ -1,4 +1,6 @@
 #!/bin/bash
+# kernels: 7.3
+#   7.3 only (booted preempt=full): events are written in probe context, preemptible there alone
 # Slow events.
 #  1. netem delays one UDP port of two on the sender's veth0 (prio qdisc,
 #     u32 filter on the destination port, netem on that band only): with

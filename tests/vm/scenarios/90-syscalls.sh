@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: all
 # The syscalls pipeline: per process and syscall, exactly.
 #  - a process making N getppid(2), M stat(2) of a missing path and K
 #    getppid through int 0x80 (the i386 ABI) while another process makes

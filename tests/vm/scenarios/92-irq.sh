@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: all
 # The irq pipeline against the kernel's own counters.  The host peer does
 # N request/response rounds through virtio-net while irq is enabled; then
 #  - every IRQ line of the NIC (virtioN-input.0, -output.0, -config) has
