@@ -44,7 +44,7 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 # The matrix, longest first (two at a time; run.sh's plan spreads the
 # scenarios that need one kernel so that both slots end together): 7.3
 # boots with preempt=full (its tracepoint probes run preemptible, as
-# process context does then), and 6.1 once more with 480 possible CPUs,
+# process context does then), and 6.1 once more with 1024 possible CPUs,
 # booted only for the scenarios that name 6.1+manycpus (tests/vm/run.sh,
 # variants)
 KERNELS ?= 5.10 6.1 6.1-rt 7.3+preempt 6.12 6.1+manycpus

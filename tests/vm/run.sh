@@ -98,7 +98,7 @@ variants='
 dkms        named      the module DKMS builds from make dkms-src (make dkmscheck)
 mt          named      multi-threaded TCG, the vCPUs in parallel (make vmtest-mt)
 preempt     matrix     preempt=full: process context preemptible (PREEMPT_DYNAMIC)
-manycpus    named      possible_cpus=480: nr_cpu_ids 480 with 2 vCPUs
+manycpus    named      possible_cpus=1024: nr_cpu_ids 1024 with 2 vCPUs
 '
 declare -A vnamed=() vappend=()
 while read -r v sc b _; do
