@@ -62,8 +62,6 @@ enum {
 	RRS_NSTAGES
 };
 
-#define NOPT	SL_FLIGHT_NTS	/* a value stage: recorded by the callbacks */
-
 static struct sl_stage sl_rr_stages[RRS_NSTAGES] = {
 	[RRS_RX] = { "rx", "driver", "ip_rcv", R_DRV, R_IP },
 	[RRS_TCPIP] = { "tcpip", "ip_rcv", "tcp_queue", R_IP, R_QUEUE },
@@ -76,11 +74,17 @@ static struct sl_stage sl_rr_stages[RRS_NSTAGES] = {
 	[RRS_APP] = { "app", "read_return", "write", R_RDRET, R_WRSTART },
 	[RRS_TX] = { "tx", "write", "xmit", R_WRSTART, R_TXDONE },
 	[RRS_TOTAL] = { "total", "driver", "xmit", R_DRV, R_TXDONE },
-	/* values, not times */
-	[RRS_PERWAKE] = { "reads-per-wakeup", "waking", "wait", NOPT, NOPT },
-	[RRS_SEGS] = { "segments", "driver", "tcp_queue", NOPT, NOPT },
-	/* the queue stage of the requests that arrived at a busy thread */
-	[RRS_BUSY] = { "busy.queue", "tcp_queue", "read", NOPT, NOPT },
+	/* counts, not times: plain numbers, unit "count" */
+	[RRS_PERWAKE] = SL_VALUE_STAGE("reads-per-wakeup", "waking", "wait",
+				       STACKLAT_UNIT_COUNT),
+	[RRS_SEGS] = SL_VALUE_STAGE("segments", "driver", "tcp_queue",
+				    STACKLAT_UNIT_COUNT),
+	/*
+	 * the queue stage of the requests that arrived at a busy thread: a
+	 * time, recorded by the callbacks (no pair of points derives it)
+	 */
+	[RRS_BUSY] = { "busy.queue", "tcp_queue", "read", SL_PT_NONE,
+		       SL_PT_NONE },
 };
 
 enum {
@@ -232,7 +236,7 @@ static void sl_rr_finish(struct sl_pipeline *p, struct sl_flight_ent *e)
 		if (e->ts[i] < e->ts[i - 1])
 			e->ts[i] = e->ts[i - 1];
 	sl_chain_record(p, e);
-	sl_record(p, RRS_SEGS, (s64)e->aux[1]);
+	sl_record_value(p, RRS_SEGS, e->aux[1]);
 	if (e->aux[0] & SL_RR_BUSY)
 		sl_record(p, RRS_BUSY, (s64)(e->ts[R_RDSTART] - e->ts[R_QUEUE]));
 	sl_chain_remove(p, e, SL_NO_LOSS);
@@ -367,7 +371,7 @@ static int sl_rr_wait_pre(struct sl_ev *ev)
 		return 0;
 	n = t->aux[1] & U32_MAX;
 	if ((t->aux[1] & SL_RR_WOKEN) && n)
-		sl_record(p, RRS_PERWAKE, (s64)n);
+		sl_record_value(p, RRS_PERWAKE, n);
 	req = t->aux[0];
 	sl_chain_remove(p, t, SL_NO_LOSS);
 	if (req)
