@@ -13,7 +13,8 @@
   tcpretrans.py NS parallel PORT BYTES NCONN MIN
       as bulk, with NCONN transfers at a time (ports PORT..PORT+NCONN-1,
       each client and server a thread of its own), rounds of them until
-      the sockets retransmitted MIN segments in all (at most 12 rounds).
+      the sockets retransmitted MIN segments in all (at most 12 rounds,
+      and none begun after 180 s: a slow guest does fewer).
   tcpretrans.py NS blackhole PORT N
       a connection is made, then netem loss 100 % is put on lo by this
       script (tc), 1000 bytes are sent, until N retransmissions: the RTO
@@ -133,7 +134,7 @@ def bulk(port, nbytes, tries=8):
     return result(total, tab, transfers=i + 1)
 
 
-def parallel(port, nbytes, nconn, least, rounds=12):
+def parallel(port, nbytes, nconn, least, rounds=12, budget=180):
     """Rounds of @nconn concurrent transfers until @least segments were
     retransmitted in all: many retransmitting calls at once, in the
     senders' tasks (their backlog) and in softirq, on both CPUs."""
@@ -149,6 +150,7 @@ def parallel(port, nbytes, nconn, least, rounds=12):
             return
         with lock:
             socks.extend(got)
+    end = time.monotonic() + budget
     for i in range(rounds):
         ts = [threading.Thread(target=one, args=(k,)) for k in range(nconn)]
         for t in ts:
@@ -158,7 +160,7 @@ def parallel(port, nbytes, nconn, least, rounds=12):
         if errs:
             sys.exit("transfer failed: " + errs[0])
         total, tab = consistent(socks)
-        if total >= least:
+        if total >= least or time.monotonic() > end:
             break
     for x in socks:
         x.close()
