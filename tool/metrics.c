@@ -2,7 +2,6 @@
 /* The Prometheus / OpenMetrics text exposition of the stacklat tool. */
 #include <string.h>
 
-#include "json.h"
 #include "metrics.h"
 #include "render.h"
 
@@ -61,7 +60,28 @@ static bool pipe_on(const struct pipe_list *pl, const char *name)
 	return false;
 }
 
-static void stage_metric(FILE *f, const struct hist *h, const char *name)
+/*
+ * The families of stage histograms, one per unit: a time in seconds (the
+ * samples are ns: 9 decimals), a size in bytes, a number of things.
+ * Their buckets are the same powers of two of the samples' unit.
+ */
+static const struct {
+	uint32_t unit;
+	const char *name;
+	const char *help;
+	unsigned int decimals;
+} families[] = {
+	{ STACKLAT_UNIT_NS, "stacklat_stage_seconds",
+	  "Time objects spent in a stage of a stacklat pipeline.", 9 },
+	{ STACKLAT_UNIT_BYTES, "stacklat_stage_bytes",
+	  "Sizes in a value stage of a stacklat pipeline.", 0 },
+	{ STACKLAT_UNIT_COUNT, "stacklat_stage_items",
+	  "Numbers of things (queue depths, reads, segments) in a value stage of a stacklat pipeline.",
+	  0 },
+};
+
+static void stage_metric(FILE *f, const struct hist *h, const char *name,
+			 unsigned int decimals)
 {
 	char b[48];
 	uint64_t cum = 0;
@@ -75,7 +95,7 @@ static void stage_metric(FILE *f, const struct hist *h, const char *name)
 			cum += h->buckets[i];
 		fprintf(f, "%s_bucket{", name);
 		labels(f, h->pipeline, h->stage);
-		metrics_decimal(b, sizeof(b), edge - 1, 9);
+		metrics_decimal(b, sizeof(b), edge - 1, decimals);
 		fprintf(f, ",le=\"%s\"} %llu\n", b, (unsigned long long)cum);
 	}
 	fprintf(f, "%s_bucket{", name);
@@ -83,7 +103,7 @@ static void stage_metric(FILE *f, const struct hist *h, const char *name)
 	fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)h->count);
 	fprintf(f, "%s_sum{", name);
 	labels(f, h->pipeline, h->stage);
-	metrics_decimal(b, sizeof(b), h->sum, 9);
+	metrics_decimal(b, sizeof(b), h->sum, decimals);
 	fprintf(f, "} %s\n", b);
 	fprintf(f, "%s_count{", name);
 	labels(f, h->pipeline, h->stage);
@@ -92,17 +112,25 @@ static void stage_metric(FILE *f, const struct hist *h, const char *name)
 
 void metrics_render(FILE *f, const struct pipe_list *pl, const struct hist_set *set)
 {
-	static const char hname[] = "stacklat_stage_seconds";
-	size_t i;
+	size_t i, j, n;
 	int a;
 
-	fprintf(f, "# HELP %s Time objects spent in a stage of a stacklat pipeline.\n"
-		"# TYPE %s histogram\n", hname, hname);
-	for (i = 0; i < set->n; i++) {
-		/* other units (sizes) get their own family when they exist */
-		if (strcmp(hist_unit(&set->h[i]), "ns") || !pipe_on(pl, set->h[i].pipeline))
+	for (j = 0; j < sizeof(families) / sizeof(families[0]); j++) {
+		for (i = n = 0; i < set->n; i++)
+			n += set->h[i].unit == families[j].unit &&
+			     pipe_on(pl, set->h[i].pipeline);
+		/* the time family always; the others where they have a stage */
+		if (!n && families[j].unit != STACKLAT_UNIT_NS)
 			continue;
-		stage_metric(f, &set->h[i], hname);
+		fprintf(f, "# HELP %s %s\n# TYPE %s histogram\n", families[j].name,
+			families[j].help, families[j].name);
+		for (i = 0; i < set->n; i++) {
+			if (set->h[i].unit != families[j].unit ||
+			    !pipe_on(pl, set->h[i].pipeline))
+				continue;
+			stage_metric(f, &set->h[i], families[j].name,
+				     families[j].decimals);
+		}
 	}
 	for (a = 1; a <= STACKLAT_LOSS_A_MAX; a++) {
 		const char *ln = stacklat_loss_name(a);

@@ -16,6 +16,11 @@
  * Samples of 2^36 ns (68.7 s) or more are only in +Inf (the kernel's
  * overflow), as they are in _count.
  *
+ * Value stages (their unit is not ns) are in a family of their unit, with
+ * the same buckets in that unit, whole numbers: stacklat_stage_bytes
+ * (sizes) and stacklat_stage_items (numbers of things: queue depths,
+ * reads per wakeup, segments), each only when some stage has that unit.
+ *
  * Loss counters: stacklat_lost_REASON_total{pipeline} for every loss the
  * module reports (nmissed, table_full, stale, bad_delta, unmatched,
  * filtered, dropped).  Labels are bounded: pipeline and stage only (a

@@ -170,6 +170,33 @@ static __always_inline bool sl_net_port_filter(const struct sl_pipeline *p)
 	       READ_ONCE(p->filter.proto);
 }
 
+/*
+ * The current task in its current context, as the ident of a per-task
+ * entry in the in-flight table: the task's address (task_structs are
+ * cache-line aligned) with the context in its two low bits - 0 task, 1
+ * softirq, 2 hardirq, 3 NMI.  What a task does in one context is strictly
+ * sequential whatever CPU it runs on, where per-CPU state is not: a task
+ * preempted inside a call (PREEMPT_RT, preempt=full) lets another task
+ * run on its CPU, and it may resume on another one.  Not the pid: every
+ * CPU's idle task has pid 0, and a softirq runs on whichever task it
+ * interrupted (its own context there).  Never shown (a pointer).
+ */
+static __always_inline unsigned long sl_net_ctx_ident(void)
+{
+	unsigned long ctx;
+
+	if (in_nmi())
+		ctx = 3;
+	else if (hardirq_count())
+		ctx = 2;
+	else if (in_serving_softirq())
+		ctx = 1;
+	else
+		ctx = 0;
+	BUILD_BUG_ON(__alignof__(struct task_struct) < 4);
+	return (unsigned long)current | ctx;
+}
+
 /* "<port>" in @b (6 bytes) for a breakdown slot's name, nothing probeable. */
 static __always_inline void sl_net_port_name(char *b, u16 port)
 {

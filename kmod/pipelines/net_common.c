@@ -101,14 +101,41 @@ static struct notifier_block sl_net_nb = {
 	.notifier_call = sl_net_netdev_event,
 };
 
-/* Under sl_lock, from the pipelines' setup and teardown. */
+/*
+ * Under sl_lock, from the pipelines' setup and teardown, which drop it
+ * around (un)registering the notifier and take it again.  They must: the
+ * notifier chain runs its callbacks under rtnl_lock, and our callback
+ * takes sl_lock (rtnl, then sl_lock), while registering takes rtnl_lock
+ * and unregistering replays NETDEV_UNREGISTER for every device into our
+ * callback - with sl_lock held, an ABBA deadlock against any device going
+ * away, and a self-deadlock at unload.
+ *
+ * Why the callers' state is still valid when they have it again: setup
+ * and teardown run only from sl_pipelines_init() (module load, and its
+ * error path) and sl_pipelines_exit() (unload, and the load's error
+ * path).  At load the front ends (debugfs, netlink), the module notifier
+ * and the sweep do not exist yet; at unload they are gone before
+ * sl_pipelines_exit(), which disabled every pipeline first.  So the only
+ * other holder of sl_lock in the window is this notifier's callback, and
+ * all it does is sl_dim_release() on the network pipelines' interface
+ * slots: at load no slot is taken yet (a key is never 0), at unload it
+ * resets the histograms of pipelines not freed yet and skips the freed
+ * ones (sl_dim_release() checks p->hists).  It touches nothing the
+ * callers hold across the call: the pipeline list, the loop's index and
+ * the pipeline being set up or torn down are theirs alone, and the user
+ * count below is only changed by setup and teardown, which the loader
+ * and the unloader run one at a time.  Anything that calls setup or
+ * teardown at another time (a pipeline added while the module runs)
+ * must register the notifier another way.
+ */
 int sl_net_notifier_get(void)
 {
 	int ret;
 
+	lockdep_assert_held(&sl_lock);
 	if (sl_net_notifier_users++)
 		return 0;
-	/* the notifier takes sl_lock: register without it */
+	/* the notifier takes sl_lock: register without it (see above) */
 	mutex_unlock(&sl_lock);
 	ret = register_netdevice_notifier(&sl_net_nb);
 	mutex_lock(&sl_lock);
@@ -119,6 +146,7 @@ int sl_net_notifier_get(void)
 
 void sl_net_notifier_put(struct sl_pipeline *p)
 {
+	lockdep_assert_held(&sl_lock);
 	if (--sl_net_notifier_users)
 		return;
 	mutex_unlock(&sl_lock);

@@ -42,9 +42,20 @@ static struct sl_hook sl_tx_hooks[HTX_NR];
  *   ts[SK_OLD]  when the oldest data not yet transmitted was handed over
  *   ts[SK_NEW]  when the newest send arrived while older data was waiting,
  *               aux[SK_NEW_SEQ] the sequence number its data starts at
- *   aux[SK_BUSY] a sendmsg is running on the socket
+ *   aux[SK_BUSY] how many sendmsg calls are running on the socket
  * The entry goes when everything written has been transmitted and no send
  * is running, or when the socket closes.
+ *
+ * Several threads may send on one socket at once: their calls enter
+ * before the socket lock and wait for it in turn.  A count, not a bit,
+ * keeps the entry while any of them runs: with a bit, the first to return
+ * cleared it, and once its data was out the entry went (at its return, or
+ * at the next transmission) while the others were still to write theirs -
+ * their segments were then sent without an application point, not in
+ * app->tcp nor in the totals, and counted nowhere.  Which of them hands
+ * over the next byte is the lock's choice, unknown at entry: while one is
+ * running, the oldest data's time stays the earliest entry's (a wait for
+ * the lock is time in app->tcp, like a wait for the window).
  */
 enum { SK_OLD, SK_NEW };
 enum { SK_NEW_SEQ, SK_BUSY };
@@ -77,15 +88,20 @@ static int sl_tx_tcp_send(struct sl_ev *ev)
 		if (!e)
 			return -1;
 	} else if (!after(wseq, nxt)) {
-		/* all earlier data is out: this send's is the oldest */
-		e->ts[SK_OLD] = now;
-		e->ts[SK_NEW] = 0;
+		/*
+		 * all earlier data is out: this send's is the oldest, unless
+		 * another send, entered earlier, is still to write its own
+		 */
+		if (!e->aux[SK_BUSY]) {
+			e->ts[SK_OLD] = now;
+			e->ts[SK_NEW] = 0;
+		}
 	} else {
 		e->ts[SK_NEW] = now;
 		e->aux[SK_NEW_SEQ] = wseq;
 	}
 	e->born = now;
-	e->aux[SK_BUSY] = 1;
+	e->aux[SK_BUSY]++;
 	sl_chain_put(e);
 	return 0;
 }
@@ -99,8 +115,11 @@ static int sl_tx_tcp_send_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	e = sl_chain_get(ev->p, sl_sk_id(sk));
 	if (!e)
 		return SL_DONE;
-	e->aux[SK_BUSY] = 0;
-	if (!after(READ_ONCE(tp->write_seq), READ_ONCE(tp->snd_nxt)))
+	/* not below 0: an entry made after this call's (its own went stale) */
+	if (e->aux[SK_BUSY])
+		e->aux[SK_BUSY]--;
+	if (!e->aux[SK_BUSY] &&
+	    !after(READ_ONCE(tp->write_seq), READ_ONCE(tp->snd_nxt)))
 		sl_chain_remove(ev->p, e, SL_NO_LOSS);
 	else
 		sl_chain_put(e);

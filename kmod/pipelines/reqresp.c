@@ -62,8 +62,6 @@ enum {
 	RRS_NSTAGES
 };
 
-#define NOPT	SL_FLIGHT_NTS	/* a value stage: recorded by the callbacks */
-
 static struct sl_stage sl_rr_stages[RRS_NSTAGES] = {
 	[RRS_RX] = { "rx", "driver", "ip_rcv", R_DRV, R_IP },
 	[RRS_TCPIP] = { "tcpip", "ip_rcv", "tcp_queue", R_IP, R_QUEUE },
@@ -76,11 +74,17 @@ static struct sl_stage sl_rr_stages[RRS_NSTAGES] = {
 	[RRS_APP] = { "app", "read_return", "write", R_RDRET, R_WRSTART },
 	[RRS_TX] = { "tx", "write", "xmit", R_WRSTART, R_TXDONE },
 	[RRS_TOTAL] = { "total", "driver", "xmit", R_DRV, R_TXDONE },
-	/* values, not times */
-	[RRS_PERWAKE] = { "reads-per-wakeup", "waking", "wait", NOPT, NOPT },
-	[RRS_SEGS] = { "segments", "driver", "tcp_queue", NOPT, NOPT },
-	/* the queue stage of the requests that arrived at a busy thread */
-	[RRS_BUSY] = { "busy.queue", "tcp_queue", "read", NOPT, NOPT },
+	/* counts, not times: plain numbers, unit "count" */
+	[RRS_PERWAKE] = SL_VALUE_STAGE("reads-per-wakeup", "waking", "wait",
+				       STACKLAT_UNIT_COUNT),
+	[RRS_SEGS] = SL_VALUE_STAGE("segments", "driver", "tcp_queue",
+				    STACKLAT_UNIT_COUNT),
+	/*
+	 * the queue stage of the requests that arrived at a busy thread: a
+	 * time, recorded by the callbacks (no pair of points derives it)
+	 */
+	[RRS_BUSY] = { "busy.queue", "tcp_queue", "read", SL_PT_NONE,
+		       SL_PT_NONE },
 };
 
 enum {
@@ -96,18 +100,10 @@ static struct sl_hook sl_rr_hooks[HRR_NR];
 static DECLARE_BITMAP(sl_rr_ports, 65536);
 
 /*
- * the socket whose data_ready runs on this CPU, in which task and irq
- * context; a data_ready that runs inside another's (an interrupt, or on
- * PREEMPT_RT a task preempting one in softirq, which runs preemptible
- * there) keeps the outer one's in its kretprobe bytes and puts it back
+ * data_ready calls of followed sockets running now (entered, not
+ * returned): while there are none, a wakeup needs no lookup
  */
-struct sl_rr_ready {
-	unsigned long sk;
-	unsigned long irq;
-	const struct task_struct *task;
-};
-
-static DEFINE_PER_CPU(struct sl_rr_ready, sl_rr_ready);
+static atomic_t sl_rr_ready_open;
 
 /* a response segment between net_dev_start_xmit and net_dev_xmit */
 struct sl_rr_tx {
@@ -232,7 +228,7 @@ static void sl_rr_finish(struct sl_pipeline *p, struct sl_flight_ent *e)
 		if (e->ts[i] < e->ts[i - 1])
 			e->ts[i] = e->ts[i - 1];
 	sl_chain_record(p, e);
-	sl_record(p, RRS_SEGS, (s64)e->aux[1]);
+	sl_record_value(p, RRS_SEGS, e->aux[1]);
 	if (e->aux[0] & SL_RR_BUSY)
 		sl_record(p, RRS_BUSY, (s64)(e->ts[R_RDSTART] - e->ts[R_QUEUE]));
 	sl_chain_remove(p, e, SL_NO_LOSS);
@@ -266,37 +262,81 @@ static void sl_rr_settle(struct sl_pipeline *p, unsigned long req)
 
 /*
  * sock_def_readable(sk) at entry: a followed socket's data wakes its
- * readers: the wakeups in this call (same CPU, task and irq context) are
- * theirs.  At return (post), no longer: the one it ran inside, if any, is
- * back (unless this CPU's is no longer this call's: it returned on
- * another CPU, where the caller could migrate).
+ * readers: the wakeups in this call are theirs.  Which call a wakeup is
+ * in is kept per task and context (sl_net_ctx_ident()), in an entry of
+ * the table whose aux[0] is the socket: the wakeups are in the same task
+ * and context as the call, on whatever CPU it runs by then.  Not per CPU:
+ * data_ready runs in process context too (the socket backlog, processed
+ * in release_sock), which PREEMPT_RT and preempt=full preempt and
+ * migrate, and on PREEMPT_RT softirqs run preemptible in threads.  A
+ * per-CPU marker was another task's after a preemption (the wakeups of
+ * this call then not seen: its request filed as one that found its thread
+ * busy), or stayed behind on the CPU the call entered on, naming this
+ * task, when it returned on another - and every later wakeup by this task
+ * on that CPU, outside any data_ready, was taken for a reader woken by
+ * data.  A data_ready inside another in the same task and context (none
+ * is expected) keeps the outer one's socket in its kretprobe bytes and
+ * puts it back at return (post).
  */
 static int sl_rr_ready_pre(struct sl_ev *ev)
 {
-	struct sl_rr_ready *saved = ev->data;
+	unsigned long *saved = ev->data;
+	struct sl_pipeline *p = ev->p;
+	struct sl_flight_ent *m;
 
-	if (!sl_chain_followed(ev->p, ev->ident | SL_RR_PEND))
+	if (!sl_chain_followed(p, ev->ident | SL_RR_PEND))
 		return -1;
-	saved->sk = this_cpu_read(sl_rr_ready.sk);
-	saved->irq = this_cpu_read(sl_rr_ready.irq);
-	saved->task = this_cpu_read(sl_rr_ready.task);
-	this_cpu_write(sl_rr_ready.sk, ev->ident);
-	this_cpu_write(sl_rr_ready.irq, irq_count());
-	this_cpu_write(sl_rr_ready.task, current);
+	m = sl_flight_put(sl_ft, sl_chain_key(p, sl_net_ctx_ident()),
+			  sl_ev_now(ev), SL_FL_KEEP, NULL);
+	if (unlikely(!m)) {
+		/* its wakeups are not seen: its request looks busy */
+		sl_loss(p, SL_LOSS_TABLE_FULL);
+		return -1;
+	}
+	*saved = m->aux[0];
+	m->aux[0] = ev->ident;
+	sl_chain_put(m);
+	atomic_inc(&sl_rr_ready_open);
 	return 0;
 }
 
 static int sl_rr_ready_post(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	const struct sl_rr_ready *saved = ev->data;
+	const unsigned long *saved = ev->data;
+	struct sl_pipeline *p = ev->p;
+	struct sl_flight_ent *m;
 
-	if (this_cpu_read(sl_rr_ready.sk) != ev->ident ||
-	    this_cpu_read(sl_rr_ready.task) != current)
+	atomic_dec_if_positive(&sl_rr_ready_open);
+	m = sl_chain_get(p, sl_net_ctx_ident());
+	if (!m)
 		return SL_DONE;
-	this_cpu_write(sl_rr_ready.sk, saved->sk);
-	this_cpu_write(sl_rr_ready.irq, saved->irq);
-	this_cpu_write(sl_rr_ready.task, saved->task);
+	if (m->aux[0] != ev->ident) {
+		sl_chain_put(m);	/* not ours: flushed and made again */
+		return SL_DONE;
+	}
+	if (*saved) {
+		m->aux[0] = *saved;
+		sl_chain_put(m);
+	} else {
+		sl_chain_remove(p, m, SL_NO_LOSS);
+	}
 	return SL_DONE;
+}
+
+/* The socket whose data_ready the current task is in, in this context. */
+static unsigned long sl_rr_ready_sk(struct sl_pipeline *p)
+{
+	struct sl_flight_ent *m;
+	unsigned long sk;
+
+	if (!atomic_read(&sl_rr_ready_open))
+		return 0;
+	m = sl_chain_get(p, sl_net_ctx_ident());
+	if (!m)
+		return 0;
+	sk = m->aux[0];
+	sl_chain_put(m);
+	return sk;
 }
 
 /* sched_waking(p): a thread woken by a followed socket's data. */
@@ -306,10 +346,6 @@ static int sl_rr_waking_pre(struct sl_ev *ev)
 	struct sl_pipeline *p = ev->p;
 	u32 tgid = READ_ONCE(p->filter.tgid), tid = READ_ONCE(p->filter.tid);
 
-	if (!this_cpu_read(sl_rr_ready.sk) ||
-	    this_cpu_read(sl_rr_ready.irq) != irq_count() ||
-	    this_cpu_read(sl_rr_ready.task) != current)
-		return -1;
 	if ((tgid && tgid != (u32)t->tgid) || (tid && tid != (u32)t->pid))
 		return -1;
 	/*
@@ -327,6 +363,8 @@ static int sl_rr_waking_pre(struct sl_ev *ev)
 	if (READ_ONCE(t->__state) & TASK_RTLOCK_WAIT)
 		return -1;
 #endif
+	if (!sl_rr_ready_sk(p))
+		return -1;
 	ev->ident = (unsigned long)t->pid;
 	return 0;
 }
@@ -367,7 +405,7 @@ static int sl_rr_wait_pre(struct sl_ev *ev)
 		return 0;
 	n = t->aux[1] & U32_MAX;
 	if ((t->aux[1] & SL_RR_WOKEN) && n)
-		sl_record(p, RRS_PERWAKE, (s64)n);
+		sl_record_value(p, RRS_PERWAKE, n);
 	req = t->aux[0];
 	sl_chain_remove(p, t, SL_NO_LOSS);
 	if (req)
@@ -652,12 +690,9 @@ static int sl_rr_close_pre(struct sl_ev *ev)
 
 static int sl_rr_on_enable(struct sl_pipeline *p)
 {
-	int cpu;
-
 	bitmap_zero(sl_rr_ports, 65536);
-	/* a data_ready whose return was disarmed left its marker */
-	for_each_possible_cpu(cpu)
-		per_cpu_ptr(&sl_rr_ready, cpu)->sk = 0;
+	/* data_ready calls whose return was disarmed (their entries flushed) */
+	atomic_set(&sl_rr_ready_open, 0);
 	return 0;
 }
 
@@ -743,7 +778,7 @@ static struct sl_hook sl_rr_hooks[HRR_NR] = {
 	[HRR_READY] = SL_POINT("data_ready", sl_c_rr_ready, SL_ACT_NONE,
 			       R_WAKE, 0, .pre = sl_rr_ready_pre,
 			       .post = sl_rr_ready_post,
-			       .data_size = sizeof(struct sl_rr_ready)),
+			       .data_size = sizeof(unsigned long)),
 	[HRR_WAKING] = SL_POINT("waking", sl_c_rr_waking, SL_ACT_START, R_WAKE,
 				0, .pre = sl_rr_waking_pre,
 				.post = sl_rr_waking_post),

@@ -81,32 +81,76 @@ static __always_inline void sl_rt_record(struct sl_pipeline *p, u32 kind,
 }
 
 /*
- * A retransmitting call in progress on this CPU: tcp_retransmit_skb (RTO,
- * fast retransmit, SYN) or tcp_send_loss_probe (TLP), followed to its
- * return.  Its entry reads the time the segment was last sent before the
- * transmission overwrites it, and pushes the frame on this CPU's chain;
- * its return pops it.  A softirq retransmitting for another socket in
- * between pushes and pops its own (interrupts nest), so the top frame of
- * the tracepoint's CPU is its call's.  The frames live in the kretprobe
- * instances; the chain is emptied whenever the pipeline is enabled.
+ * The retransmitting calls in progress: tcp_retransmit_skb (RTO, fast
+ * retransmit, SYN) and tcp_send_loss_probe (TLP), followed to their
+ * return.  An entry reads the time the segment was last sent before the
+ * transmission overwrites it and pushes a frame (the socket and that
+ * time); the tracepoint inside the call reads the top frame; the return
+ * pops it.
+ *
+ * The frames are kept per task and context, in an entry of the in-flight
+ * table keyed by the task and by what it runs (sl_net_ctx_ident()), never
+ * per CPU: tcp_retransmit_skb runs in process context too (the socket
+ * backlog, processed in release_sock), which PREEMPT_RT and preempt=full
+ * preempt and migrate - and on PREEMPT_RT softirqs run preemptible in
+ * threads as well.  A per-CPU stack let a task preempted
+ * inside a call find another task's frame on top (its retransmission
+ * counted unmatched), or migrate and leave its frame on the old CPU's
+ * stack, in a kretprobe instance that was then recycled.  One task in one
+ * context runs its calls strictly nested: a softirq that runs on a task's
+ * stack (at the end of an interrupt, or in local_bh_enable inside a
+ * transmission) is the task's softirq context, another key.  So the top
+ * frame of the key is the current call's, whatever CPU the task runs on
+ * now.
+ *
+ * The entry: frame d's segment time in ts[2d], its socket in ts[2d + 1],
+ * the depth in aux[0].  It is removed when the outermost call returns
+ * (and flushed when the pipeline is disabled).  The instance keeps the
+ * depth and the frame, to check at return that the frame is still its
+ * own.
  */
+#define SL_RT_DEPTH	(SL_FLIGHT_NTS / 2)	/* frames a task and context */
+
 struct sl_rt_frame {
-	struct sl_rt_frame *up;
 	const struct sock *sk;
 	u64 prev;			/* the segment's last transmission */
+	u32 depth;			/* its frame in the entry */
 };
 
-static DEFINE_PER_CPU(struct sl_rt_frame *, sl_rt_top);
-
-static __always_inline void sl_rt_push(struct sl_ev *ev, const struct sock *sk,
-				       u64 prev)
+/*
+ * Push the frame of the call entering now.  Returns 0 to follow the call
+ * to its return, < 0 not to (the table had no entry for it: counted
+ * table_full here, and its retransmission unmatched at the tracepoint).
+ */
+static __always_inline int sl_rt_push(struct sl_ev *ev, const struct sock *sk,
+				      u64 prev)
 {
 	struct sl_rt_frame *f = ev->data;
+	struct sl_pipeline *p = ev->p;
+	struct sl_flight_ent *e;
+	u32 d;
 
+	e = sl_flight_put(sl_ft, sl_chain_key(p, sl_net_ctx_ident()), sl_now(),
+			  SL_FL_KEEP, NULL);
+	if (unlikely(!e)) {
+		sl_loss(p, SL_LOSS_TABLE_FULL);
+		return -1;
+	}
+	d = (u32)e->aux[0];
+	if (unlikely(d >= SL_RT_DEPTH)) {
+		/* nested deeper than the entry holds: counted, not followed */
+		sl_chain_put(e);
+		sl_loss(p, SL_LOSS_TABLE_FULL);
+		return -1;
+	}
+	e->ts[2 * d] = prev;
+	e->ts[2 * d + 1] = (unsigned long)sk;
+	e->aux[0] = d + 1;
+	sl_chain_put(e);
 	f->sk = sk;
 	f->prev = prev;
-	f->up = this_cpu_read(sl_rt_top);
-	this_cpu_write(sl_rt_top, f);
+	f->depth = d;
+	return 0;
 }
 
 /* tcp_retransmit_skb(sk, skb, segs) entry */
@@ -114,8 +158,7 @@ static int sl_rt_entry(struct sl_ev *ev)
 {
 	const struct sk_buff *skb = sl_ev_ptr(ev, 1);
 
-	sl_rt_push(ev, sl_ev_ptr(ev, 0), READ_ONCE(skb->skb_mstamp_ns));
-	return 0;
+	return sl_rt_push(ev, sl_ev_ptr(ev, 0), READ_ONCE(skb->skb_mstamp_ns));
 }
 
 /* tcp_send_loss_probe(sk) entry: the probe resends the last segment sent */
@@ -124,26 +167,36 @@ static int sl_rt_tlp_entry(struct sl_ev *ev)
 	const struct sock *sk = sl_ev_ptr(ev, 0);
 	const struct sk_buff *skb = skb_rb_last(&sk->tcp_rtx_queue);
 
-	sl_rt_push(ev, sk, skb ? READ_ONCE(skb->skb_mstamp_ns) : 0);
-	return 0;
+	return sl_rt_push(ev, sk, skb ? READ_ONCE(skb->skb_mstamp_ns) : 0);
 }
 
+/*
+ * The call returns: pop its frame, and any above it (calls whose return
+ * never came: none is expected).  A frame that is no longer its own (the
+ * entry was flushed, or reclaimed by age) is left alone.
+ */
 static int sl_rt_pop(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	struct sl_rt_frame *f = ev->data;
+	const struct sl_rt_frame *f = ev->data;
+	struct sl_pipeline *p = ev->p;
+	struct sl_flight_ent *e;
+	u32 d = f->depth;
 
-	if (this_cpu_read(sl_rt_top) == f)
-		this_cpu_write(sl_rt_top, f->up);
-	return SL_KEEP;
-}
-
-static int sl_rt_on_enable(struct sl_pipeline *p)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		per_cpu(sl_rt_top, cpu) = NULL;
-	return 0;
+	e = sl_chain_get(p, sl_net_ctx_ident());
+	if (!e)
+		return SL_DONE;
+	if ((u32)e->aux[0] <= d || e->ts[2 * d] != f->prev ||
+	    e->ts[2 * d + 1] != (unsigned long)f->sk) {
+		sl_chain_put(e);
+		return SL_DONE;
+	}
+	if (!d) {
+		sl_chain_remove(p, e, SL_NO_LOSS);
+		return SL_DONE;
+	}
+	e->aux[0] = d;
+	sl_chain_put(e);
+	return SL_DONE;
 }
 
 /*
@@ -156,13 +209,23 @@ static int sl_rt_retransmit(struct sl_ev *ev, struct sl_flight_ent *unused)
 	const struct sock *sk = sl_ev_ptr(ev, 0);
 	const struct sk_buff *skb = sl_ev_ptr(ev, 1);
 	const struct inet_connection_sock *icsk = inet_csk(sk);
-	const struct sl_rt_frame *f = this_cpu_read(sl_rt_top);
+	struct sl_flight_ent *e;
 	u8 ca = icsk->icsk_ca_state;
-	u32 kind;
+	u64 prev = 0;
+	u32 kind, d;
 
 	if ((int)sl_ev_arg(ev, 2))
 		return SL_KEEP;
-	if (!f || f->sk != sk || !f->prev) {
+	/* the top frame of this task's calls in this context is this call's */
+	e = sl_chain_get(ev->p, sl_net_ctx_ident());
+	if (e) {
+		d = (u32)e->aux[0];
+		if (d && d <= SL_RT_DEPTH &&
+		    e->ts[2 * (d - 1) + 1] == (unsigned long)sk)
+			prev = e->ts[2 * (d - 1)];
+		sl_chain_put(e);
+	}
+	if (!prev) {
 		sl_loss(ev->p, SL_LOSS_UNMATCHED);
 		return SL_KEEP;
 	}
@@ -180,7 +243,7 @@ static int sl_rt_retransmit(struct sl_ev *ev, struct sl_flight_ent *unused)
 		kind = RS_OTHER;
 	sl_rt_record(ev->p, kind, READ_ONCE(inet_sk(sk)->inet_num),
 		     ntohs(READ_ONCE(inet_sk(sk)->inet_dport)),
-		     (s64)(sl_ev_now(ev) - f->prev), tcp_skb_pcount(skb));
+		     (s64)(sl_ev_now(ev) - prev), tcp_skb_pcount(skb));
 	return SL_KEEP;
 }
 
@@ -239,6 +302,15 @@ static struct sl_hook sl_rt_hooks[] = {
 		 .post = sl_rt_synack),
 };
 
+/* debugfs "inflight": a task's open calls (never its address) */
+static void sl_rt_flight_fmt(const struct sl_pipeline *p,
+			     const struct sl_flight_ent *e, u64 now, char *buf,
+			     size_t len)
+{
+	scnprintf(buf, len, " %llu retransmitting call(s) open",
+		  min_t(u64, e->aux[0], SL_RT_DEPTH));
+}
+
 static int sl_rt_setup(struct sl_pipeline *p)
 {
 	static const char * const from[] = { "sent" };
@@ -259,5 +331,5 @@ struct sl_pipeline sl_pipe_tcpretrans = {
 	.stages = sl_rt_stages,
 	.nstages = ARRAY_SIZE(sl_rt_stages),
 	.setup = sl_rt_setup,
-	.on_enable = sl_rt_on_enable,
+	.flight_fmt = sl_rt_flight_fmt,
 };

@@ -431,6 +431,66 @@ static void test_metrics(void **state)
 		len++;
 	assert_int_equal(len, 2 * (METRICS_POW_MAX - METRICS_POW_MIN + 2));
 	assert_string_equal(buf + strlen(buf) - 6, "# EOF\n");
+	/* no value stage: no family of sizes or of things */
+	assert_null(strstr(buf, "stacklat_stage_bytes"));
+	assert_null(strstr(buf, "stacklat_stage_items"));
+	free(buf);
+}
+
+/*
+ * Value stages (reqresp's segments: a count; netsize's bytes) are in the
+ * family of their unit, in whole numbers of it, never in seconds.
+ */
+static void test_metrics_units(void **state)
+{
+	struct pipe_info p[1] = { { .name = "reqresp", .enabled = true } };
+	struct pipe_list pl = { .p = p, .n = 1 };
+	struct hist h3[3];
+	struct hist_set set = { .h = h3, .n = 3 };
+	char *buf = NULL, *l;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	memset(h3, 0, sizeof(h3));
+	fill(&h3[0], 1, 1000, 4);
+	strcpy(h3[0].stage, "total");
+	fill(&h3[1], 1, 1, 3);			/* [1,2): le 1 */
+	fill(&h3[1], 1, 2, 1);			/* [2,3): le 3 */
+	h3[1].unit = STACKLAT_UNIT_COUNT;
+	strcpy(h3[1].stage, "segments");
+	fill(&h3[2], 1, 1500, 2);		/* [1472,1536): le 2047 */
+	h3[2].unit = STACKLAT_UNIT_BYTES;
+	strcpy(h3[2].stage, "size");
+	for (len = 0; len < 3; len++)
+		strcpy(h3[len].pipeline, "reqresp");
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	metrics_render(f, &pl, &set);
+	fclose(f);
+	assert_non_null(strstr(buf,
+		"stacklat_stage_seconds_sum{pipeline=\"reqresp\",stage=\"total\"} 0.000004\n"));
+	assert_null(strstr(buf, "stacklat_stage_seconds_bucket{pipeline=\"reqresp\",stage=\"segments\""));
+	assert_null(strstr(buf, "stacklat_stage_seconds_bucket{pipeline=\"reqresp\",stage=\"size\""));
+	assert_non_null(strstr(buf, "# TYPE stacklat_stage_items histogram\n"
+		"stacklat_stage_items_bucket{pipeline=\"reqresp\",stage=\"segments\",le=\"1\"} 3\n"
+		"stacklat_stage_items_bucket{pipeline=\"reqresp\",stage=\"segments\",le=\"3\"} 4\n"));
+	assert_non_null(strstr(buf,
+		"stacklat_stage_items_bucket{pipeline=\"reqresp\",stage=\"segments\",le=\"68719476735\"} 4\n"
+		"stacklat_stage_items_bucket{pipeline=\"reqresp\",stage=\"segments\",le=\"+Inf\"} 4\n"
+		"stacklat_stage_items_sum{pipeline=\"reqresp\",stage=\"segments\"} 5\n"
+		"stacklat_stage_items_count{pipeline=\"reqresp\",stage=\"segments\"} 4\n"));
+	assert_non_null(strstr(buf, "# TYPE stacklat_stage_bytes histogram\n"));
+	assert_non_null(strstr(buf,
+		"stacklat_stage_bytes_bucket{pipeline=\"reqresp\",stage=\"size\",le=\"1023\"} 0\n"
+		"stacklat_stage_bytes_bucket{pipeline=\"reqresp\",stage=\"size\",le=\"2047\"} 2\n"));
+	assert_non_null(strstr(buf,
+		"stacklat_stage_bytes_sum{pipeline=\"reqresp\",stage=\"size\"} 3000\n"));
+	/* each stage in one family only: 36 finite buckets and +Inf each */
+	len = 0;
+	for (l = buf; (l = strstr(l, "_bucket{")); l++)
+		len++;
+	assert_int_equal(len, 3 * (METRICS_POW_MAX - METRICS_POW_MIN + 2));
 	free(buf);
 }
 
@@ -446,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_event_compact),
 		cmocka_unit_test(test_metrics_decimal),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_metrics_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,11 @@
       read before and after the module's tcpretrans table, until no
       retransmission happened in between; again on a new connection
       (at most 8) while nothing was retransmitted.
+  tcpretrans.py NS parallel PORT BYTES NCONN MIN
+      as bulk, with NCONN transfers at a time (ports PORT..PORT+NCONN-1,
+      each client and server a thread of its own), rounds of them until
+      the sockets retransmitted MIN segments in all (at most 12 rounds,
+      and none begun after 180 s: a slow guest does fewer).
   tcpretrans.py NS blackhole PORT N
       a connection is made, then netem loss 100 % is put on lo by this
       script (tc), 1000 bytes are sent, until N retransmissions: the RTO
@@ -129,6 +134,39 @@ def bulk(port, nbytes, tries=8):
     return result(total, tab, transfers=i + 1)
 
 
+def parallel(port, nbytes, nconn, least, rounds=12, budget=180):
+    """Rounds of @nconn concurrent transfers until @least segments were
+    retransmitted in all: many retransmitting calls at once, in the
+    senders' tasks (their backlog) and in softirq, on both CPUs."""
+    socks = []
+    lock = threading.Lock()
+    errs = []
+
+    def one(k):
+        try:
+            got = transfer(port + k, nbytes)
+        except Exception as e:  # reported below, after the join
+            errs.append(repr(e))
+            return
+        with lock:
+            socks.extend(got)
+    end = time.monotonic() + budget
+    for i in range(rounds):
+        ts = [threading.Thread(target=one, args=(k,)) for k in range(nconn)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        if errs:
+            sys.exit("transfer failed: " + errs[0])
+        total, tab = consistent(socks)
+        if total >= least or time.monotonic() > end:
+            break
+    for x in socks:
+        x.close()
+    return result(total, tab, transfers=(i + 1) * nconn, rounds=i + 1)
+
+
 def mibs():
     """The TCP counters that say why a timeout retransmitted nothing."""
     want = ("TCPTimeouts", "TCPSpuriousRtxHostQueues", "TCPLossProbes",
@@ -221,6 +259,8 @@ def main():
     cmd, port, arg = sys.argv[2], int(sys.argv[3]), sys.argv[4]
     if cmd == "bulk":
         out = bulk(port, int(arg))
+    elif cmd == "parallel":
+        out = parallel(port, int(arg), int(sys.argv[5]), int(sys.argv[6]))
     elif cmd == "blackhole":
         out = blackhole(port, int(arg))
     elif cmd == "syn":

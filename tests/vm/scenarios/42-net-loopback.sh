@@ -14,6 +14,10 @@
 # data segment TCP transmitted is either read by the application on its own
 # or absorbed into the segment queued before it, exactly:
 #   rx socket->app + coalesced == tx segments (tcp->ip) - retransmitted
+#
+# Then two threads sending on one socket at once: every data segment sent
+# has its application point (app->tcp and total = tcp->ip - retransmitted),
+# whichever of the two sendmsg calls returns first.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 . "$SL_REPO/tests/vm/net.sh"
@@ -99,7 +103,51 @@ if [ "$EK:$RK" = ftrace:fprobe ]; then
 	assert_eq "probe hits missed on ftrace and fprobe" 0 "$mall"
 fi
 
+# two threads sending on one socket: their sendmsg calls overlap (each
+# waits for the socket lock inside its call), and the segments of the one
+# still running when the other returns keep their application point
+port=$((port + 1))
+ctl filter net_tx clear rport=$port
+ctl reset
+m0=$(missed net_tx)
+out=$(python3 - $port 2000 $SIZE <<'PY'
+import socket, struct, sys, threading
+port, n, size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", port))
+srv.listen(1)
+c = socket.create_connection(("127.0.0.1", port))
+c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+s, _ = srv.accept()
+def read():
+    got = 0
+    while got < 2 * n * size:
+        got += len(s.recv(1 << 16))
+r = threading.Thread(target=read)
+r.start()
+ws = [threading.Thread(target=lambda: [c.sendall(b"t" * size) for _ in range(n)]) for _ in range(2)]
+for t in ws:
+    t.start()
+for t in ws:
+    t.join()
+r.join()
+print(struct.unpack_from("I", c.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104), 100)[0])
+c.close()
+s.close()
+PY
+) || fail "two senders on one socket failed"
+cat "$SL_DBG/net_tx"
+segs2=$(cnt net_tx tcp-\>ip)
+m=$(($(missed net_tx) - m0))
+note "two senders, 2 x 2000 messages: $segs2 segments ($out retransmitted), $m probe hits missed"
+assert_range "two senders: segments" 1 $((4000 + out)) "$segs2"
+# a probe hit the kernel skipped takes one segment's point at most
+assert_range "two senders: app->tcp = segments - retransmitted" \
+	$((segs2 - out - m)) $((segs2 - out)) "$(cnt net_tx app-\>tcp)"
+assert_eq "two senders: total = app->tcp" "$(cnt net_tx app-\>tcp)" "$(cnt net_tx total)"
+
 ctl disable net_rx
 ctl disable net_tx
 sl_unload
-pass "loopback v4/v6 TCP/UDP: $N of $N samples in every stage, totals = sum of stages; burst: read + coalesced = segments sent ($app + $c = $segs - $CLI_RETRANS); $mall hits missed ($EK, $RK)"
+pass "loopback v4/v6 TCP/UDP: $N of $N samples in every stage, totals = sum of stages; burst: read + coalesced = segments sent ($app + $c = $segs - $CLI_RETRANS); two senders on one socket: every segment has its application point; $mall hits missed ($EK, $RK)"

@@ -16,6 +16,11 @@
 #    it was done; a point stamped on the wrong side of it (the write's
 #    return instead of its entry, the read's return instead of its entry)
 #    moves X or Y into tx or read, and fails.
+#  - Units: the value stages (reads-per-wakeup, segments) are counts: plain
+#    numbers in the debugfs table and hist file and in `stacklat show` and
+#    `hist`, unit "count" in show -j, in the metrics' stacklat_stage_items
+#    family (never stacklat_stage_seconds); the time stages are times
+#    everywhere.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 . "$SL_REPO/tests/vm/rr.sh"
@@ -60,6 +65,51 @@ bq=$(awk '$1 == "busy.queue" { n = $2 } END { print n + 0 }' "$SL_DBG/reqresp")
 note "requests seen waking the sleeping thread: $pw of $N, at a busy one: $bq"
 assert_eq "requests that woke the sleeping thread" $((N - $(rr_lost unmatched))) "${pw:-0}"
 assert_eq "requests at a busy thread" 0 "$bq"
+
+# the units, on the base run's N requests
+"$SL_TOOL" show reqresp > /tmp/rr-units.show
+"$SL_TOOL" hist reqresp segments > /tmp/rr-units.hist
+"$SL_TOOL" metrics > /tmp/rr-units.prom
+cp "$SL_DBG/reqresp" /tmp/rr-units.dbg
+cp "$SL_DBG/hist/reqresp" /tmp/rr-units.dbghist
+promtool check metrics < /tmp/rr-units.prom ||
+	fail "promtool rejects the metrics: $(promtool check metrics < /tmp/rr-units.prom 2>&1 | head -3)"
+python3 - $N "$(rr_lost unmatched)" <<'PY' || fail "a value stage is not shown as a count"
+import json, re, sys
+n = int(sys.argv[1]) - int(sys.argv[2])
+count = re.compile(r"~?[0-9]+")
+time = re.compile(r"~?[0-9.]+(ns|us|ms|s)")
+def rows(f, skip):
+    return {l.split()[0]: l.split() for l in open(f).read().splitlines()[skip:] if l.split()}
+for f, skip in (("/tmp/rr-units.dbg", 1), ("/tmp/rr-units.show", 2)):
+    r = rows(f, skip)
+    for s in ("reads-per-wakeup", "segments"):
+        assert all(count.fullmatch(v) for v in r[s][2:8]), (f, r[s])
+    assert int(r["segments"][1]) == n, (f, r["segments"])
+    for s in ("rx", "total"):
+        assert all(time.fullmatch(v) for v in r[s][2:8]), (f, r[s])
+d = json.load(open("/tmp/rr-base.json"))
+st = {s["name"]: s for p in d["pipelines"] for s in p["stages"]}
+for s, u in st.items():
+    want = "count" if s in ("reads-per-wakeup", "segments") else "ns"
+    assert u["unit"] == want, (s, u["unit"])
+seg = st["segments"]
+# a request of 64 bytes is one skb, at times two
+assert seg["count"] == n and 1 <= seg["min"] <= seg["max"] <= 2, seg
+hist = open("/tmp/rr-units.hist").read()
+assert re.search(r"segments: %d samples, min [0-9]+, avg [0-9]+, p50 [0-9]+, max [0-9]+\n" % n, hist), hist[:300]
+dbg = open("/tmp/rr-units.dbghist").read()
+assert re.search(r"reqresp: segments \(driver -> tcp_queue\), %d samples, in count\n" % n, dbg), dbg[:300]
+prom = open("/tmp/rr-units.prom").read()
+assert "# TYPE stacklat_stage_items histogram" in prom
+for s in ("reads-per-wakeup", "segments"):
+    assert 'stacklat_stage_seconds_count{pipeline="reqresp",stage="%s"}' % s not in prom, s
+assert 'stacklat_stage_items_count{pipeline="reqresp",stage="segments"} %d\n' % n in prom
+assert 'stacklat_stage_items_sum{pipeline="reqresp",stage="segments"} %d\n' % seg["sum"] in prom
+assert 'stacklat_stage_items_bucket{pipeline="reqresp",stage="segments",le="+Inf"} %d\n' % n in prom
+assert 'stacklat_stage_seconds_count{pipeline="reqresp",stage="total"} %d\n' % n in prom
+print("value stages are counts in debugfs, show, hist, show -j and metrics; times stay times")
+PY
 measure epoll epoll 1 1 $X_US $Y_US
 measure poll poll 1 1 $X_US $Y_US
 measure blocking blocking 1 1 $X_US 0
