@@ -82,6 +82,14 @@ elif has linux/fprobe.h 'unsigned long ret_ip, struct pt_regs \*'; then
 fi
 has linux/fprobe.h 'int[[:space:]]+nr_maxactive;' && flag FPROBE_HAS_NR_MAXACTIVE
 
+# ---- how tracepoint probes are called
+# 7.x calls them under SRCU (guard(srcu_fast_notrace)), no longer with
+# preemption off: stacklat's probes turn it off themselves there
+has linux/tracepoint.h 'guard\(srcu' && flag TP_PROBES_PREEMPTIBLE
+# syscall tracepoints that may fault (6.13): probes under RCU tasks trace,
+# preemptible
+has linux/tracepoint.h '__DECLARE_TRACE_SYSCALL' && flag TP_SYSCALL_PROBES_PREEMPTIBLE
+
 # ---- network tracepoints
 p=$(tp_proto kfree_skb skb)
 case $p in

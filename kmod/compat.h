@@ -116,6 +116,27 @@ static inline void sl_compat_fprobe_maxactive(struct fprobe *fp, int n)
 }
 #endif
 
+/*
+ * How the kernel calls tracepoint probes.  To 6.12 every probe runs with
+ * preemption off (__DO_TRACE's preempt_disable_notrace()).  7.x calls
+ * them under SRCU (guard(srcu_fast_notrace), COMPAT_TP_PROBES_PREEMPTIBLE)
+ * and, from 6.13, syscall tracepoints, which may fault, under RCU tasks
+ * trace (COMPAT_TP_SYSCALL_PROBES_PREEMPTIBLE): preemptible, and the
+ * kernel's own probes turn preemption off themselves.  So do stacklat's
+ * (SL_TP_DEFINE*, core/sl.h), only where the kernel does not: a constant
+ * 0 compiles the two calls out.
+ */
+#ifdef COMPAT_TP_PROBES_PREEMPTIBLE
+#define SL_TP_PREEMPTIBLE		1
+#else
+#define SL_TP_PREEMPTIBLE		0
+#endif
+#if defined(COMPAT_TP_SYSCALL_PROBES_PREEMPTIBLE) || SL_TP_PREEMPTIBLE
+#define SL_TP_SYSCALL_PREEMPTIBLE	1
+#else
+#define SL_TP_SYSCALL_PREEMPTIBLE	0
+#endif
+
 /* nla_strlcpy() was renamed nla_strscpy() in 5.11 (and returns -E2BIG). */
 static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 					    size_t size)

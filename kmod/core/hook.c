@@ -139,7 +139,10 @@ static __always_inline int sl_fip_next(struct sl_pipeline *p,
  * pipeline at @ip (every one, if two share it), found in its address map
  * through its cache (sl_fip_next).  A hit
  * that ftrace's recursion lock refuses (the handler re-entered in the same
- * context) is counted missed.  The lock disables preemption while held.
+ * context) is counted missed.  The lock disables preemption while held
+ * (trace_test_and_set_recursion() on every kernel with this backend), so
+ * the dispatcher runs with preemption off, as it requires (sl.h); a hit
+ * the lock refuses runs nothing.
  */
 static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *op,
@@ -314,7 +317,9 @@ static inline void sl_ft_disarm_all(struct sl_pipeline *p)
  * return points' functions, registered with all of them at once (one code
  * update).  Its entry handler runs under ftrace's per-context recursion
  * lock (a softirq arriving inside a task's handler is run, where a
- * kretprobe's kprobe would drop it as nested); it finds the hook in the
+ * kretprobe's kprobe would drop it as nested), which disables preemption;
+ * the exit handler runs from rethook's trampoline handler, with
+ * preemption off too (the engine requires it: sl.h).  It finds the hook in the
  * address map, like sl_ft_func(), and keeps it in front of the
  * call's bytes for the exit handler, which gets them as a kretprobe's
  * would.
@@ -651,7 +656,10 @@ void sl_hook_free(struct sl_hook *hk)
 /*
  * Every kretprobe runs the dispatcher through these two trampolines, which
  * find the hook (sl_krp_hook(), sl_krp_gone()) and hand it over as an
- * argument; a pipeline may have its own (struct sl_pipeline's @krp).
+ * argument; a pipeline may have its own (struct sl_pipeline's @krp).  The
+ * kprobes core calls kprobe and kretprobe handlers with preemption off
+ * (from the breakpoint, or from ftrace under its recursion lock; the
+ * return from the trampoline), as the engine requires (sl.h).
  */
 static int sl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {

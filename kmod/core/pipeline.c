@@ -179,7 +179,10 @@ static void sl_pipeline_disarm(struct sl_pipeline *p)
 	p->enabled = false;
 	sl_hooks_disarm(p->hooks, p->nhooks);
 	tracepoint_synchronize_unregister();
-	/* kprobe handlers run with preemption off: this waits for them too */
+	/*
+	 * every probe runs with preemption off (sl.h; on 7.x tracepoint
+	 * probes turn it off themselves): this waits for them too
+	 */
 	synchronize_rcu();
 	if (p->on_disable)
 		p->on_disable(p);

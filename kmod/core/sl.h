@@ -8,6 +8,7 @@
 
 #include <linux/types.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/kprobes.h>
 #include <linux/tracepoint.h>
 #include <linux/mutex.h>
@@ -377,25 +378,54 @@ size_t sl_krp_data_size(const struct sl_hook *hk);
 
 
 /*
+ * Every probe runs with preemption off, whatever attaches it: the engine's
+ * per-CPU state assumes it (a held in-flight entry or bucket lock that
+ * other CPUs wait for a bounded time, a histogram's min and max, a
+ * pipeline's per-CPU frames, an RCU-sched read of kernel tables such as
+ * the drop reasons).  kprobe and kretprobe handlers are called so; the
+ * ftrace_ops and fprobe handlers run under ftrace's recursion lock, which
+ * disables preemption (hook.c); tracepoint probes were called so up to
+ * 6.12, and since are not (compat.h): there the probes SL_TP_DEFINE*
+ * make turn it off around their body themselves (SL_TP_PREEMPTIBLE, or
+ * SL_TP_SYSCALL_PREEMPTIBLE for the syscall tracepoints that may fault,
+ * SL_TP_DEFINE_FAULTABLE); elsewhere @on is a constant 0 and this is
+ * compiled out.
+ */
+#define sl_tp_preempt_off(on)						\
+	do { if (on) preempt_disable_notrace(); } while (0)
+#define sl_tp_preempt_on(on)						\
+	do { if (on) preempt_enable_notrace(); } while (0)
+
+/*
  * A tracepoint probe for the dispatcher: SL_TP_DEFINE(name, (PROTO),
  * args...) defines sl_tp_<name> with the tracepoint's prototype, handing
  * the listed arguments on in that order, and type-checks it against the
  * kernel's own register_trace_<name>() so that a prototype that drifts is
- * a build error, never a crash.
+ * a build error, never a crash.  SL_TP_DEFINE_FAULTABLE is the same for a
+ * syscall tracepoint (sys_enter, sys_exit), which the kernel may call
+ * preemptible where it calls the others with preemption off.
  */
 #define SL_UNPAREN(...)	__VA_ARGS__
 /* fn(d, the first four of the arguments given) */
 #define SL_TP_CALL4(fn, d, a0, a1, a2, a3, ...)	fn(d, a0, a1, a2, a3)
-#define SL_TP_DEFINE(tpname, proto, ...)				\
-static void sl_tp_##tpname(void *__data, SL_UNPAREN proto)		\
-{									\
-	SL_TP_CALL4(sl_tp_dispatch, __data, __VA_ARGS__, 0, 0, 0, 0);	\
-}									\
+#define SL_TP_CHECK(tpname)						\
 static inline void __maybe_unused sl_tp_check_##tpname(void)		\
 {									\
 	BUILD_BUG_ON(sizeof(register_trace_##tpname(sl_tp_##tpname,	\
 						    NULL)) != sizeof(int)); \
 }
+#define SL_TP_DEFINE_IN(tpname, preemptible, proto, ...)		\
+static void sl_tp_##tpname(void *__data, SL_UNPAREN proto)		\
+{									\
+	sl_tp_preempt_off(preemptible);					\
+	SL_TP_CALL4(sl_tp_dispatch, __data, __VA_ARGS__, 0, 0, 0, 0);	\
+	sl_tp_preempt_on(preemptible);					\
+}									\
+SL_TP_CHECK(tpname)
+#define SL_TP_DEFINE(tpname, proto, ...)				\
+	SL_TP_DEFINE_IN(tpname, SL_TP_PREEMPTIBLE, proto, __VA_ARGS__)
+#define SL_TP_DEFINE_FAULTABLE(tpname, proto, ...)			\
+	SL_TP_DEFINE_IN(tpname, SL_TP_SYSCALL_PREEMPTIBLE, proto, __VA_ARGS__)
 
 /*
  * A tracepoint probe for a NONE row (SL_PATH_NONE) that calls the row's
@@ -412,13 +442,11 @@ static void sl_tp_##tpname(void *__data, SL_UNPAREN proto)		\
 {									\
 	const unsigned long __a[] = { __VA_ARGS__ };			\
 									\
+	sl_tp_preempt_off(SL_TP_PREEMPTIBLE);				\
 	sl_tp_post(__data, __a, ARRAY_SIZE(__a), post);			\
+	sl_tp_preempt_on(SL_TP_PREEMPTIBLE);				\
 }									\
-static inline void __maybe_unused sl_tp_check_##tpname(void)		\
-{									\
-	BUILD_BUG_ON(sizeof(register_trace_##tpname(sl_tp_##tpname,	\
-						    NULL)) != sizeof(int)); \
-}
+SL_TP_CHECK(tpname)
 
 /* candidates for the dispatcher */
 #define SL_TPD(name) \

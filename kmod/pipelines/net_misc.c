@@ -218,7 +218,10 @@ static __always_inline const char *sl_zd_reason_name(u32 reason)
 
 	if (subsys >= SKB_DROP_REASON_SUBSYS_NUM)
 		return NULL;
-	/* preemption is off in a probe: an RCU read-side section */
+	/*
+	 * preemption is off in a probe (SL_TP_DEFINE turns it off where the
+	 * kernel does not): an RCU-sched read-side section
+	 */
 	l = rcu_dereference_sched_check(drop_reasons_by_subsys[subsys], 1);
 	if (!l || code >= READ_ONCE(l->n_reasons))
 		return NULL;

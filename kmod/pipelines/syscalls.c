@@ -31,7 +31,8 @@
  * row is first used in a CPU's buffer.
  *
  * Filters: tgid, tid.  The syscall tracepoints may run with preemption on
- * (faultable from 6.x): the probes turn it off around the dispatcher.
+ * (faultable from 6.13): the probes turn it off around the dispatcher
+ * (SL_TP_DEFINE_FAULTABLE).
  */
 #include <linux/compat.h>
 #include <linux/ctype.h>
@@ -234,27 +235,15 @@ static int sl_sc_pexit(struct sl_ev *ev)
 }
 
 /*
- * The raw syscall probes, type-checked against the kernel's declarations
- * as SL_TP_DEFINE does, with preemption off: the keyed buffers are per
- * CPU, and a fold waits for the updates with synchronize_rcu().
+ * The raw syscall probes: the kernel may call them preemptible (they may
+ * fault, 6.13), and SL_TP_DEFINE_FAULTABLE turns preemption off around
+ * the dispatcher there: the keyed buffers are per CPU, and a fold waits
+ * for the updates with synchronize_rcu().
  */
-#define SL_SC_TP(tpname, proto, ...)					\
-static void sl_tp_##tpname(void *__data, SL_UNPAREN proto)		\
-{									\
-	preempt_disable_notrace();					\
-	SL_TP_CALL4(sl_tp_dispatch, __data, __VA_ARGS__, 0, 0, 0, 0);	\
-	preempt_enable_notrace();					\
-}									\
-static inline void __maybe_unused sl_tp_check_##tpname(void)		\
-{									\
-	BUILD_BUG_ON(sizeof(register_trace_##tpname(sl_tp_##tpname,	\
-						    NULL)) != sizeof(int)); \
-}
-
-SL_SC_TP(sys_enter, (struct pt_regs *regs, long id),
-	 (unsigned long)regs, (unsigned long)id)
-SL_SC_TP(sys_exit, (struct pt_regs *regs, long ret),
-	 (unsigned long)regs, (unsigned long)ret)
+SL_TP_DEFINE_FAULTABLE(sys_enter, (struct pt_regs *regs, long id),
+		       (unsigned long)regs, (unsigned long)id)
+SL_TP_DEFINE_FAULTABLE(sys_exit, (struct pt_regs *regs, long ret),
+		       (unsigned long)regs, (unsigned long)ret)
 SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS),
 	     (unsigned long)p, (unsigned long)sl_compat_group_dead(p))
 

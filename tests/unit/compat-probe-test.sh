@@ -4,8 +4,9 @@
 # kmod/compat-probe.sh on header snippets of the kernels the matrix does not
 # have, written as those kernels have them: 5.10.0-5.10.136 (block_rq_*
 # with a queue), 5.17 (kfree_skb with a reason, no rq->rq_disk), 6.11
-# (rx_sk, not const), interrupt events that changed, and no headers at
-# all.  Each must give exactly the flags listed.  (The matrix's own header sets are probed by every build.)
+# (rx_sk, not const), interrupt events that changed, tracepoint probes
+# called preemptible (6.13's syscall tracepoints, 7.x's all), and no
+# headers at all.  Each must give exactly the flags listed.  (The matrix's own header sets are probed by every build.)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 probe=$here/../../kmod/compat-probe.sh
@@ -177,6 +178,41 @@ TRACE_EVENT(consume_skb,
 H
 expect "6.11" "$t2" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
 	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T
+
+# how tracepoint probes are called: with preemption off (to 6.12, no
+# flag); syscall tracepoints that may fault, under RCU tasks trace (6.13);
+# every probe under SRCU (7.x): stacklat's probes turn preemption off
+t6=$tmp/tp
+cp -r "$t2" "$t6"
+w "$t6" linux/tracepoint.h <<'H'
+#define __DO_TRACE(name, args, cond, rcuidle)				\
+		/* keep srcu and sched-rcu usage consistent */		\
+		preempt_disable_notrace();				\
+H
+expect "tracepoints 6.12" "$t6" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T
+w "$t6" linux/tracepoint.h <<'H'
+#define __DECLARE_TRACE(name, proto, args, cond, data_proto)			\
+		if (cond) {						\
+			guard(preempt_notrace)();			\
+			__DO_TRACE_CALL(name, TP_ARGS(args));		\
+#define __DECLARE_TRACE_SYSCALL(name, proto, args, data_proto)		\
+		guard(rcu_tasks_trace)();				\
+H
+expect "tracepoints 6.13" "$t6" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T \
+	TP_SYSCALL_PROBES_PREEMPTIBLE
+w "$t6" linux/tracepoint.h <<'H'
+#define __DECLARE_TRACE(name, proto, args, cond, data_proto)			\
+		if (cond) {						\
+			guard(srcu_fast_notrace)(&tracepoint_srcu);	\
+			__DO_TRACE_CALL(name, TP_ARGS(args));		\
+#define __DECLARE_TRACE_SYSCALL(name, proto, args, data_proto)		\
+		guard(rcu_tasks_trace)();				\
+H
+expect "tracepoints 7.x" "$t6" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T \
+	TP_PROBES_PREEMPTIBLE TP_SYSCALL_PROBES_PREEMPTIBLE
 
 # a net_dev_xmit that changed: named, not guessed
 sed -i 's/unsigned int skb_len)/unsigned int skb_len, int more)/' "$t2/include/trace/events/net.h"

@@ -138,6 +138,15 @@ static inline int sl_shim_cpu(void)
 #define this_cpu_add(lv, v)	(sl_shim_this(lv) += (v))
 #define this_cpu_read(lv)	(sl_shim_this(lv))
 #define this_cpu_write(lv, v)	(sl_shim_this(lv) = (v))
+/* one thread a "CPU": a compare and a store, like x86's cmpxchg on %gs */
+#define this_cpu_cmpxchg(lv, o, n) ({					\
+	__typeof__(&(lv)) __p = &sl_shim_this(lv);			\
+	__typeof__(lv) __was = *__p;					\
+									\
+	if (__was == (o))						\
+		*__p = (n);						\
+	__was;								\
+})
 #define for_each_possible_cpu(cpu) \
 	for ((cpu) = 0; (cpu) < SL_SHIM_NCPU; (cpu)++)
 #define nr_cpu_ids		SL_SHIM_NCPU
