@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernels: all
+# kernels: 6.1-rt 7.3
+# (the matrix's kernels where tcp_retransmit_skb's callers can be preempted
+# and migrate: PREEMPT_RT, and 7.3 booted with preempt=full)
 # tcpretrans while the retransmitting calls are preempted and migrate:
 # four transfers at a time over a lossy loopback (netem loss 10 %, in a
 # namespace of its own), with two CPU hogs on each vCPU: one that always
