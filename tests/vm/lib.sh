@@ -99,6 +99,25 @@ sl_modprobe() {
 	modprobe -d "$MODROOT" -S "$KVER" "$@" || fail "modprobe $* failed"
 }
 
+# A fresh null_blk with these parameters (sl_nullblk N PARAM=...: N
+# devices, /dev/nullb0 to nullb(N-1)): a scenario before may have left
+# null_blk loaded, even with configfs disks.
+sl_nullblk() {
+	local n=$1 d i
+	shift
+	for d in /sys/kernel/config/nullb/*/; do
+		[ -d "$d" ] || continue
+		echo 0 > "$d/power" 2>/dev/null || true
+		rmdir "$d" 2>/dev/null || true
+	done
+	if grep -q "^null_blk " /proc/modules; then rmmod null_blk || fail "null_blk busy"; fi
+	sl_modprobe null_blk nr_devices="$n" "$@"
+	for _ in $(seq 50); do [ -b "/dev/nullb$((n - 1))" ] && break; sleep 0.1; done
+	for ((i = 0; i < n; i++)); do
+		[ -b "/dev/nullb$i" ] || fail "no /dev/nullb$i"
+	done
+}
+
 # Ask the host to act as a TCP client of a server listening on
 # $SL_GUESTPORT in the guest (reached through QEMU's port forward, so the
 # packets arrive through virtio-net's NAPI receive path).  The first line

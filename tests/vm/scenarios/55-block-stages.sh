@@ -15,16 +15,7 @@ set -euo pipefail
 # grep -q on a pipe: an early exit would fail the writer under pipefail
 matches() { local in; in=$(cat); grep -q "$1" <<<"$in"; }
 
-# a scenario before may have left null_blk loaded, even with configfs disks
-for d in /sys/kernel/config/nullb/*/; do
-	[ -d "$d" ] || continue
-	echo 0 > "$d/power" 2>/dev/null || true
-	rmdir "$d" 2>/dev/null || true
-done
-if grep -q "^null_blk " /proc/modules; then rmmod null_blk || fail "null_blk busy"; fi
-sl_modprobe null_blk nr_devices=2 queue_mode=2 gb=1
-for _ in $(seq 50); do [ -b /dev/nullb1 ] && break; sleep 0.1; done
-[ -b /dev/nullb0 ] && [ -b /dev/nullb1 ] || fail "no /dev/nullb0 and /dev/nullb1"
+sl_nullblk 2 queue_mode=2 gb=1
 
 sl_load
 echo "enable block" > "$SL_DBG/control"

@@ -15,16 +15,7 @@ set -euo pipefail
 
 T=10000000
 N=40
-# a scenario before may have left null_blk loaded, even with configfs disks
-for d in /sys/kernel/config/nullb/*/; do
-	[ -d "$d" ] || continue
-	echo 0 > "$d/power" 2>/dev/null || true
-	rmdir "$d" 2>/dev/null || true
-done
-if grep -q "^null_blk " /proc/modules; then rmmod null_blk || fail "null_blk busy"; fi
-sl_modprobe null_blk irqmode=2 completion_nsec=$T queue_mode=2 nr_devices=1 gb=1
-for _ in $(seq 50); do [ -b /dev/nullb0 ] && break; sleep 0.1; done
-[ -b /dev/nullb0 ] || fail "no /dev/nullb0"
+sl_nullblk 1 irqmode=2 completion_nsec=$T queue_mode=2 gb=1
 
 sl_load
 echo "enable block" > "$SL_DBG/control"

@@ -9,17 +9,9 @@ set -euo pipefail
 
 command -v dmsetup >/dev/null || skip "no dmsetup"
 N=30
-# a scenario before may have left null_blk loaded, even with configfs disks
-for d in /sys/kernel/config/nullb/*/; do
-	[ -d "$d" ] || continue
-	echo 0 > "$d/power" 2>/dev/null || true
-	rmdir "$d" 2>/dev/null || true
-done
-if grep -q "^null_blk " /proc/modules; then rmmod null_blk || fail "null_blk busy"; fi
-sl_modprobe null_blk nr_devices=1 queue_mode=2 gb=1
+sl_nullblk 1 queue_mode=2 gb=1
 sl_modprobe dm_mod
-for _ in $(seq 50); do [ -b /dev/nullb0 ] && [ -c /dev/mapper/control ] && break; sleep 0.1; done
-[ -b /dev/nullb0 ] || fail "no /dev/nullb0"
+for _ in $(seq 50); do [ -c /dev/mapper/control ] && break; sleep 0.1; done
 sectors=$(blockdev --getsz /dev/nullb0)
 dmsetup create slmap --noudevsync --table "0 $sectors linear /dev/nullb0 0" || fail "dmsetup create failed"
 dm=$(dmsetup info -c --noheadings -o blkdevname slmap 2>/dev/null | tr -d ' ')

@@ -61,15 +61,7 @@ for c in $(seq 0 $(($(nproc) - 1))); do
 done
 note "${#HOGS[@]} busy loops, one pinned on each vCPU"
 
-for d in /sys/kernel/config/nullb/*/; do
-	[ -d "$d" ] || continue
-	echo 0 > "$d/power" 2>/dev/null || true
-	rmdir "$d" 2>/dev/null || true
-done
-if grep -q "^null_blk " /proc/modules; then rmmod null_blk || fail "null_blk busy"; fi
-sl_modprobe null_blk nr_devices=1 queue_mode=2 gb=1
-for _ in $(seq 50); do [ -b /dev/nullb0 ] && break; sleep 0.1; done
-[ -b /dev/nullb0 ] || fail "no /dev/nullb0"
+sl_nullblk 1 queue_mode=2 gb=1
 sl_modprobe sch_netem
 no_tlp -
 
