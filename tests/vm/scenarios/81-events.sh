@@ -230,7 +230,10 @@ for _ in range(k):
     r.recv(2000)
 PY
 RXR=$!
-for _ in $(seq 100); do [ -e "$OUT/rx.ready" ] && break; sleep 0.05; done
+# (python3's start over 9p took more than the 5 s this waited on a loaded
+# host: the datagrams then met no socket and the reader timed out)
+for _ in $(seq 600); do [ -e "$OUT/rx.ready" ] && break; sleep 0.05; done
+[ -e "$OUT/rx.ready" ] || fail "the reader in slb did not start in 30 s"
 ip netns exec sla python3 - "$K" "$PA" <<'PY' > "$OUT/rx.sport"
 import socket, sys, time
 k, pa = map(int, sys.argv[1:])
