@@ -95,7 +95,7 @@ esac
 # took: the result "boot-variant").
 #   VARIANT   SCENARIOS  BOOT
 variants='
-dkms        named      the module DKMS builds from make dkms-src (make dkmscheck)
+dkms        matrix     the module DKMS builds from make dkms-src (the 6.1 of make check; make dkmscheck)
 mt          named      multi-threaded TCG, the vCPUs in parallel (make vmtest-mt)
 preempt     matrix     preempt=full: process context preemptible (PREEMPT_DYNAMIC)
 manycpus    named      possible_cpus=1024: nr_cpu_ids 1024 with 2 vCPUs

@@ -1,5 +1,7 @@
 #!/bin/bash
-# kernels: all
+# kernels: 5.10 6.1 6.12 7.3
+# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
+# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
 # Issue 10's reproducers, each must be refused (or fixed) now:
 # a NUL inside a control write, a multi-line write applied half, # comments,
 # raw user bytes in dmesg, op=bogus after an op filter, tgid=010 as octal,

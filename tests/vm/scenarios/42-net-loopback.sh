@@ -11,9 +11,15 @@
 # (see net.sh).
 #
 # Then a one-way burst of N messages, where coalescing is expected: every
-# data segment TCP transmitted is either read by the application on its own
-# or absorbed into the segment queued before it, exactly:
-#   rx socket->app + coalesced == tx segments (tcp->ip) - retransmitted
+# data segment TCP transmitted (retransmissions included) is either read by
+# the application on its own, absorbed into the segment queued before it or
+# dropped by the receiver (a duplicate, or no room), exactly:
+#   rx socket->app + coalesced + dropped == tx segments (tcp->ip)
+# Not "== segments - retransmitted": tcpi_total_retrans counts MSS-sized
+# segments (tcp_skb_pcount), and a burst's skbs on loopback can hold two
+# MSS once the MSS is bounded to half the largest window seen, so one
+# retransmitted skb counts 2 there (6.12 failed by 2 once in CI); and a
+# dropped skb can come back as two smaller retransmissions.
 #
 # Then two threads sending on one socket at once: every data segment sent
 # has its application point (app->tcp and total = tcp->ip - retransmitted),
@@ -72,8 +78,8 @@ segs=$(cnt net_tx tcp-\>ip)
 app=$(cnt net_rx socket-\>app)
 d=$(lost net_rx dropped)
 note "burst of 2000 messages: $segs segments sent ($CLI_RETRANS retransmitted), $app read on their own, $c coalesced, $d duplicates dropped, $m probe hits missed"
-want=$((segs - CLI_RETRANS))
-if [ $((app + c)) != "$want" ]; then
+want=$segs
+if [ $((app + c + d)) != "$want" ]; then
 	# what the guest's TCP did meanwhile (the balance was off by one twice
 	# in some hundred runs, once with no probe hit missed): the counters
 	# that merge, collapse or resend segments, and what the pipelines lost
@@ -82,12 +88,16 @@ if [ $((app + c)) != "$want" ]; then
 	note "burst: $(grep -A1 '^pipeline net_' "$SL_DBG/status" | grep -v '^--' | tr '\n' ' ')"
 fi
 if [ "$m" = 0 ]; then
-	assert_eq "burst: read + coalesced = segments - retransmitted" $want "$((app + c))"
+	assert_eq "burst: read + coalesced + dropped = segments" $want "$((app + c + d))"
 else
 	# each probe hit the kernel skipped (see expect in net.sh) can take
 	# one segment out of either side of the balance
-	assert_range "burst: read + coalesced = segments - retransmitted ($m probe hits missed)" \
-		$((want - m)) $((want + m)) "$((app + c))"
+	assert_range "burst: read + coalesced + dropped = segments ($m probe hits missed)" \
+		$((want - m)) $((want + m)) "$((app + c + d))"
+fi
+# nothing is dropped or sent twice on loopback unless TCP retransmitted
+if [ "$CLI_RETRANS" = 0 ]; then
+	assert_eq "burst: no retransmission, nothing dropped" 0 "$d"
 fi
 assert_range "burst: segments" 1 $((2000 + CLI_RETRANS)) "$segs"
 assert_eq "burst: rx total = socket->app" "$app" "$(cnt net_rx total)"
@@ -142,12 +152,15 @@ segs2=$(cnt net_tx tcp-\>ip)
 m=$(($(missed net_tx) - m0))
 note "two senders, 2 x 2000 messages: $segs2 segments ($out retransmitted), $m probe hits missed"
 assert_range "two senders: segments" 1 $((4000 + out)) "$segs2"
-# a probe hit the kernel skipped takes one segment's point at most
-assert_range "two senders: app->tcp = segments - retransmitted" \
-	$((segs2 - out - m)) $((segs2 - out)) "$(cnt net_tx app-\>tcp)"
+# a probe hit the kernel skipped takes one segment's point at most; the
+# retransmitted skbs are at least one and at most $out (tcpi_total_retrans
+# counts MSS-sized segments, an skb can hold several: see the burst)
+r1=$((out > 0 ? 1 : 0))
+assert_range "two senders: app->tcp = segments - retransmitted skbs" \
+	$((segs2 - out - m)) $((segs2 - r1)) "$(cnt net_tx app-\>tcp)"
 assert_eq "two senders: total = app->tcp" "$(cnt net_tx app-\>tcp)" "$(cnt net_tx total)"
 
 ctl disable net_rx
 ctl disable net_tx
 sl_unload
-pass "loopback v4/v6 TCP/UDP: $N of $N samples in every stage, totals = sum of stages; burst: read + coalesced = segments sent ($app + $c = $segs - $CLI_RETRANS); two senders on one socket: every segment has its application point; $mall hits missed ($EK, $RK)"
+pass "loopback v4/v6 TCP/UDP: $N of $N samples in every stage, totals = sum of stages; burst: read + coalesced + dropped = segments sent ($app + $c + $d = $segs, $CLI_RETRANS retransmitted); two senders on one socket: every segment has its application point; $mall hits missed ($EK, $RK)"

@@ -1,5 +1,7 @@
 #!/bin/bash
-# kernels: all
+# kernels: 5.10 6.1 6.12 7.3
+# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
+# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
 # A veth pair between two network namespaces (sla: veth0 10.9.0.1 fd00::1,
 # slb: veth1 10.9.0.2 fd00::2): a client in sla, a server in slb, TCP over
 # IPv4 and IPv6 and UDP over IPv4, N request/response rounds each.  The

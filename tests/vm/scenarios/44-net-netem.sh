@@ -1,5 +1,7 @@
 #!/bin/bash
-# kernels: all
+# kernels: 5.10 6.1 6.12 7.3
+# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
+# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
 # Injected delay: `tc qdisc add dev veth0 root netem delay D` on the
 # sender's interface (namespace sla; the server is across the veth pair in
 # slb).  The same N request/response rounds are measured without and with

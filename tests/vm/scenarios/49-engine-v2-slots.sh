@@ -3,7 +3,7 @@
 #   one kernel: recycling a breakdown slot is the engine's bookkeeping, one pair at a time; 43 is exact over veth on each
 # What the engine guarantees to every pipeline, on the network pipelines
 # (0. to 2.: 49-engine-v2):
-# 3. Breakdown slots are recycled: 20 veth pairs, each created, used for N
+# 3. Breakdown slots are recycled: 10 veth pairs, each created, used for N
 #    UDP request/response rounds and destroyed in turn, each show their
 #    own <if>.total with exactly N samples on both ends (8 slots: without
 #    recycling the fifth pair would land in "other").
@@ -13,7 +13,7 @@ set -euo pipefail
 
 trap veth_down EXIT
 R=10
-PAIRS=20
+PAIRS=10
 sl_modprobe veth
 sl_load
 ctl enable net_rx

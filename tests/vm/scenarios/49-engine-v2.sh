@@ -1,5 +1,7 @@
 #!/bin/bash
-# kernels: all
+# kernels: 5.10 6.1 6.12 7.3
+# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
+# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
 # What the engine guarantees to every pipeline, on the network pipelines:
 #
 # 0. No histogram memory until a pipeline is first enabled.

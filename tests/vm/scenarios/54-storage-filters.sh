@@ -1,5 +1,7 @@
 #!/bin/bash
-# kernels: all
+# kernels: 5.10 6.1 6.12 7.3
+# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
+# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
 # Storage filters with other I/O running at the same time:
 #  - tgid: process A (N_A ops) and process B (N_B ops) on the same ext4 at
 #    the same time; the filter on A gives exactly A's counts;

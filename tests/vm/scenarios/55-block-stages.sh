@@ -1,5 +1,7 @@
 #!/bin/bash
-# kernels: all
+# kernels: 5.10 6.1 6.12 7.3
+# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
+# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
 # Block stages, request by request, on two null_blk disks:
 #  - mq-deadline: N direct 4 KiB reads give exactly N samples in every
 #    stage, Q2I, I2D, Q2D, D2C and Q2C, overall and per disk;

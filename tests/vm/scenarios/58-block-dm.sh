@@ -1,5 +1,7 @@
 #!/bin/bash
-# kernels: all
+# kernels: 5.10 6.1 6.12 7.3
+# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
+# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
 # A bio-based device: a device-mapper linear target over null_blk.  The
 # mapper disk has no requests of its own; its Q2C runs from block_bio_queue
 # to block_bio_complete, one per direct read, while the null_blk disk
