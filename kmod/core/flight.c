@@ -156,12 +156,20 @@ static __always_inline int sl_fl_claim(struct sl_flight *t, unsigned int b,
 		}
 		WRITE_ONCE(bk->key[j], SL_FL_CLAIM);
 		sl_fl_unspill(t, b, k);
-		this_cpu_inc(t->cnt->stale);
+		/* the previous owner's chain is lost: counted as its stale */
+		sl_fl_lost(t, t->ent[idx].owner, SL_FL_LOST_STALE);
 		*kp = &bk->key[j];
 		return idx;
 	}
 	return -1;
 }
+
+/* sl_fl_get() gave up on a holder of @key's entry: its owner's busy */
+notrace noinline void sl_flight_busy(struct sl_flight *t, u64 key)
+{
+	sl_fl_lost(t, sl_fl_owner(key), SL_FL_LOST_BUSY);
+}
+NOKPROBE_SYMBOL(sl_flight_busy);
 
 notrace struct sl_flight_ent *sl_flight_get(struct sl_flight *t, u64 key)
 {
@@ -226,7 +234,7 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 		sl_fl_unlock_bkt(nb);
 		if (idx < 0) {
 			sl_fl_unlock_bkt(hb);
-			this_cpu_inc(t->cnt->full);
+			sl_fl_lost(t, sl_fl_owner(key), SL_FL_LOST_FULL);
 			return NULL;
 		}
 		/* counted before the key is published: never undercounts */
@@ -250,7 +258,7 @@ notrace struct sl_flight_ent *sl_flight_put(struct sl_flight *t, u64 key,
 busy_unlock:
 	sl_fl_unlock_bkt(hb);
 busy:
-	this_cpu_inc(t->cnt->busy);
+	sl_fl_lost(t, sl_fl_owner(key), SL_FL_LOST_BUSY);
 	return NULL;
 }
 NOKPROBE_SYMBOL(sl_flight_put);
@@ -336,8 +344,8 @@ unsigned int sl_flight_sweep(struct sl_flight *t, u64 now, u64 *stale)
 		e = &t->ent[idx];
 		owner = e->owner;
 		sl_flight_unlock_remove(t, e);
+		sl_fl_lost(t, owner, SL_FL_LOST_STALE);
 		preempt_enable();
-		this_cpu_inc(t->cnt->stale);
 		if (stale && owner < SL_FLIGHT_OWNERS)
 			stale[owner]++;
 		n++;
@@ -388,7 +396,7 @@ bool sl_flight_next(struct sl_flight *t, unsigned int *pos,
 
 void sl_flight_stats(struct sl_flight *t, struct sl_flight_stats *st)
 {
-	unsigned int idx;
+	unsigned int idx, o;
 	int cpu;
 
 	*st = (struct sl_flight_stats){ 0 };
@@ -403,10 +411,39 @@ void sl_flight_stats(struct sl_flight *t, struct sl_flight_stats *st)
 		const struct sl_flight_cpu *c = per_cpu_ptr(t->cnt, cpu);
 
 		st->inserts += READ_ONCE(c->inserts);
-		st->full += READ_ONCE(c->full);
-		st->busy += READ_ONCE(c->busy);
-		st->stale += READ_ONCE(c->stale);
+		for (o = 0; o < SL_FLIGHT_OWNERS; o++) {
+			st->full += READ_ONCE(c->lost[o][SL_FL_LOST_FULL]);
+			st->busy += READ_ONCE(c->lost[o][SL_FL_LOST_BUSY]);
+			st->stale += READ_ONCE(c->lost[o][SL_FL_LOST_STALE]);
+		}
 	}
+}
+
+void sl_flight_owner_lost(struct sl_flight *t, unsigned int owner, u64 *out)
+{
+	unsigned int i;
+	int cpu;
+
+	for (i = 0; i < SL_FL_NLOST; i++)
+		out[i] = 0;
+	if (owner >= SL_FLIGHT_OWNERS)
+		return;
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < SL_FL_NLOST; i++)
+			out[i] += READ_ONCE(per_cpu_ptr(t->cnt, cpu)->lost[owner][i]);
+}
+
+/* Like a pipeline's own counters, a reset races with probes counting. */
+void sl_flight_owner_reset(struct sl_flight *t, unsigned int owner)
+{
+	unsigned int i;
+	int cpu;
+
+	if (owner >= SL_FLIGHT_OWNERS)
+		return;
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < SL_FL_NLOST; i++)
+			WRITE_ONCE(per_cpu_ptr(t->cnt, cpu)->lost[owner][i], 0);
 }
 
 /* ---- life ------------------------------------------------------------- */

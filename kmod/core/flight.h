@@ -26,7 +26,9 @@
  *    an interrupt) or one stalled on another CPU makes the attempt fail,
  *    counted as "busy", never a spin without end;
  *  - entries older than the stale bound are removed by sl_flight_sweep(),
- *    run from a timer/work outside probe context, and counted as stale.
+ *    run from a timer/work outside probe context, or reclaimed by an
+ *    insert that needs their slot, and counted as stale;
+ *  - every loss (full, busy, stale) is counted under the key's owner.
  */
 #ifndef _STACKLAT_FLIGHT_H
 #define _STACKLAT_FLIGHT_H
@@ -67,6 +69,14 @@ struct sl_flight_stats {
 	u64 stale;			/* entries removed by age */
 	u64 bytes;			/* memory of the table */
 };
+
+/*
+ * What the table loses, counted per owner (the pipeline of the key):
+ * FULL an insert that found no slot, BUSY a get or put that gave up on a
+ * holder, STALE an entry removed by age (by the sweep, or reclaimed by an
+ * insert that needed its slot).
+ */
+enum { SL_FL_LOST_FULL, SL_FL_LOST_BUSY, SL_FL_LOST_STALE, SL_FL_NLOST };
 
 /* sl_flight_put() flags: what to do when the key is already there */
 #define SL_FL_KEEP	0		/* hand the existing entry over as is */
@@ -110,5 +120,8 @@ void sl_flight_flush(struct sl_flight *t, unsigned int owner);
 bool sl_flight_next(struct sl_flight *t, unsigned int *pos,
 		    struct sl_flight_ent *out, u64 *key);
 void sl_flight_stats(struct sl_flight *t, struct sl_flight_stats *st);
+/* @owner's losses (summed over CPUs) into @out[SL_FL_NLOST]; and zeroed */
+void sl_flight_owner_lost(struct sl_flight *t, unsigned int owner, u64 *out);
+void sl_flight_owner_reset(struct sl_flight *t, unsigned int owner);
 
 #endif /* _STACKLAT_FLIGHT_H */

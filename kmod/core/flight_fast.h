@@ -46,11 +46,14 @@ struct sl_fl_bucket {
 	atomic_t lock;			/* home's insert lock */
 } __aligned(64);
 
+/*
+ * What the table lost, per CPU and per owner (the pipeline of the key):
+ * the table-wide counts are their sums, and each pipeline shows its own
+ * (sl_flight_owner_lost()).
+ */
 struct sl_flight_cpu {
 	u64 inserts;
-	u64 full;
-	u64 busy;
-	u64 stale;
+	u64 lost[SL_FLIGHT_OWNERS][SL_FL_NLOST];
 };
 
 struct sl_flight {
@@ -69,6 +72,16 @@ static __always_inline unsigned int sl_fl_owner(u64 key)
 	u8 top = key >> 56;
 
 	return (unsigned int)((top & 0x80) ? (u8)(top ^ 0xff) : top) - 1;
+}
+
+void sl_flight_busy(struct sl_flight *t, u64 key);
+
+/* Count a loss @what (SL_FL_LOST_*) of @owner's; cold paths only. */
+static __always_inline void sl_fl_lost(struct sl_flight *t,
+				       unsigned int owner, unsigned int what)
+{
+	if (likely(owner < SL_FLIGHT_OWNERS))
+		this_cpu_inc(t->cnt->lost[owner][what]);
 }
 
 /* home bucket: the top 32 bits of the golden-ratio hash, scaled to nbkt */
@@ -179,7 +192,7 @@ static __always_inline struct sl_flight_ent *sl_fl_get(struct sl_flight *t,
 	if (likely(r == SL_FL_HELD))
 		return &t->ent[idx];
 	if (r == SL_FL_BUSY)
-		this_cpu_inc(t->cnt->busy);
+		sl_flight_busy(t, key);	/* out of line: cold */
 	/* gone: removed between the find and the hold, a miss */
 	return NULL;
 }

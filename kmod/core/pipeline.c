@@ -320,6 +320,7 @@ void sl_pipeline_reset(struct sl_pipeline *p)
 		sl_keyed_reset(p->keyed);
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(p->loss, cpu), 0, sizeof(struct sl_losses));
+	sl_flight_owner_reset(sl_ft, p->id);
 	p->generation++;
 	sl_dump_seq++;
 }
@@ -378,8 +379,10 @@ void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f)
 	sl_dump_seq++;
 }
 
+/* Its own counters and what the in-flight table lost of its chains. */
 void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out)
 {
+	u64 fl[SL_FL_NLOST];
 	unsigned int i;
 	int cpu;
 
@@ -390,6 +393,10 @@ void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out)
 		for (i = 0; i < SL_LOSS_NR; i++)
 			out->v[i] += READ_ONCE(l->v[i]);
 	}
+	sl_flight_owner_lost(sl_ft, p->id, fl);
+	out->v[SL_LOSS_TABLE_FULL] += fl[SL_FL_LOST_FULL];
+	out->v[SL_LOSS_BUSY] += fl[SL_FL_LOST_BUSY];
+	out->v[SL_LOSS_STALE] += fl[SL_FL_LOST_STALE];
 }
 
 /* Enable the comma-separated pipelines of the "enable" module parameter. */
@@ -432,7 +439,8 @@ bool sl_chain_followed(struct sl_pipeline *p, unsigned long ident)
 /*
  * The chain in @e (held) continues as @ident: copied to that object's
  * entry, @e forgotten.  Returns the new entry held, or NULL if the table
- * had no room (the chain is then lost, counted table_full).
+ * had no room or the slot was busy (the chain is then lost, counted by
+ * the table: table_full, busy).
  */
 struct sl_flight_ent *sl_chain_move(struct sl_pipeline *p,
 				    struct sl_flight_ent *e,
@@ -506,7 +514,8 @@ bool sl_chain_forget(struct sl_pipeline *p, unsigned long ident, int loss)
 /*
  * Entries whose object never reached an end point (a free no hook saw, a
  * request that never completed) leave the table by age, from a work item
- * outside probe context, and are counted stale in their pipeline.
+ * outside probe context, and are counted stale in their pipeline (by the
+ * table, under the entry's owner).
  */
 static void sl_sweep_fn(struct work_struct *w);
 static DECLARE_DELAYED_WORK(sl_sweep_work, sl_sweep_fn);
@@ -514,15 +523,7 @@ static unsigned long sl_sweep_period;
 
 static void sl_sweep_fn(struct work_struct *w)
 {
-	u64 stale[SL_FLIGHT_OWNERS] = { 0 };
-	unsigned int i;
-
-	if (sl_flight_sweep(sl_ft, sl_now(), stale)) {
-		for (i = 0; i < sl_nr_pipelines; i++)
-			if (stale[i])
-				this_cpu_add(sl_pipelines[i]->loss->v[SL_LOSS_STALE],
-					     stale[i]);
-	}
+	sl_flight_sweep(sl_ft, sl_now(), NULL);
 	schedule_delayed_work(&sl_sweep_work, sl_sweep_period);
 }
 

@@ -68,6 +68,13 @@ u64 sl_hist_pct(const struct sl_hist_sum *s, u32 pct);
 
 /* ---- loss counters ---------------------------------------------------- */
 
+/*
+ * What a pipeline lost, by name.  TABLE_FULL, STALE and BUSY of its chains
+ * are counted by the in-flight table under the pipeline (its owner id) and
+ * added when read (sl_pipeline_losses()): an insert that found no slot, an
+ * entry removed by age (swept, or reclaimed by an insert that needed its
+ * slot, whoever's insert it was), a get or put that gave up on a holder.
+ */
 enum sl_loss {
 	SL_LOSS_TABLE_FULL,
 	SL_LOSS_STALE,
@@ -75,6 +82,7 @@ enum sl_loss {
 	SL_LOSS_UNMATCHED,
 	SL_LOSS_FILTERED,
 	SL_LOSS_DROPPED,
+	SL_LOSS_BUSY,
 	SL_LOSS_NR
 };
 
@@ -762,7 +770,9 @@ static __always_inline void sl_chain_put(struct sl_flight_ent *e)
  * Start following @ident at point @pt.  An entry that is already there
  * belongs to the same object handed on again (a tunnel's inner packet) or
  * to an earlier life of it that ended unseen: either way the chain starts
- * over.  Returns the entry held, or NULL (counted) if the table is full.
+ * over.  Returns the entry held, or NULL if the table had no slot or the
+ * key's bucket or entry was held by another (counted by the table under
+ * the pipeline: table_full, busy).
  */
 static __always_inline struct sl_flight_ent *
 sl_chain_start(struct sl_pipeline *p, unsigned long ident, unsigned int pt,
@@ -772,10 +782,8 @@ sl_chain_start(struct sl_pipeline *p, unsigned long ident, unsigned int pt,
 
 	e = sl_flight_put(sl_ft, sl_chain_key(p, ident), now, SL_FL_RESTART,
 			  NULL);
-	if (unlikely(!e)) {
-		sl_loss(p, SL_LOSS_TABLE_FULL);
+	if (unlikely(!e))
 		return NULL;
-	}
 	e->ts[pt] = now;
 	return e;
 }

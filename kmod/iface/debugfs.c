@@ -26,6 +26,7 @@ static const char * const sl_loss_names[SL_LOSS_NR] = {
 	[SL_LOSS_UNMATCHED] = "unmatched",
 	[SL_LOSS_FILTERED] = "filtered",
 	[SL_LOSS_DROPPED] = "dropped",
+	[SL_LOSS_BUSY] = "busy",
 };
 
 /* Three significant digits in ns, us, ms or s. */

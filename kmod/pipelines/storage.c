@@ -360,10 +360,8 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 		/* the task's entry, as it is if the task has one already */
 		e = sl_flight_put(sl_ft, sl_flight_key(p->id, current->pid),
 				  now, SL_FL_KEEP, NULL);
-		if (unlikely(!e)) {
-			sl_loss(p, SL_LOSS_TABLE_FULL);
-			return 1;
-		}
+		if (unlikely(!e))
+			return 1;	/* counted by the table: full, busy */
 	}
 	d = (u32)e->aux[0];
 	if (unlikely(d >= SL_ST_DEPTH)) {

@@ -66,7 +66,7 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /* the syscalls pipeline's update */
-static __attribute__((noinline)) bool update(struct sl_keyed *t, u64 key,
+static __attribute__((__noinline__)) bool update(struct sl_keyed *t, u64 key,
 					     u64 ns, bool err)
 {
 	struct sl_keyed_buf *b = sl_keyed_begin(t);

@@ -104,7 +104,7 @@ claimed:
 	return e;
 }
 
-static __attribute__((noinline)) struct old_ent *old_lookup(struct old_tab *t,
+static __attribute__((__noinline__)) struct old_ent *old_lookup(struct old_tab *t,
 							   u64 key)
 {
 	struct old_ent *e;

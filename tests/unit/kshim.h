@@ -37,6 +37,9 @@ typedef int64_t s64;
 #ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
 #endif
+#ifndef noinline
+#define noinline		__attribute__((__noinline__))
+#endif
 #define __aligned(x)		__attribute__((aligned(x)))
 #define __percpu
 #define likely(x)		__builtin_expect(!!(x), 1)

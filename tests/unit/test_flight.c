@@ -316,6 +316,60 @@ static void test_stale_reclaim(void **state)
 	sl_flight_destroy(t);
 }
 
+/*
+ * Every loss is counted under its own owner (issue 25, defect 8): a stale
+ * entry reclaimed by another owner's insert under the entry's owner, a
+ * full table and a busy entry under the owner that tried.
+ */
+static void test_owner_losses(void **state)
+{
+	struct sl_flight *t = sl_flight_create(70, AGE);
+	struct sl_flight_ent *e;
+	struct sl_flight_stats st;
+	unsigned long i = 0, j = 0;
+	u64 k[14], other[2], lost[SL_FL_NLOST];
+	int how, n;
+
+	(void)state;
+	keys_home(t, 2, 5, k, 14, &i);
+	keys_home(t, 9, 5, other, 2, &j);
+	for (n = 0; n < 14; n++)	/* home and neighbour full, owner 2 */
+		put_unlock(t, k[n], n < 1 ? 100 : 100 + AGE);
+	/* owner 9 finds no slot: its table_full */
+	assert_null(sl_flight_put(t, other[0], 100 + AGE, SL_FL_KEEP, &how));
+	sl_flight_owner_lost(t, 9, lost);
+	assert_int_equal(lost[SL_FL_LOST_FULL], 1);
+	sl_flight_owner_lost(t, 2, lost);
+	assert_int_equal(lost[SL_FL_LOST_FULL], 0);
+	/* later, owner 9 reclaims owner 2's stale k[0]: owner 2's stale */
+	e = sl_flight_put(t, other[0], 100 + AGE + 50, SL_FL_KEEP, &how);
+	assert_non_null(e);
+	assert_false(sl_flight_has(t, k[0]));
+	/* held: owner 9's own nested get gives up, its busy */
+	assert_null(sl_flight_get(t, other[0]));
+	sl_flight_unlock(e);
+	sl_flight_owner_lost(t, 2, lost);
+	assert_int_equal(lost[SL_FL_LOST_STALE], 1);
+	assert_int_equal(lost[SL_FL_LOST_BUSY], 0);
+	sl_flight_owner_lost(t, 9, lost);
+	assert_int_equal(lost[SL_FL_LOST_STALE], 0);
+	assert_int_equal(lost[SL_FL_LOST_BUSY], 1);
+	assert_int_equal(lost[SL_FL_LOST_FULL], 1);
+	/* the table's totals are the owners' sums */
+	sl_flight_stats(t, &st);
+	assert_int_equal(st.stale, 1);
+	assert_int_equal(st.busy, 1);
+	assert_int_equal(st.full, 1);
+	/* a reset is one owner's */
+	sl_flight_owner_reset(t, 9);
+	sl_flight_owner_lost(t, 9, lost);
+	assert_int_equal(lost[SL_FL_LOST_FULL] + lost[SL_FL_LOST_BUSY], 0);
+	sl_flight_owner_lost(t, 2, lost);
+	assert_int_equal(lost[SL_FL_LOST_STALE], 1);
+	check_quiet(t);
+	sl_flight_destroy(t);
+}
+
 static void test_sweep_flush(void **state)
 {
 	struct sl_flight *t = sl_flight_create(4096, AGE);
@@ -1017,6 +1071,7 @@ int main(void)
 		cmocka_unit_test(test_restart_keep),
 		cmocka_unit_test(test_spill_full),
 		cmocka_unit_test(test_stale_reclaim),
+		cmocka_unit_test(test_owner_losses),
 		cmocka_unit_test(test_sweep_flush),
 		cmocka_unit_test(test_next),
 		cmocka_unit_test(test_defect1_unique),

@@ -145,6 +145,7 @@ assert_eq "in-flight table: inserts that found no slot" 0 "$(table full)"
 assert_eq "in-flight table: gets and puts that gave up on a holder" 0 "$(table busy)"
 for p in net_tx block tcpretrans netdrop; do
 	assert_eq "$p table_full" 0 "$(lost $p table_full)"
+	assert_eq "$p busy" 0 "$(lost $p busy)"
 done
 ctl disable net_tx
 ctl disable block
