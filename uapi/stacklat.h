@@ -429,6 +429,7 @@ enum stacklat_loss_attr {
 	STACKLAT_LOSS_A_DROPPED,	/* u64, followed objects freed early */
 	STACKLAT_LOSS_A_PAD,
 	STACKLAT_LOSS_A_BUSY,		/* u64, an in-flight entry or bucket held by another */
+	STACKLAT_LOSS_A_ORPHANED,	/* u64, returns of calls whose point was removed */
 	__STACKLAT_LOSS_A_LAST
 };
 #define STACKLAT_LOSS_A_MAX (__STACKLAT_LOSS_A_LAST - 1)
@@ -445,6 +446,7 @@ static inline const char *stacklat_loss_name(__u32 attr)
 	case STACKLAT_LOSS_A_FILTERED: return "filtered";
 	case STACKLAT_LOSS_A_DROPPED: return "dropped";
 	case STACKLAT_LOSS_A_BUSY: return "busy";
+	case STACKLAT_LOSS_A_ORPHANED: return "orphaned";
 	}
 	return "?";
 }

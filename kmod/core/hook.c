@@ -26,6 +26,7 @@
 #include <linux/tracepoint.h>
 #include <linux/kprobes.h>
 #include <linux/hash.h>
+#include <linux/rcupdate.h>
 
 #include "sl.h"
 
@@ -326,6 +327,7 @@ static inline void sl_ft_disarm_all(struct sl_pipeline *p)
  */
 struct sl_fp_data {
 	struct sl_hook *hk;
+	u32 gen;			/* hk->gen at entry */
 	u64 raw[];
 };
 
@@ -344,6 +346,7 @@ static int notrace sl_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 		if (!READ_ONCE(hk->fprobe) || !sl_hook_armed(hk))
 			continue;
 		d->hk = hk;
+		d->gen = READ_ONCE(hk->gen);
 		if (hk->act == SL_ACT_SPAN)
 			return sl_span_entry(hk, d->raw);
 		return sl_ret_entry_dispatch(hk, d->raw, regs, hk->pre);
@@ -351,12 +354,21 @@ static int notrace sl_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 	return 1;
 }
 
+/*
+ * A call that entered before its point left the fprobe (a func del, after
+ * which another function may take the hook's slot, and its histogram)
+ * returns with an older generation: not recorded, counted orphaned.
+ */
 static void notrace sl_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 			       unsigned long ret_ip, struct pt_regs *regs,
 			       void *data)
 {
 	struct sl_fp_data *d = data;
 
+	if (unlikely(d->gen != READ_ONCE(d->hk->gen))) {
+		sl_loss(d->hk->pipe, SL_LOSS_ORPHANED);
+		return;
+	}
 	if (d->hk->act == SL_ACT_SPAN)
 		sl_span_exit(d->hk, d->raw);
 	else
@@ -775,14 +787,22 @@ static void sl_hook_unregister(struct sl_hook *hk)
 	/*
 	 * A point on the fprobe that leaves alone (a func del, its module
 	 * going away) is skipped by the handlers from now on; its function
-	 * leaves the fprobe when the pipeline is disabled.
+	 * leaves the fprobe when the pipeline is disabled.  Calls that
+	 * entered before are still to return, and the hook may be another
+	 * point's by then (func reuses its slots): once every entry handler
+	 * that could still see the point has ended (they run with
+	 * preemption off), its generation moves on, and those returns are
+	 * told apart (sl_fp_exit()).
 	 */
-	if (hk->ftrace)
+	if (hk->ftrace) {
 		sl_ft_del(hk);
-	else if (hk->fprobe)
+	} else if (hk->fprobe) {
 		sl_fip_set(hk, false);
-	else
+		synchronize_rcu();
+		WRITE_ONCE(hk->gen, hk->gen + 1);
+	} else {
 		sl_probe_unregister(hk);
+	}
 }
 
 /* @hk resolved to candidate @i: what a hit reads of it, in the hook. */

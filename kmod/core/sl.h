@@ -69,7 +69,11 @@ u64 sl_hist_pct(const struct sl_hist_sum *s, u32 pct);
 /* ---- loss counters ---------------------------------------------------- */
 
 /*
- * What a pipeline lost, by name.  TABLE_FULL, STALE and BUSY of its chains
+ * What a pipeline lost, by name.  ORPHANED: a return of a call that
+ * entered its point before the point was removed (func del; the function
+ * stays on the fprobe until the pipeline is disabled), dropped rather than
+ * recorded into the slot's next point (hook.c).  TABLE_FULL, STALE and
+ * BUSY of its chains
  * are counted by the in-flight table under the pipeline (its owner id) and
  * added when read (sl_pipeline_losses()): an insert that found no slot, an
  * entry removed by age (swept, or reclaimed by an insert that needed its
@@ -83,6 +87,7 @@ enum sl_loss {
 	SL_LOSS_FILTERED,
 	SL_LOSS_DROPPED,
 	SL_LOSS_BUSY,
+	SL_LOSS_ORPHANED,
 	SL_LOSS_NR
 };
 
@@ -357,6 +362,12 @@ struct sl_hook {
 	unsigned long fip;		/* ftrace backends: the entry's address */
 	bool ftrace;			/* a kprobe candidate run by ftrace */
 	bool fprobe;			/* a kretprobe candidate run by fprobe */
+	/*
+	 * The fprobe backend: bumped when the point leaves the fprobe while
+	 * its function stays there; a call entered before returns with the
+	 * old one and is not recorded (hook.c).
+	 */
+	u32 gen;
 };
 
 /* The hook a probe handler runs for. */

@@ -27,6 +27,7 @@ static const char * const sl_loss_names[SL_LOSS_NR] = {
 	[SL_LOSS_FILTERED] = "filtered",
 	[SL_LOSS_DROPPED] = "dropped",
 	[SL_LOSS_BUSY] = "busy",
+	[SL_LOSS_ORPHANED] = "orphaned",
 };
 
 /* Three significant digits in ns, us, ms or s. */

@@ -8,7 +8,11 @@
  * kernel as nmissed.  The table is all there is: no callbacks.
  *
  * Slots are fixed (a registered struct kretprobe cannot move): an unused
- * slot has no candidate and an empty stage name, and readers skip it.
+ * slot has no candidate and an empty stage name, and readers skip it.  A
+ * slot is reused by the next "func add": calls still inside the deleted
+ * function (on the fprobe, which keeps it until the pipeline is disabled)
+ * return with their hook's older generation and are counted orphaned,
+ * never recorded into the new function's histogram (core/hook.c).
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
