@@ -10,12 +10,33 @@
  *
  * A chain remembers its slot as a tag (sl_dim_tag) carrying the slot's
  * generation: a chain that outlived its slot's release is recorded in
- * "other", never in the next owner's stages.
+ * "other", never in the next owner's stages.  That holds through the
+ * release itself (sl_dim_release()): a tag is only ever taken with the
+ * generation its key had (sl_dim_find() checks the key again after
+ * reading it), and a probe that checked a tag against the generation
+ * before the release moved it on has recorded before the slot's stages
+ * are emptied and the slot freed: the release waits for it (probes run
+ * with preemption off).
+ *
+ * This file also compiles in userspace (-DSL_USERSPACE: tests/unit/
+ * dim_shim.h stands in for sl.h), so that tests/unit/test_dim.c runs a
+ * release at the instrumentation points below (no-ops in the kernel).
  */
+#ifdef SL_USERSPACE
+#include "dim_shim.h"
+#else
 #include <linux/kernel.h>
+#include <linux/rcupdate.h>
 #include <linux/string.h>
 
 #include "sl.h"
+#endif
+
+#ifdef SL_SHIM_TRACE
+#define sl_dim_point(name, arg)	sl_shim_point(name, arg)
+#else
+#define sl_dim_point(name, arg)	do { } while (0)
+#endif
 
 /* Name slot @slot's stages "<name>[#slot]<suffix>", first byte last. */
 static void sl_dim_name(struct sl_dim *d, unsigned int slot, const char *name,
@@ -56,8 +77,9 @@ static bool sl_dim_name_taken(struct sl_dim *d, unsigned int slot,
 
 	for (i = 0; i < SL_DIM_SLOTS; i++) {
 		const char *have = d->stages[i * d->nper].name;
+		u64 k = READ_ONCE(d->key[i]);
 
-		if (i == slot || !READ_ONCE(d->key[i]))
+		if (i == slot || !k || k == SL_DIM_DYING)
 			continue;
 		for (n = 0; n < d->name_max; n++) {
 			char c = READ_ONCE(have[n]), w = READ_ONCE(name[n]);
@@ -75,6 +97,22 @@ static bool sl_dim_name_taken(struct sl_dim *d, unsigned int slot,
 }
 
 /*
+ * The tag of slot @i, found holding @key: its generation, then the key
+ * once more.  A release marks the key dying before it moves the
+ * generation on, so a key still there vouches for the generation read
+ * (the key's own, never the next owner's); a key gone meanwhile is on
+ * its way out, and its chains go to "other".
+ */
+static __always_inline u32 sl_dim_tag_of(const struct sl_dim *d,
+					 unsigned int i, u64 key)
+{
+	u32 gen = READ_ONCE(d->gen[i]);
+
+	smp_rmb();	/* the generation before the key: see above */
+	return READ_ONCE(d->key[i]) == key ? i | gen << 8 : SL_DIM_OTHER;
+}
+
+/*
  * The tag of @key's slot if it has one, else SL_DIM_NONE (probe context:
  * loads only).  For a caller whose name costs something to make: it makes
  * it only when this misses, then calls sl_dim_tag().
@@ -83,11 +121,13 @@ u32 sl_dim_find(const struct sl_dim *d, u64 key)
 {
 	unsigned int i;
 
-	if (!key)
+	if (!key || key == SL_DIM_DYING)
 		return SL_DIM_OTHER;
 	for (i = 0; i < SL_DIM_SLOTS; i++) {
-		if (READ_ONCE(d->key[i]) == key)
-			return i | READ_ONCE(d->gen[i]) << 8;
+		if (READ_ONCE(d->key[i]) == key) {
+			sl_dim_point("found", d);
+			return sl_dim_tag_of(d, i, key);
+		}
 	}
 	return SL_DIM_NONE;
 }
@@ -110,12 +150,10 @@ u32 sl_dim_tag(struct sl_dim *d, u64 key, const char *name)
 		if (READ_ONCE(d->key[i]))
 			continue;
 		k = cmpxchg(&d->key[i], 0, key);
-		if (!k) {
+		if (!k)
 			sl_dim_name(d, i, name, sl_dim_name_taken(d, i, name));
-			return i | READ_ONCE(d->gen[i]) << 8;
-		}
-		if (k == key)
-			return i | READ_ONCE(d->gen[i]) << 8;
+		if (!k || k == key)
+			return sl_dim_tag_of(d, i, key);
 	}
 	return SL_DIM_OTHER;
 }
@@ -131,6 +169,7 @@ unsigned int sl_dim_stage(const struct sl_dim *d, u32 tag)
 	if (slot >= SL_DIM_SLOTS ||
 	    READ_ONCE(d->gen[slot]) != (tag >> 8 & 0xffffff))
 		slot = SL_DIM_SLOTS;
+	sl_dim_point("checked", d);
 	return d->first + slot * d->nper;
 }
 
@@ -158,23 +197,39 @@ void sl_dim_label(const struct sl_dim *d, u32 tag, char *buf, size_t len)
 /*
  * @key went away (process context, sl_lock held): its slot is emptied and
  * freed for the next key.  Handlers still holding its old tag record into
- * "other" from now on.
+ * "other" from now on.  In order: the key is marked dying (no lookup
+ * finds it, no claim takes the slot), then the generation moves on; once
+ * every probe that may have checked a tag against the old generation has
+ * ended, and recorded (synchronize_rcu(): probes run with preemption
+ * off), the stages are emptied and the slot freed.
  */
 void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key)
 {
 	unsigned int i, s;
+	bool any = false;
 
 	lockdep_assert_held(&sl_lock);
 	/*
 	 * Unregistering a notifier replays its events for every key: at
 	 * unload that comes after the pipeline's histograms are gone.
 	 */
-	if (!p->hists)
+	if (!p->hists || !key)
 		return;
 	for (i = 0; i < SL_DIM_SLOTS; i++) {
 		if (READ_ONCE(d->key[i]) != key)
 			continue;
+		WRITE_ONCE(d->key[i], SL_DIM_DYING);
+		/* dying before the generation moves (sl_dim_find()) */
+		smp_wmb();
 		WRITE_ONCE(d->gen[i], (d->gen[i] + 1) & 0xffffff);
+		any = true;
+	}
+	if (!any)
+		return;
+	synchronize_rcu();
+	for (i = 0; i < SL_DIM_SLOTS; i++) {
+		if (READ_ONCE(d->key[i]) != SL_DIM_DYING)
+			continue;
 		for (s = 0; s < d->nper; s++) {
 			WRITE_ONCE(d->stages[i * d->nper + s].name[0], '\0');
 			sl_hist_reset(&p->hists[d->first + i * d->nper + s]);
@@ -182,8 +237,8 @@ void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key)
 		/* the name and histograms are empty before the slot is free */
 		smp_wmb();
 		WRITE_ONCE(d->key[i], 0);
-		sl_dump_seq++;
 	}
+	sl_dump_seq++;
 }
 
 /*

@@ -1220,6 +1220,7 @@ static const struct sl_krp_ops sl_krp_##name = {			\
 #define SL_DIM_SLOTS	8			/* named slots per dimension */
 #define SL_DIM_OTHER	SL_DIM_SLOTS		/* the tag of "other" */
 #define SL_DIM_NONE	0xffffffffU		/* sl_dim_find(): no slot */
+#define SL_DIM_DYING	U64_MAX			/* a slot's key being released */
 
 struct sl_dim {
 	u64 key[SL_DIM_SLOTS];			/* 0: free */
