@@ -1,5 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: 6.1-rt
+#   (the release races the probes of the pair's last packets: widest where
+#   softirqs are threads a hog or the release can preempt, PREEMPT_RT)
 # Per-interface slots reused under traffic: PAIRS veth pairs, each in two
 # namespaces of its own, go through the 8 slots of each breakdown (net_rx's
 # <if>.total, netsize's <if>.rx and <if>.tx) with LIVE pairs carrying UDP

@@ -1,5 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# kernels: any
+#   one kernel: the table's bookkeeping is the engine's, the same on each
 # What the in-flight table loses is counted under the pipeline whose chain
 # it was, by name.  A table of 256 entries (flight_entries=256) and a
 # stale age of 2 s (stale_ms=2000): net_rx follows UDP datagrams sent for
