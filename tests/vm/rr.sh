@@ -11,17 +11,23 @@ RR_STAGES="rx tcpip notify runqueue wait-return queue read app tx total"
 # rr_run PORT MODE THREADS CONNS N X_US Y_US [XSTEP_US]: a server and a
 # client over loopback; the server's summary line in $RR_SRV, the client's
 # in $RR_CLI.  RR_SLEEP=1: the client sends each request once every server
-# thread sleeps (RR_SLEEPER)
+# thread sleeps (RR_SLEEPER).  RR_PIN=1: the server runs on CPU 1, the
+# client on CPU 0, so that a woken server never waits for the client's CPU
 rr_run() {
 	local port=$1 mode=$2 thr=$3 conns=$4 n=$5 x=$6 y=$7 step=${8:-0}
+	local spin=() cpin=()
+	if [ -n "${RR_PIN:-}" ]; then
+		spin=(taskset -c 1)
+		cpin=(taskset -c 0)
+	fi
 	rm -f /tmp/rr-srv.out
-	"$RR" server "$port" "$mode" "$thr" "$conns" "$x" "$y" "$step" > /tmp/rr-srv.out &
+	"${spin[@]}" "$RR" server "$port" "$mode" "$thr" "$conns" "$x" "$y" "$step" > /tmp/rr-srv.out &
 	local spid=$!
 	for _ in $(seq 100); do
 		grep -q listening /tmp/rr-srv.out 2> /dev/null && break
 		sleep 0.05
 	done
-	RR_CLI=$(RR_SLEEPER=${RR_SLEEP:+$spid} timeout 120 "$RR" client 127.0.0.1 "$port" "$conns" "$n" 64) ||
+	RR_CLI=$(RR_SLEEPER=${RR_SLEEP:+$spid} timeout 120 "${cpin[@]}" "$RR" client 127.0.0.1 "$port" "$conns" "$n" 64) ||
 		fail "rr client failed"
 	wait "$spid" || fail "rr server failed"
 	RR_SRV=$(tail -n 1 /tmp/rr-srv.out)

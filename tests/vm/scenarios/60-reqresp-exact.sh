@@ -13,9 +13,12 @@
 #    before the read; epoll and poll only).  The mean of app grows by the X
 #    the server measured around its busy work, the mean of queue by its Y,
 #    each within 5 % of X (Y); every other stage's median moves by less
-#    than 5 % of Y.  With one server thread and the client on two vCPUs
-#    nothing else competes for a CPU, so the busy work can only show where
-#    it was done; a point stamped on the wrong side of it (the write's
+#    than 5 % of Y.  With one server thread on CPU 1 and the client on
+#    CPU 0 nothing else competes for the server's CPU, so the busy work can
+#    only show where it was done (unpinned, the server woken onto the
+#    client's CPU waited there for the client to block once its busy work
+#    had used up its CFS credit, and only then: runqueue's median grew by
+#    0.6 ms with the injected times on CFS kernels, 5.10 and 6.1); a point stamped on the wrong side of it (the write's
 #    return instead of its entry, the read's return instead of its entry)
 #    moves X or Y into tx or read, and fails.
 #  - Units: the value stages (reads-per-wakeup, segments) are counts: plain
@@ -58,7 +61,7 @@ done
 # epoll_wait made a request find the thread busy, 39 of 40 woken in one CI
 # run; and the first request, sent as soon as the worker said go, found it
 # still adding the connection to its epoll set, 1 run in 4 on 6.1)
-export RR_SLEEP=1
+export RR_SLEEP=1 RR_PIN=1
 measure base epoll 1 1 0 0
 pw=$(awk '$1 == "reads-per-wakeup" { print $2 }' "$SL_DBG/reqresp")
 bq=$(awk '$1 == "busy.queue" { n = $2 } END { print n + 0 }' "$SL_DBG/reqresp")
@@ -115,7 +118,7 @@ PY
 measure epoll epoll 1 1 $X_US $Y_US
 measure poll poll 1 1 $X_US $Y_US
 measure blocking blocking 1 1 $X_US 0
-unset RR_SLEEP
+unset RR_SLEEP RR_PIN
 
 python3 - $N $Y_US <<'PY' || fail "an injected time is not where it should be"
 import json, re, sys
