@@ -14,9 +14,9 @@ set -euo pipefail
 
 SPIN=$SL_REPO/tests/vm/helpers/sl-spin
 # CYCLES cycles, or as many as fit in SECS (an emulated guest on a busy
-# host arms storage's kretprobes in 1-10 s): 10 in 45 s, 20 in 90 s under
-# make soak
-CYCLES=${SL_TOGGLE_CYCLES:-$(sl_count 10 20)}
+# host arms storage's kretprobes in 1-10 s): 6 in 45 s, 20 in 90 s under
+# make soak (a cycle took about 6 s in a whole make check)
+CYCLES=${SL_TOGGLE_CYCLES:-$(sl_count 6 20)}
 SECS=${SL_TOGGLE_SECS:-$(sl_count 45 90)}
 dir=${SL_MNT:-/tmp}
 pids=()

@@ -1,7 +1,5 @@
 #!/bin/bash
-# kernels: 5.10 6.1 6.12 7.3
-# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
-# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
+# kernels: all
 # net_rx and net_tx arm on this kernel: every hook point resolves to one of
 # its candidates (tracepoint first, then kprobes on the names the function
 # has had) and is armed once the pipeline is enabled; disabling disarms

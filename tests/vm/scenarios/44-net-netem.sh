@@ -1,7 +1,9 @@
 #!/bin/bash
 # kernels: 5.10 6.1 6.12 7.3
-# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
-# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
+# (not 6.1-rt: its hooks and fallbacks are 6.1's - 40-net-hooks and
+# 52-storage-hooks check every hook armed the same way there; what
+# PREEMPT_RT changes, preemptible handlers and threaded softirqs, is 10,
+# 12, 13, 14, 42, 47, 57, 62, 64, 72, 74 and 75's)
 # Injected delay: `tc qdisc add dev veth0 root netem delay D` on the
 # sender's interface (namespace sla; the server is across the veth pair in
 # slb).  The same N request/response rounds are measured without and with

@@ -1,7 +1,5 @@
 #!/bin/bash
-# kernels: 5.10 6.1 6.12 7.3
-# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
-# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
+# kernels: all
 # Every storage and block hook point arms on this kernel, or says why not:
 # the syscall, VFS, ext4 (a module, loaded for the scratch disk), I/O wait
 # and jbd2 hooks and the block tracepoints are armed; xfs hooks are "not

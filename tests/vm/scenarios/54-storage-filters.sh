@@ -1,7 +1,9 @@
 #!/bin/bash
 # kernels: 5.10 6.1 6.12 7.3
-# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
-# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
+# (not 6.1-rt: its hooks and fallbacks are 6.1's - 40-net-hooks and
+# 52-storage-hooks check every hook armed the same way there; what
+# PREEMPT_RT changes, preemptible handlers and threaded softirqs, is 10,
+# 12, 13, 14, 42, 47, 57, 62, 64, 72, 74 and 75's)
 # Storage filters with other I/O running at the same time:
 #  - tgid: process A (N_A ops) and process B (N_B ops) on the same ext4 at
 #    the same time; the filter on A gives exactly A's counts;

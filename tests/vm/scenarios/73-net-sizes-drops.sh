@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # kernels: 5.10 6.1 6.12 7.3
-# (not 6.1-rt: its hooks and fallbacks are 6.1's; what PREEMPT_RT changes,
-# preemptible handlers and threaded softirqs, is 74, 75, 57 and 64's)
+# (not 6.1-rt: its hooks and fallbacks are 6.1's - 40-net-hooks and
+# 52-storage-hooks check every hook armed the same way there; what
+# PREEMPT_RT changes, preemptible handlers and threaded softirqs, is 10,
+# 12, 13, 14, 42, 47, 57, 62, 64, 72, 74 and 75's)
 # netsize and netdrop: value histograms in bytes.
 #  - 100 UDP datagrams of 1 KiB over a veth pair (IPv6 off, neighbours
 #    permanent: nothing else crosses it): udp.sendmsg and udp.recvmsg 100

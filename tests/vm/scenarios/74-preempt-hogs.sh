@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernels: 7.3 6.1-rt
-# (the two kernels of the matrix where a probe can be preempted: 7.3 calls
-# tracepoint probes under SRCU, not with preemption off, and the harness
-# boots it with preempt=full; 6.1-rt preempts process context everywhere.
-# Elsewhere every probe runs with preemption off by the kernel's doing.)
+# kernels: 7.3
+# (the kernel of the matrix where a tracepoint probe can be preempted: 7.3
+# calls them under SRCU, not with preemption off, and the harness boots it
+# with preempt=full.  6.1-rt, like every kernel before 7.x, calls them
+# with preemption off, as kprobe and ftrace handlers are everywhere; what
+# RT preempts there, the callers between entry and return, is 75's.)
 #
 # Probes on a preemptible kernel under CPU pressure: a busy loop pinned on
 # every vCPU (nice 0: the scheduler preempts whatever runs beside it at

@@ -1,8 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernels: 5.10 6.1-rt 7.3
-# (tracepoints only, the same on every kernel: the oldest, 5.10, and the two
-# where their probes are preemptible, 6.1-rt and 7.3+preempt)
+# kernels: all
 # The syscalls pipeline: per process and syscall, exactly.
 #  - a process making N getppid(2), M stat(2) of a missing path and K
 #    getppid through int 0x80 (the i386 ABI) while another process makes

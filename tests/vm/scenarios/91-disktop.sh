@@ -1,8 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernels: 5.10 6.1-rt 7.3
-# (tracepoints only, the same on every kernel: the oldest, 5.10, and the two
-# where their probes are preemptible, 6.1-rt and 7.3+preempt)
+# kernels: all
 # The disktop pipeline: disk bytes per process and disk, exactly.
 #  - two null_blk disks; process A writes 4 MiB with O_DIRECT in 64 KiB
 #    bios to nullb0, then reads 2 MiB in 128 KiB bios from nullb1, while

@@ -1,8 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernels: 5.10 6.1-rt 7.3
-# (tracepoints only, the same on every kernel: the oldest, 5.10, and the two
-# where their probes are preemptible, 6.1-rt and 7.3+preempt)
+# kernels: all
 # The irq pipeline against the kernel's own counters.  The host peer does
 # N request/response rounds through virtio-net while irq is enabled; then
 #  - every IRQ line of the NIC (virtioN-input.0, -output.0, -config) has
