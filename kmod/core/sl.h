@@ -19,10 +19,9 @@
 #include "stacklat.h"
 #include "stacklat_hist.h"
 
-#define SL_VERSION	"0.1.0"
-
-#define sl_info(fmt, ...)	pr_info("stacklat: " fmt, ##__VA_ARGS__)
-#define sl_err(fmt, ...)	pr_err("stacklat: " fmt, ##__VA_ARGS__)
+/* pr_fmt ("stacklat: ") and SL_VERSION (the VERSION file) come from Kbuild */
+#define sl_info(fmt, ...)	pr_info(fmt, ##__VA_ARGS__)
+#define sl_err(fmt, ...)	pr_err(fmt, ##__VA_ARGS__)
 
 /*
  * The clock: ktime_get_mono_fast_ns(), CLOCK_MONOTONIC read without the
