@@ -1280,8 +1280,8 @@ int sl_debugfs_init(void);
 void sl_debugfs_exit(void);
 int sl_netlink_init(void);
 void sl_netlink_exit(void);
-void sl_fmt_ns(char *buf, size_t len, u64 ns);
-void sl_fmt_val(char *buf, size_t len, u32 unit, u64 v);
+
+#include "fmt.h"
 
 /* ---- the func pipeline ------------------------------------------------ */
 
