@@ -14,6 +14,7 @@
 #include <linux/tracepoint.h>
 
 #include "sl.h"
+#include "pipelines/all.h"
 
 #ifdef SL_PLANT_LEAK
 #include <linux/slab.h>
@@ -160,7 +161,7 @@ static int __init sl_init(void)
 				 (u64)stale_ms.val * NSEC_PER_MSEC);
 	if (!sl_ft)
 		return -ENOMEM;
-	ret = sl_pipelines_init();
+	ret = sl_pipelines_init(sl_all_pipelines, sl_all_npipelines);
 	if (ret)
 		goto err_flight;
 	sl_sweep_start((u64)stale_ms.val * NSEC_PER_MSEC);

@@ -19,24 +19,12 @@ DEFINE_MUTEX(sl_lock);
 /* Bumped on every reset, enable, disable or func change: dumps compare it. */
 u32 sl_dump_seq = 1;
 
-struct sl_pipeline *sl_pipelines[] = {
-	&sl_pipe_func,
-	&sl_pipe_net_rx,
-	&sl_pipe_net_tx,
-	&sl_pipe_storage,
-	&sl_pipe_block,
-	&sl_pipe_tcpconnect,
-	&sl_pipe_tcpaccept,
-	&sl_pipe_tcpretrans,
-	&sl_pipe_netsize,
-	&sl_pipe_netdrop,
-	&sl_pipe_reqresp,
-	&sl_pipe_irq,
-	&sl_pipe_syscalls,
-	&sl_pipe_disktop,
-};
-
-unsigned int sl_nr_pipelines = ARRAY_SIZE(sl_pipelines);
+/*
+ * The pipelines, as main.c hands them over (pipelines/all.c's list): a
+ * pipeline's id is its index.  Set once, before anything reads them.
+ */
+struct sl_pipeline *const *sl_pipelines;
+unsigned int sl_nr_pipelines;
 
 struct sl_pipeline *sl_pipeline_find(const char *name)
 {
@@ -141,13 +129,18 @@ err:
 	return ret;
 }
 
-int sl_pipelines_init(void)
+int sl_pipelines_init(struct sl_pipeline *const *list, unsigned int n)
 {
 	unsigned int i;
 	int ret;
 
 	/* a pipeline id must fit a key's top byte and the readers' arrays */
-	BUILD_BUG_ON(ARRAY_SIZE(sl_pipelines) > SL_MAX_PIPELINES);
+	if (n > SL_MAX_PIPELINES) {
+		sl_err("%u pipelines, at most %u\n", n, SL_MAX_PIPELINES);
+		return -EINVAL;
+	}
+	sl_pipelines = list;
+	sl_nr_pipelines = n;
 	ret = sl_skip_validate();
 	if (ret)
 		return ret;

@@ -672,14 +672,25 @@ struct sl_pipeline {
 
 #define SL_MAX_PIPELINES	16
 
+/*
+ * A pipeline's definition, struct sl_pipeline sl_pipe_<name>, declared
+ * first (pipelines/all.c lists it, and a global wants a declaration
+ * before its definition):
+ *
+ *	SL_PIPELINE(conn) = { .name = "conn", ... };
+ */
+#define SL_PIPELINE(name)						\
+	extern struct sl_pipeline sl_pipe_##name;			\
+	struct sl_pipeline sl_pipe_##name
+
 extern struct mutex sl_lock;
-extern struct sl_pipeline *sl_pipelines[];
+extern struct sl_pipeline *const *sl_pipelines;
 extern unsigned int sl_nr_pipelines;
 extern u32 sl_dump_seq;
 extern u64 sl_max_delta_ns;
 
 struct sl_pipeline *sl_pipeline_find(const char *name);
-int sl_pipelines_init(void);
+int sl_pipelines_init(struct sl_pipeline *const *list, unsigned int n);
 void sl_pipelines_exit(void);
 int sl_pipeline_enable(struct sl_pipeline *p, bool on);
 void sl_pipeline_reset(struct sl_pipeline *p);
@@ -1285,23 +1296,6 @@ void sl_netlink_exit(void);
 
 /* ---- the func pipeline ------------------------------------------------ */
 
-extern struct sl_pipeline sl_pipe_func;
-
-/* ---- the other pipelines (pipelines/) ----------------------- */
-
-extern struct sl_pipeline sl_pipe_net_rx;
-extern struct sl_pipeline sl_pipe_net_tx;
-extern struct sl_pipeline sl_pipe_storage;
-extern struct sl_pipeline sl_pipe_block;
-extern struct sl_pipeline sl_pipe_tcpconnect;
-extern struct sl_pipeline sl_pipe_tcpaccept;
-extern struct sl_pipeline sl_pipe_tcpretrans;
-extern struct sl_pipeline sl_pipe_netsize;
-extern struct sl_pipeline sl_pipe_netdrop;
-extern struct sl_pipeline sl_pipe_reqresp;
-extern struct sl_pipeline sl_pipe_irq;
-extern struct sl_pipeline sl_pipe_syscalls;
-extern struct sl_pipeline sl_pipe_disktop;
 int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack);
 

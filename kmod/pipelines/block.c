@@ -470,7 +470,7 @@ static int sl_blk_setup(struct sl_pipeline *p)
 	return 0;
 }
 
-struct sl_pipeline sl_pipe_block = {
+SL_PIPELINE(block) = {
 	.name = "block",
 	.desc = "block requests: Q2I, I2D, Q2D, D2C, Q2C, overall and per disk",
 	.key = STACKLAT_KEY_REQUEST,

@@ -317,7 +317,7 @@ static int sl_dk_on_enable(struct sl_pipeline *p)
 					SL_DK_FOLD_MS);
 }
 
-struct sl_pipeline sl_pipe_disktop = {
+SL_PIPELINE(disktop) = {
 	.name = "disktop",
 	.desc = "disk bytes and operations read and written per process and disk, bio sizes",
 	.key = STACKLAT_KEY_NONE,

@@ -20,6 +20,7 @@
 
 #include "sl.h"
 #include "stacklat_filter.h"
+#include "all.h"
 
 #define SL_FUNC_MAX	16
 
@@ -180,7 +181,7 @@ static int sl_func_setup(struct sl_pipeline *p)
 	return 0;
 }
 
-struct sl_pipeline sl_pipe_func = {
+SL_PIPELINE(func) = {
 	.name = "func",
 	.desc = "entry-to-return latency of kernel functions named by 'func add'",
 	.key = STACKLAT_KEY_NONE,

@@ -230,7 +230,7 @@ static int sl_iq_setup(struct sl_pipeline *p)
 	return 0;
 }
 
-struct sl_pipeline sl_pipe_irq = {
+SL_PIPELINE(irq) = {
 	.name = "irq",
 	.desc = "time in hardirq handlers per IRQ line and handler, in softirqs per vector",
 	.key = STACKLAT_KEY_NONE,

@@ -230,6 +230,9 @@ extern const struct sl_cand sl_net_c_tx_done[1];
 extern const char * const sl_net_if_suffix[1];
 extern struct sl_dim sl_rx_ifs, sl_tx_ifs;
 extern struct sl_dim sl_zs_rx_ifs, sl_zs_tx_ifs, sl_zd_ifs;	/* net_misc.c */
+/* the family's pipelines whose slots an interface's end releases */
+extern struct sl_pipeline sl_pipe_net_rx, sl_pipe_net_tx;
+extern struct sl_pipeline sl_pipe_netsize, sl_pipe_netdrop;	/* net_misc.c */
 int sl_net_notifier_get(void);
 void sl_net_notifier_put(struct sl_pipeline *p);
 

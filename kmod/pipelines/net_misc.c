@@ -177,7 +177,7 @@ static int sl_zs_setup(struct sl_pipeline *p)
 	return sl_net_notifier_get();
 }
 
-struct sl_pipeline sl_pipe_netsize = {
+SL_PIPELINE(netsize) = {
 	.name = "netsize",
 	.desc = "sizes in bytes: rx/tx skbs per interface, sendmsg/recvmsg per protocol",
 	.key = STACKLAT_KEY_NONE,
@@ -306,7 +306,7 @@ static int sl_zd_setup(struct sl_pipeline *p)
 	return sl_net_notifier_get();
 }
 
-struct sl_pipeline sl_pipe_netdrop = {
+SL_PIPELINE(netdrop) = {
 	.name = "netdrop",
 	.desc = "dropped packets (kfree_skb) in bytes, by the kernel's drop reason (or dropping function) and by interface",
 	.key = STACKLAT_KEY_NONE,

@@ -465,7 +465,7 @@ static int sl_rx_setup(struct sl_pipeline *p)
 	return sl_net_notifier_get();
 }
 
-struct sl_pipeline sl_pipe_net_rx = {
+SL_PIPELINE(net_rx) = {
 	.name = "net_rx",
 	.desc = "receive path per packet: driver, IP, transport, socket, application",
 	.key = STACKLAT_KEY_SKB,

@@ -548,7 +548,7 @@ static int sl_tx_setup(struct sl_pipeline *p)
 	return sl_net_notifier_get();
 }
 
-struct sl_pipeline sl_pipe_net_tx = {
+SL_PIPELINE(net_tx) = {
 	.name = "net_tx",
 	.desc = "transmit path per packet: application, TCP/UDP, IP, qdisc, driver, done",
 	.key = STACKLAT_KEY_SKB,

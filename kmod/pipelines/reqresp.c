@@ -812,7 +812,7 @@ static struct sl_hook sl_rr_hooks[HRR_NR] = {
 #undef WAIT
 #undef F
 
-struct sl_pipeline sl_pipe_reqresp = {
+SL_PIPELINE(reqresp) = {
 	.name = "reqresp",
 	.desc = "TCP server requests: rx, tcpip, notify, runqueue, wait-return, queue, read, app, tx",
 	.key = STACKLAT_KEY_SOCK,

@@ -651,7 +651,7 @@ static void sl_st_flight_fmt(const struct sl_pipeline *p,
 /* every row's kretprobe: these two, inline in its own handlers */
 SL_KRP_DEFINE(st, sl_st_entry, sl_st_ret);
 
-struct sl_pipeline sl_pipe_storage = {
+SL_PIPELINE(storage) = {
 	.name = "storage",
 	.desc = "read/write/open/fsync per layer: syscall, VFS, filesystem, I/O wait (inclusive and self)",
 	.key = STACKLAT_KEY_TASK,

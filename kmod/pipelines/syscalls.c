@@ -441,7 +441,7 @@ static int sl_sc_on_enable(struct sl_pipeline *p)
 					SL_SC_FOLD_MS);
 }
 
-struct sl_pipeline sl_pipe_syscalls = {
+SL_PIPELINE(syscalls) = {
 	.name = "syscalls",
 	.desc = "system calls per process and syscall: count, errors by errno, time, log2 latency",
 	.key = STACKLAT_KEY_TASK,

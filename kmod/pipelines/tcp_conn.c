@@ -229,7 +229,7 @@ static int sl_tc_conn_setup(struct sl_pipeline *p)
 	return 0;
 }
 
-struct sl_pipeline sl_pipe_tcpconnect = {
+SL_PIPELINE(tcpconnect) = {
 	.name = "tcpconnect",
 	.desc = "TCP connect() to established per remote port; failures by errno",
 	.key = STACKLAT_KEY_SOCK,
@@ -458,7 +458,7 @@ static int sl_tc_acc_setup(struct sl_pipeline *p)
 	return 0;
 }
 
-struct sl_pipeline sl_pipe_tcpaccept = {
+SL_PIPELINE(tcpaccept) = {
 	.name = "tcpaccept",
 	.desc = "TCP accept path per listening port: SYN queue, accept queue, depths, overflows",
 	.key = STACKLAT_KEY_SOCK,

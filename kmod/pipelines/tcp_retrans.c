@@ -321,7 +321,7 @@ static int sl_rt_setup(struct sl_pipeline *p)
 	return 0;
 }
 
-struct sl_pipeline sl_pipe_tcpretrans = {
+SL_PIPELINE(tcpretrans) = {
 	.name = "tcpretrans",
 	.desc = "TCP retransmissions by kind and remote port: time since the segment was last sent",
 	.key = STACKLAT_KEY_NONE,
