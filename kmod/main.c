@@ -90,65 +90,6 @@ static char *enable;
 module_param(enable, charp, 0444);
 MODULE_PARM_DESC(enable, "comma-separated pipelines to enable at load");
 
-u64 sl_max_delta_ns;
-struct sl_flight *sl_ft;
-unsigned int sl_keyed_rows;
-unsigned int sl_keyed_cpu_rows;
-u64 sl_keyed_linger_ns;
-
-/*
- * A module whose functions are hooked is going away: the kprobes core
- * marks its probes gone, and so do we, so no hook shows "armed" on code
- * that no longer exists.  (Tracepoints are only looked up in the core
- * kernel, so only kprobes, kretprobes and ftrace points can sit in a
- * module.)  An ftrace point leaves its ops' filter here, before ftrace
- * forgets the module's functions (the GOING notifiers run first): an
- * address left in the filter could match a function loaded there later.
- */
-static int sl_module_notify(struct notifier_block *nb, unsigned long action,
-			    void *data)
-{
-	struct module *mod = data;
-	unsigned int i, j;
-
-	if (action != MODULE_STATE_GOING)
-		return NOTIFY_DONE;
-	mutex_lock(&sl_lock);
-	for (i = 0; i < sl_nr_pipelines; i++) {
-		struct sl_pipeline *p = sl_pipelines[i];
-
-		for (j = 0; j < p->nhooks; j++) {
-			struct sl_hook *hk = &p->hooks[j];
-			unsigned long addr;
-
-			if (hk->state != STACKLAT_HOOK_ARMED)
-				continue;
-			if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_KPROBE)
-				addr = (unsigned long)hk->kp.addr;
-			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_KRETPROBE)
-				addr = (unsigned long)hk->krp.kp.addr;
-			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_FTRACE ||
-				 sl_hook_kind(hk) == STACKLAT_HOOK_KIND_FPROBE)
-				addr = hk->fip;
-			else
-				continue;
-			if (!within_module(addr, mod))
-				continue;
-			sl_hook_disarm(hk);
-			hk->state = STACKLAT_HOOK_UNAVAILABLE;
-			sl_info("%s: hook %s: module %s unloaded\n", p->name,
-				hk->name, mod->name);
-		}
-	}
-	sl_dump_seq++;
-	mutex_unlock(&sl_lock);
-	return NOTIFY_OK;
-}
-
-static struct notifier_block sl_module_nb = {
-	.notifier_call = sl_module_notify,
-};
-
 static int __init sl_init(void)
 {
 	int ret;
@@ -178,7 +119,7 @@ static int __init sl_init(void)
 	sl_info("planting a leak for the kmemleak check: %d\n",
 		kmalloc(SL_PLANT_LEAK_SIZE, GFP_KERNEL) != NULL);
 #endif
-	ret = register_module_notifier(&sl_module_nb);
+	ret = sl_modules_watch();
 	if (ret)
 		goto err_netlink;
 	if (enable && *enable) {
@@ -189,7 +130,7 @@ static int __init sl_init(void)
 	return 0;
 
 err_notifier:
-	unregister_module_notifier(&sl_module_nb);
+	sl_modules_unwatch();
 err_netlink:
 	sl_netlink_exit();
 err_debugfs:
@@ -205,7 +146,7 @@ err_flight:
 
 static void __exit sl_exit(void)
 {
-	unregister_module_notifier(&sl_module_nb);
+	sl_modules_unwatch();
 	sl_netlink_exit();
 	sl_debugfs_exit();
 	sl_sweep_stop();

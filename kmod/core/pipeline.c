@@ -16,6 +16,13 @@
 
 DEFINE_MUTEX(sl_lock);
 
+/* main.c sets them from its parameters at load */
+u64 sl_max_delta_ns;
+struct sl_flight *sl_ft;
+unsigned int sl_keyed_rows;
+unsigned int sl_keyed_cpu_rows;
+u64 sl_keyed_linger_ns;
+
 /* Bumped on every reset, enable, disable or func change: dumps compare it. */
 u32 sl_dump_seq = 1;
 
@@ -420,6 +427,71 @@ int sl_pipelines_enable_list(const char *list)
 	}
 	mutex_unlock(&sl_lock);
 	return ret;
+}
+
+/* ---- modules going away ------------------------------------------------ */
+
+/*
+ * A module whose functions are hooked is going away: the kprobes core
+ * marks its probes gone, and so do we, so no hook shows "armed" on code
+ * that no longer exists.  (Tracepoints are only looked up in the core
+ * kernel, so only kprobes, kretprobes and ftrace points can sit in a
+ * module.)  An ftrace point leaves its ops' filter here, before ftrace
+ * forgets the module's functions (the GOING notifiers run first): an
+ * address left in the filter could match a function loaded there later.
+ */
+static int sl_module_notify(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	struct module *mod = data;
+	unsigned int i, j;
+
+	if (action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&sl_lock);
+	for (i = 0; i < sl_nr_pipelines; i++) {
+		struct sl_pipeline *p = sl_pipelines[i];
+
+		for (j = 0; j < p->nhooks; j++) {
+			struct sl_hook *hk = &p->hooks[j];
+			unsigned long addr;
+
+			if (hk->state != STACKLAT_HOOK_ARMED)
+				continue;
+			if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_KPROBE)
+				addr = (unsigned long)hk->kp.addr;
+			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_KRETPROBE)
+				addr = (unsigned long)hk->krp.kp.addr;
+			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_FTRACE ||
+				 sl_hook_kind(hk) == STACKLAT_HOOK_KIND_FPROBE)
+				addr = hk->fip;
+			else
+				continue;
+			if (!within_module(addr, mod))
+				continue;
+			sl_hook_disarm(hk);
+			hk->state = STACKLAT_HOOK_UNAVAILABLE;
+			sl_info("%s: hook %s: module %s unloaded\n", p->name,
+				hk->name, mod->name);
+		}
+	}
+	sl_dump_seq++;
+	mutex_unlock(&sl_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block sl_module_nb = {
+	.notifier_call = sl_module_notify,
+};
+
+int sl_modules_watch(void)
+{
+	return register_module_notifier(&sl_module_nb);
+}
+
+void sl_modules_unwatch(void)
+{
+	unregister_module_notifier(&sl_module_nb);
 }
 
 /* ---- chains ----------------------------------------------------------- */

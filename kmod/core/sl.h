@@ -704,6 +704,8 @@ void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);
 void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out);
 int sl_pipelines_enable_list(const char *list);
 u64 sl_pipeline_mem(const struct sl_pipeline *p);
+int sl_modules_watch(void);
+void sl_modules_unwatch(void);
 void sl_sweep_start(u64 stale_ns);
 void sl_sweep_stop(void);
 
