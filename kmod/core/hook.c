@@ -1087,6 +1087,24 @@ const char *sl_return_backend(void)
 #endif
 }
 
+/*
+ * The address @hk (armed) is attached at, for a function (kprobe,
+ * kretprobe, ftrace, fprobe); 0 for a tracepoint.
+ */
+unsigned long sl_hook_addr(const struct sl_hook *hk)
+{
+	switch (sl_hook_kind(hk)) {
+	case STACKLAT_HOOK_KIND_KPROBE:
+		return (unsigned long)hk->kp.addr;
+	case STACKLAT_HOOK_KIND_KRETPROBE:
+		return (unsigned long)hk->krp.kp.addr;
+	case STACKLAT_HOOK_KIND_FTRACE:
+	case STACKLAT_HOOK_KIND_FPROBE:
+		return hk->fip;
+	}
+	return 0;
+}
+
 u32 sl_hook_kind(const struct sl_hook *hk)
 {
 	if (hk->cand < 0)

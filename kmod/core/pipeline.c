@@ -454,20 +454,9 @@ static int sl_module_notify(struct notifier_block *nb, unsigned long action,
 
 		for (j = 0; j < p->nhooks; j++) {
 			struct sl_hook *hk = &p->hooks[j];
-			unsigned long addr;
 
-			if (hk->state != STACKLAT_HOOK_ARMED)
-				continue;
-			if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_KPROBE)
-				addr = (unsigned long)hk->kp.addr;
-			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_KRETPROBE)
-				addr = (unsigned long)hk->krp.kp.addr;
-			else if (sl_hook_kind(hk) == STACKLAT_HOOK_KIND_FTRACE ||
-				 sl_hook_kind(hk) == STACKLAT_HOOK_KIND_FPROBE)
-				addr = hk->fip;
-			else
-				continue;
-			if (!within_module(addr, mod))
+			if (hk->state != STACKLAT_HOOK_ARMED ||
+			    !within_module(sl_hook_addr(hk), mod))
 				continue;
 			sl_hook_disarm(hk);
 			hk->state = STACKLAT_HOOK_UNAVAILABLE;

@@ -511,6 +511,7 @@ u64 sl_hook_hits(const struct sl_hook *hk);
 u64 sl_hook_nmissed(const struct sl_hook *hk);
 const char *sl_hook_target(const struct sl_hook *hk);
 u32 sl_hook_kind(const struct sl_hook *hk);
+unsigned long sl_hook_addr(const struct sl_hook *hk);
 const char *sl_entry_backend(void);
 const char *sl_return_backend(void);
 bool sl_fprobe_stats(const struct sl_pipeline *p, unsigned int *n, u64 *nmissed);
