@@ -229,7 +229,8 @@ static void sl_ft_del(struct sl_hook *hk)
 /*
  * Arm the pipeline's ftrace points: register its ops, with every function
  * already in the filter (one code update).  If ftrace refuses, each of
- * them becomes a kprobe.
+ * them is given back disarmed, no longer on ftrace: sl_hooks_commit()
+ * arms it the next way (a kprobe).
  */
 static int sl_ft_commit(struct sl_pipeline *p)
 {
@@ -254,7 +255,6 @@ static int sl_ft_commit(struct sl_pipeline *p)
 		sl_fip_set(hk, false);
 		WRITE_ONCE(hk->ftrace, false);
 		hk->state = STACKLAT_HOOK_DISARMED;
-		sl_hook_arm(hk);
 	}
 	return ret;
 }
@@ -415,7 +415,12 @@ static bool sl_addr_in(const unsigned long *a, unsigned int n, unsigned long x)
 	return false;
 }
 
-/* Register the pipeline's fprobe on its armed points, at once. */
+/*
+ * Register the pipeline's fprobe on its armed points, at once.  A point
+ * the fprobe cannot take (a second one on a function, or all of them if
+ * the fprobe is refused) is given back disarmed, no longer on the fprobe:
+ * sl_hooks_commit() arms it the next way (a kretprobe).
+ */
 static int sl_fp_commit(struct sl_pipeline *p)
 {
 	size_t size = 0;
@@ -440,7 +445,6 @@ static int sl_fp_commit(struct sl_pipeline *p)
 			/* a second point on the function: a kretprobe */
 			WRITE_ONCE(hk->fprobe, false);
 			hk->state = STACKLAT_HOOK_DISARMED;
-			sl_hook_arm(hk);
 			continue;
 		}
 		addrs[n++] = hk->fip;
@@ -476,7 +480,6 @@ fallback:
 		sl_fip_set(hk, false);
 		WRITE_ONCE(hk->fprobe, false);
 		hk->state = STACKLAT_HOOK_DISARMED;
-		sl_hook_arm(hk);
 	}
 	return ret;
 }
@@ -544,13 +547,35 @@ bool sl_fprobe_stats(const struct sl_pipeline *p, unsigned int *n,
 #endif
 
 /*
+ * The points of @p a backend gave back at commit (disarmed again, off
+ * that backend): each armed the next way.  Only a backend can leave a
+ * resolved point of a pipeline being enabled disarmed.
+ */
+static void sl_hooks_rearm(struct sl_pipeline *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nhooks; i++) {
+		struct sl_hook *hk = &p->hooks[i];
+
+		if (hk->cand >= 0 && hk->state == STACKLAT_HOOK_DISARMED)
+			sl_hook_arm(hk);
+	}
+}
+
+/*
  * After arming a pipeline's hooks: its entry points on the ftrace_ops and
- * its return points on the fprobe, each in one code update.
+ * its return points on the fprobe, each in one code update; what either
+ * refuses, as kprobes and kretprobes.
  */
 int sl_hooks_commit(struct sl_pipeline *p)
 {
-	int ret = sl_ft_commit(p), ret2 = sl_fp_commit(p);
+	int ret, ret2;
 
+	ret = sl_ft_commit(p);
+	sl_hooks_rearm(p);
+	ret2 = sl_fp_commit(p);
+	sl_hooks_rearm(p);
 	return ret ? ret : ret2;
 }
 
