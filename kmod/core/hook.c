@@ -737,11 +737,81 @@ static int sl_krp_span_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* Register candidate @i of @hk.  The kernel writes into struct kprobe, so
- * it is cleared before every registration.  A @trial registration (to see
- * whether the symbol can be probed) is made disabled: the kernel checks the
- * address as for any registration but patches no code, so loading the
- * module never rewrites hot functions under the feet of running tasks.
+/* Candidate @c of @hk as a tracepoint probe (hk->tp is its tracepoint). */
+static int sl_tp_register(struct sl_hook *hk, const struct sl_cand *c)
+{
+	/* a probe calling its post itself serves that NONE row only */
+	if (c->tp_post && (c->tp_post != hk->post ||
+			   sl_hook_path(hk) != SL_PATH_NONE)) {
+		pr_err("%s: hook %s: its probe calls another post callback than the row's\n",
+		       hk->pipe->name, hk->name);
+		return -EINVAL;
+	}
+	return tracepoint_probe_register(hk->tp, c->tp_probe, hk);
+}
+
+static void sl_tp_unregister(struct sl_hook *hk, const struct sl_cand *c)
+{
+	tracepoint_probe_unregister(hk->tp, c->tp_probe, hk);
+}
+
+/*
+ * Candidate @c of @hk as a kprobe.  The kernel writes into struct kprobe,
+ * so it is cleared before every registration.
+ */
+static int sl_kp_register(struct sl_hook *hk, const struct sl_cand *c,
+			  bool trial)
+{
+	memset(&hk->kp, 0, sizeof(hk->kp));
+	hk->kp.symbol_name = c->target;
+	hk->kp.pre_handler = sl_kp_dispatch;
+	if (trial)
+		hk->kp.flags = KPROBE_FLAG_DISABLED;
+	return register_kprobe(&hk->kp);
+}
+
+static void sl_kp_unregister(struct sl_hook *hk)
+{
+	unregister_kprobe(&hk->kp);
+	hk->nmissed_acc += hk->kp.nmissed;
+}
+
+/* Candidate @c of @hk as a kretprobe, with the handlers its row needs. */
+static int sl_krp_register(struct sl_hook *hk, const struct sl_cand *c,
+			   bool trial)
+{
+	memset(&hk->krp, 0, sizeof(hk->krp));
+	hk->krp.kp.symbol_name = c->target;
+	if (hk->act == SL_ACT_SPAN) {
+		hk->krp.entry_handler = sl_krp_span_entry;
+		hk->krp.handler = sl_krp_span_ret;
+	} else if (hk->pipe->krp && hk->pipe->krp->pre == hk->pre &&
+		   hk->pipe->krp->post == hk->post) {
+		hk->krp.entry_handler = hk->pipe->krp->entry;
+		hk->krp.handler = hk->pipe->krp->ret;
+	} else {
+		hk->krp.entry_handler = sl_krp_entry;
+		hk->krp.handler = sl_krp_ret;
+	}
+	hk->krp.data_size = sl_krp_data_size(hk);
+	hk->krp.maxactive = sl_maxactive();
+	if (trial)
+		hk->krp.kp.flags = KPROBE_FLAG_DISABLED;
+	return register_kretprobe(&hk->krp);
+}
+
+static void sl_krp_unregister(struct sl_hook *hk)
+{
+	unregister_kretprobe(&hk->krp);
+	hk->nmissed_acc += hk->krp.nmissed + hk->krp.kp.nmissed;
+}
+
+/*
+ * Register candidate @i of @hk, with the backend of its kind.  A @trial
+ * registration (to see whether the symbol can be probed) is made
+ * disabled: the kernel checks the address as for any registration but
+ * patches no code, so loading the module never rewrites hot functions
+ * under the feet of running tasks.
  */
 static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 {
@@ -749,40 +819,11 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 
 	switch (c->kind) {
 	case STACKLAT_HOOK_KIND_TRACEPOINT:
-		/* a probe calling its post itself serves that NONE row only */
-		if (c->tp_post && (c->tp_post != hk->post ||
-				   sl_hook_path(hk) != SL_PATH_NONE)) {
-			pr_err("%s: hook %s: its probe calls another post callback than the row's\n",
-			       hk->pipe->name, hk->name);
-			return -EINVAL;
-		}
-		return tracepoint_probe_register(hk->tp, c->tp_probe, hk);
+		return sl_tp_register(hk, c);
 	case STACKLAT_HOOK_KIND_KPROBE:
-		memset(&hk->kp, 0, sizeof(hk->kp));
-		hk->kp.symbol_name = c->target;
-		hk->kp.pre_handler = sl_kp_dispatch;
-		if (trial)
-			hk->kp.flags = KPROBE_FLAG_DISABLED;
-		return register_kprobe(&hk->kp);
+		return sl_kp_register(hk, c, trial);
 	case STACKLAT_HOOK_KIND_KRETPROBE:
-		memset(&hk->krp, 0, sizeof(hk->krp));
-		hk->krp.kp.symbol_name = c->target;
-		if (hk->act == SL_ACT_SPAN) {
-			hk->krp.entry_handler = sl_krp_span_entry;
-			hk->krp.handler = sl_krp_span_ret;
-		} else if (hk->pipe->krp && hk->pipe->krp->pre == hk->pre &&
-			   hk->pipe->krp->post == hk->post) {
-			hk->krp.entry_handler = hk->pipe->krp->entry;
-			hk->krp.handler = hk->pipe->krp->ret;
-		} else {
-			hk->krp.entry_handler = sl_krp_entry;
-			hk->krp.handler = sl_krp_ret;
-		}
-		hk->krp.data_size = sl_krp_data_size(hk);
-		hk->krp.maxactive = sl_maxactive();
-		if (trial)
-			hk->krp.kp.flags = KPROBE_FLAG_DISABLED;
-		return register_kretprobe(&hk->krp);
+		return sl_krp_register(hk, c, trial);
 	}
 	return -EINVAL;
 }
@@ -794,15 +835,13 @@ static void sl_probe_unregister(struct sl_hook *hk)
 
 	switch (c->kind) {
 	case STACKLAT_HOOK_KIND_TRACEPOINT:
-		tracepoint_probe_unregister(hk->tp, c->tp_probe, hk);
+		sl_tp_unregister(hk, c);
 		break;
 	case STACKLAT_HOOK_KIND_KPROBE:
-		unregister_kprobe(&hk->kp);
-		hk->nmissed_acc += hk->kp.nmissed;
+		sl_kp_unregister(hk);
 		break;
 	case STACKLAT_HOOK_KIND_KRETPROBE:
-		unregister_kretprobe(&hk->krp);
-		hk->nmissed_acc += hk->krp.nmissed + hk->krp.kp.nmissed;
+		sl_krp_unregister(hk);
 		break;
 	}
 }
