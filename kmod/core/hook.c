@@ -29,6 +29,7 @@
 #include <linux/rcupdate.h>
 
 #include "sl.h"
+#include "hook_backend.h"
 
 static char *skip_hooks;
 module_param(skip_hooks, charp, 0444);
@@ -66,71 +67,11 @@ module_param_cb(maxactive, &sl_maxactive_ops, &maxactive, 0444);
 MODULE_PARM_DESC(maxactive,
 		 "kretprobe instances per hook, 0..1024 (default 0: max(16, 6 x possible CPUs))");
 
-/* accepted everywhere, so one command line loads on every kernel */
-static bool use_ftrace = true;
-module_param_named(ftrace, use_ftrace, bool, 0444);
-MODULE_PARM_DESC(ftrace,
-		 "run function-entry points on an ftrace_ops and return points on fprobes where the kernel allows it (default 1; 0: kprobes and kretprobes)");
-
 static int sl_maxactive(void)
 {
 	if (maxactive)
 		return maxactive;
 	return max_t(int, 16, 6 * num_possible_cpus());
-}
-
-/*
- * @hk's slot in its pipeline's address map (sl_pipeline.fips), and whether
- * two of the pipeline's points are now on one address (aliases of one
- * function): the ftrace handler then runs every match, not the first.
- */
-static void sl_fip_set(struct sl_hook *hk, bool on)
-{
-	struct sl_pipeline *p = hk->pipe;
-	unsigned int i, j;
-	bool dup = false;
-
-	WRITE_ONCE(p->fips[hk - p->hooks], on ? hk->fip : 0);
-	for (i = 0; i < p->nhooks && !dup; i++)
-		for (j = i + 1; j < p->nhooks && p->fips[i]; j++)
-			if (p->fips[j] == p->fips[i]) {
-				dup = true;
-				break;
-			}
-	WRITE_ONCE(p->fip_dup, dup);
-	/* the cache, rebuilt: a handler reading it meanwhile scans instead */
-	for (i = 0; i < SL_FIP_CACHE; i++)
-		WRITE_ONCE(p->fip_cache[i], 0);
-	for (i = 0; i < p->nhooks && i < U8_MAX; i++) {
-		u8 *c;
-
-		if (!p->fips[i])
-			continue;
-		c = &p->fip_cache[hash_long(p->fips[i], SL_FIP_CACHE_BITS)];
-		if (!*c)
-			WRITE_ONCE(*c, i + 1);
-	}
-}
-
-/*
- * The index of the next point of @p at address @ip from index @from on, or
- * -1: the cache first, unless two points share an address.
- */
-static __always_inline int sl_fip_next(struct sl_pipeline *p,
-				       unsigned long ip, unsigned int from)
-{
-	unsigned int i;
-	u8 c;
-
-	if (!from && likely(!READ_ONCE(p->fip_dup))) {
-		c = READ_ONCE(p->fip_cache[hash_long(ip, SL_FIP_CACHE_BITS)]);
-		if (likely(c && READ_ONCE(p->fips[c - 1]) == ip))
-			return c - 1;
-	}
-	for (i = from; i < p->nhooks; i++)
-		if (READ_ONCE(p->fips[i]) == ip)
-			return i;
-	return -1;
 }
 
 #ifdef SL_HAVE_FTRACE
@@ -177,7 +118,7 @@ static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,
  */
 static void sl_ft_pick(struct sl_hook *hk)
 {
-	hk->ftrace = use_ftrace &&
+	hk->ftrace = sl_use_ftrace &&
 		     hk->cands[hk->cand].kind == STACKLAT_HOOK_KIND_KPROBE &&
 		     (hk->kp.flags & KPROBE_FLAG_FTRACE);
 	hk->fip = hk->ftrace ? (unsigned long)hk->kp.addr : 0;
@@ -382,7 +323,7 @@ static void notrace sl_fp_exit(struct fprobe *fp, unsigned long entry_ip,
  */
 static void sl_fp_pick(struct sl_hook *hk)
 {
-	hk->fprobe = use_ftrace &&
+	hk->fprobe = sl_use_ftrace &&
 		     hk->cands[hk->cand].kind == STACKLAT_HOOK_KIND_KRETPROBE &&
 		     (hk->krp.kp.flags & KPROBE_FLAG_FTRACE);
 	if (hk->fprobe)
@@ -1128,10 +1069,10 @@ const char *sl_hook_target(const struct sl_hook *hk)
 const char *sl_entry_backend(void)
 {
 #ifdef SL_HAVE_FTRACE
-	return use_ftrace ? "ftrace (kprobe where ftrace cannot)" :
+	return sl_use_ftrace ? "ftrace (kprobe where ftrace cannot)" :
 			    "kprobe (module parameter ftrace=0)";
 #else
-	return use_ftrace ? "kprobe (no ftrace backend on this kernel)" :
+	return sl_use_ftrace ? "kprobe (no ftrace backend on this kernel)" :
 			    "kprobe (module parameter ftrace=0)";
 #endif
 }
@@ -1140,13 +1081,13 @@ const char *sl_entry_backend(void)
 const char *sl_return_backend(void)
 {
 #if defined(SL_HAVE_FPROBE)
-	return use_ftrace ? "fprobe (kretprobe where fprobe cannot)" :
+	return sl_use_ftrace ? "fprobe (kretprobe where fprobe cannot)" :
 			    "kretprobe (module parameter ftrace=0)";
 #elif defined(CONFIG_FPROBE) && defined(COMPAT_FPROBE_FTRACE_REGS)
-	return use_ftrace ? "kretprobe (this kernel's fprobe runs on the function graph tracer: not used, see compat.h)" :
+	return sl_use_ftrace ? "kretprobe (this kernel's fprobe runs on the function graph tracer: not used, see compat.h)" :
 			    "kretprobe (module parameter ftrace=0)";
 #else
-	return use_ftrace ? "kretprobe (no fprobe on this kernel)" :
+	return sl_use_ftrace ? "kretprobe (no fprobe on this kernel)" :
 			    "kretprobe (module parameter ftrace=0)";
 #endif
 }

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The backends hook.c attaches points with, a file each: hook_ftrace.c
+ * (function entries on one ftrace_ops per pipeline), hook_fprobe.c
+ * (returns on one fprobe per pipeline), hook_kprobe.c (kprobes and
+ * kretprobes), hook_tp.c (tracepoints), and hook_fip.c, what the two
+ * ftrace backends share.  hook.c calls them and none calls hook.c: a
+ * backend that cannot take a point leaves it disarmed and off that
+ * backend, and hook.c arms it the next way.
+ */
+#ifndef _STACKLAT_HOOK_BACKEND_H
+#define _STACKLAT_HOOK_BACKEND_H
+
+#include <linux/hash.h>
+
+#include "sl.h"
+
+/* ---- hook_fip.c: the ftrace backends' parameter and address map ---- */
+
+extern bool sl_use_ftrace;
+void sl_fip_set(struct sl_hook *hk, bool on);
+
+/*
+ * The index of the next point of @p at address @ip from index @from on, or
+ * -1: the cache first, unless two points share an address.
+ */
+static __always_inline int sl_fip_next(struct sl_pipeline *p,
+				       unsigned long ip, unsigned int from)
+{
+	unsigned int i;
+	u8 c;
+
+	if (!from && likely(!READ_ONCE(p->fip_dup))) {
+		c = READ_ONCE(p->fip_cache[hash_long(ip, SL_FIP_CACHE_BITS)]);
+		if (likely(c && READ_ONCE(p->fips[c - 1]) == ip))
+			return c - 1;
+	}
+	for (i = from; i < p->nhooks; i++)
+		if (READ_ONCE(p->fips[i]) == ip)
+			return i;
+	return -1;
+}
+
+#endif /* _STACKLAT_HOOK_BACKEND_H */

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the two ftrace backends (hook_ftrace.c, hook_fprobe.c) share: the
+ * ftrace module parameter and each pipeline's address map, which their
+ * handlers read to find the point of an address.
+ */
+#include <linux/moduleparam.h>
+#include <linux/hash.h>
+
+#include "sl.h"
+#include "hook_backend.h"
+
+/* accepted everywhere, so one command line loads on every kernel */
+bool sl_use_ftrace = true;
+module_param_named(ftrace, sl_use_ftrace, bool, 0444);
+MODULE_PARM_DESC(ftrace,
+		 "run function-entry points on an ftrace_ops and return points on fprobes where the kernel allows it (default 1; 0: kprobes and kretprobes)");
+
+/*
+ * @hk's slot in its pipeline's address map (sl_pipeline.fips), and whether
+ * two of the pipeline's points are now on one address (aliases of one
+ * function): the ftrace handler then runs every match, not the first.
+ */
+void sl_fip_set(struct sl_hook *hk, bool on)
+{
+	struct sl_pipeline *p = hk->pipe;
+	unsigned int i, j;
+	bool dup = false;
+
+	WRITE_ONCE(p->fips[hk - p->hooks], on ? hk->fip : 0);
+	for (i = 0; i < p->nhooks && !dup; i++)
+		for (j = i + 1; j < p->nhooks && p->fips[i]; j++)
+			if (p->fips[j] == p->fips[i]) {
+				dup = true;
+				break;
+			}
+	WRITE_ONCE(p->fip_dup, dup);
+	/* the cache, rebuilt: a handler reading it meanwhile scans instead */
+	for (i = 0; i < SL_FIP_CACHE; i++)
+		WRITE_ONCE(p->fip_cache[i], 0);
+	for (i = 0; i < p->nhooks && i < U8_MAX; i++) {
+		u8 *c;
+
+		if (!p->fips[i])
+			continue;
+		c = &p->fip_cache[hash_long(p->fips[i], SL_FIP_CACHE_BITS)];
+		if (!*c)
+			WRITE_ONCE(*c, i + 1);
+	}
+}
