@@ -520,27 +520,6 @@ int sl_hooks_commit(struct sl_pipeline *p)
 	return ret ? ret : ret2;
 }
 
-struct sl_tp_find {
-	const char *name;
-	struct tracepoint *tp;
-};
-
-static void sl_tp_match(struct tracepoint *tp, void *priv)
-{
-	struct sl_tp_find *f = priv;
-
-	if (!f->tp && !strcmp(tp->name, f->name))
-		f->tp = tp;
-}
-
-static struct tracepoint *sl_tp_lookup(const char *name)
-{
-	struct sl_tp_find f = { .name = name };
-
-	for_each_kernel_tracepoint(sl_tp_match, &f);
-	return f.tp;
-}
-
 /* Does the comma-separated @list contain @word? */
 static bool sl_list_has(const char *list, const char *word)
 {
@@ -676,24 +655,6 @@ static int sl_krp_span_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!sl_krp_gone(hk))
 		sl_span_exit(hk, ri->data);
 	return 0;
-}
-
-/* Candidate @c of @hk as a tracepoint probe (hk->tp is its tracepoint). */
-static int sl_tp_register(struct sl_hook *hk, const struct sl_cand *c)
-{
-	/* a probe calling its post itself serves that NONE row only */
-	if (c->tp_post && (c->tp_post != hk->post ||
-			   sl_hook_path(hk) != SL_PATH_NONE)) {
-		pr_err("%s: hook %s: its probe calls another post callback than the row's\n",
-		       hk->pipe->name, hk->name);
-		return -EINVAL;
-	}
-	return tracepoint_probe_register(hk->tp, c->tp_probe, hk);
-}
-
-static void sl_tp_unregister(struct sl_hook *hk, const struct sl_cand *c)
-{
-	tracepoint_probe_unregister(hk->tp, c->tp_probe, hk);
 }
 
 /*

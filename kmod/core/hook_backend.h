@@ -41,4 +41,10 @@ static __always_inline int sl_fip_next(struct sl_pipeline *p,
 	return -1;
 }
 
+/* ---- hook_tp.c: tracepoints ---- */
+
+struct tracepoint *sl_tp_lookup(const char *name);
+int sl_tp_register(struct sl_hook *hk, const struct sl_cand *c);
+void sl_tp_unregister(struct sl_hook *hk, const struct sl_cand *c);
+
 #endif /* _STACKLAT_HOOK_BACKEND_H */
