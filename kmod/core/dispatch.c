@@ -226,12 +226,6 @@ noinline unsigned long sl_regs_arg_slow(struct pt_regs *regs, unsigned int n)
 	return regs_get_kernel_argument(regs, n);
 }
 
-int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
-{
-	sl_regs_dispatch(sl_hook_of_kp(kp), regs);
-	return 0;
-}
-
 /* Bytes a return point of @hk needs per instance. */
 size_t sl_krp_data_size(const struct sl_hook *hk)
 {

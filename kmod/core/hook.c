@@ -36,44 +36,6 @@ module_param(skip_hooks, charp, 0444);
 MODULE_PARM_DESC(skip_hooks,
 		 "comma-separated hook candidates to treat as missing: a symbol or tracepoint name, a hook point name, or pipeline:hook");
 
-#define SL_MAXACTIVE_MAX	1024
-
-/*
- * Checked when parsed, decimal only: an unchecked value made the load-time
- * trial registrations allocate millions of kretprobe instances per hook
- * (out of memory and a WARN), and 4294967295 silently became the default.
- */
-static int sl_maxactive_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int v;
-
-	if (kstrtouint(val, 10, &v) || v > SL_MAXACTIVE_MAX) {
-		sl_err("maxactive=%*pE is outside 0..%u (decimal)\n",
-		       (int)min_t(size_t, strlen(val), 32), val,
-		       SL_MAXACTIVE_MAX);
-		return -EINVAL;
-	}
-	*(unsigned int *)kp->arg = v;
-	return 0;
-}
-
-static const struct kernel_param_ops sl_maxactive_ops = {
-	.set = sl_maxactive_set,
-	.get = param_get_uint,
-};
-
-static unsigned int maxactive;
-module_param_cb(maxactive, &sl_maxactive_ops, &maxactive, 0444);
-MODULE_PARM_DESC(maxactive,
-		 "kretprobe instances per hook, 0..1024 (default 0: max(16, 6 x possible CPUs))");
-
-static int sl_maxactive(void)
-{
-	if (maxactive)
-		return maxactive;
-	return max_t(int, 16, 6 * num_possible_cpus());
-}
-
 #ifdef SL_HAVE_FTRACE
 
 /*
@@ -611,104 +573,6 @@ void sl_hook_free(struct sl_hook *hk)
 }
 
 /*
- * Every kretprobe runs the dispatcher through these two trampolines, which
- * find the hook (sl_krp_hook(), sl_krp_gone()) and hand it over as an
- * argument; a pipeline may have its own (struct sl_pipeline's @krp).  The
- * kprobes core calls kprobe and kretprobe handlers with preemption off
- * (from the breakpoint, or from ftrace under its recursion lock; the
- * return from the trampoline), as the engine requires (sl.h).
- */
-static int sl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct sl_hook *hk = sl_krp_hook(ri);
-
-	if (sl_krp_gone(hk))
-		return 1;	/* being unregistered: no return handler */
-	return sl_ret_entry_dispatch(hk, ri->data, regs, hk->pre);
-}
-
-static int sl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct sl_hook *hk = sl_krp_hook(ri);
-
-	if (!sl_krp_gone(hk))
-		sl_ret_exit_dispatch(hk, ri->data, regs_return_value(regs),
-				     hk->post);
-	return 0;
-}
-
-/* The same for a SPAN row: the return point's fast path. */
-static int sl_krp_span_entry(struct kretprobe_instance *ri,
-			     struct pt_regs *regs)
-{
-	struct sl_hook *hk = sl_krp_hook(ri);
-
-	if (sl_krp_gone(hk))
-		return 1;
-	return sl_span_entry(hk, ri->data);
-}
-
-static int sl_krp_span_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct sl_hook *hk = sl_krp_hook(ri);
-
-	if (!sl_krp_gone(hk))
-		sl_span_exit(hk, ri->data);
-	return 0;
-}
-
-/*
- * Candidate @c of @hk as a kprobe.  The kernel writes into struct kprobe,
- * so it is cleared before every registration.
- */
-static int sl_kp_register(struct sl_hook *hk, const struct sl_cand *c,
-			  bool trial)
-{
-	memset(&hk->kp, 0, sizeof(hk->kp));
-	hk->kp.symbol_name = c->target;
-	hk->kp.pre_handler = sl_kp_dispatch;
-	if (trial)
-		hk->kp.flags = KPROBE_FLAG_DISABLED;
-	return register_kprobe(&hk->kp);
-}
-
-static void sl_kp_unregister(struct sl_hook *hk)
-{
-	unregister_kprobe(&hk->kp);
-	hk->nmissed_acc += hk->kp.nmissed;
-}
-
-/* Candidate @c of @hk as a kretprobe, with the handlers its row needs. */
-static int sl_krp_register(struct sl_hook *hk, const struct sl_cand *c,
-			   bool trial)
-{
-	memset(&hk->krp, 0, sizeof(hk->krp));
-	hk->krp.kp.symbol_name = c->target;
-	if (hk->act == SL_ACT_SPAN) {
-		hk->krp.entry_handler = sl_krp_span_entry;
-		hk->krp.handler = sl_krp_span_ret;
-	} else if (hk->pipe->krp && hk->pipe->krp->pre == hk->pre &&
-		   hk->pipe->krp->post == hk->post) {
-		hk->krp.entry_handler = hk->pipe->krp->entry;
-		hk->krp.handler = hk->pipe->krp->ret;
-	} else {
-		hk->krp.entry_handler = sl_krp_entry;
-		hk->krp.handler = sl_krp_ret;
-	}
-	hk->krp.data_size = sl_krp_data_size(hk);
-	hk->krp.maxactive = sl_maxactive();
-	if (trial)
-		hk->krp.kp.flags = KPROBE_FLAG_DISABLED;
-	return register_kretprobe(&hk->krp);
-}
-
-static void sl_krp_unregister(struct sl_hook *hk)
-{
-	unregister_kretprobe(&hk->krp);
-	hk->nmissed_acc += hk->krp.nmissed + hk->krp.kp.nmissed;
-}
-
-/*
  * Register candidate @i of @hk, with the backend of its kind.  A @trial
  * registration (to see whether the symbol can be probed) is made
  * disabled: the kernel checks the address as for any registration but
@@ -843,56 +707,6 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 int sl_hook_resolve(struct sl_hook *hk)
 {
 	return sl_hook_find(hk, false);
-}
-
-/*
- * Unregister kprobes and kretprobes in one batch each: one RCU grace
- * period for the lot instead of one per probe (loading and disabling with
- * some sixty probes took seconds in an emulated guest).
- */
-struct sl_batch {
-	struct kprobe **kps;
-	struct kretprobe **krps;
-	unsigned int nk, nr;
-};
-
-static bool sl_batch_init(struct sl_batch *b, unsigned int n)
-{
-	b->nk = 0;
-	b->nr = 0;
-	b->kps = kmalloc_array(n, sizeof(*b->kps), GFP_KERNEL);
-	b->krps = kmalloc_array(n, sizeof(*b->krps), GFP_KERNEL);
-	if (b->kps && b->krps)
-		return true;
-	kfree(b->kps);
-	kfree(b->krps);
-	return false;
-}
-
-static void sl_batch_add(struct sl_batch *b, struct sl_hook *hk)
-{
-	if (hk->cands[hk->cand].kind == STACKLAT_HOOK_KIND_KPROBE)
-		b->kps[b->nk++] = &hk->kp;
-	else
-		b->krps[b->nr++] = &hk->krp;
-}
-
-/* unregister the batch; returns the nmissed counts to their hooks */
-static void sl_batch_run(struct sl_batch *b, bool count)
-{
-	unsigned int i;
-
-	if (b->nk)
-		unregister_kprobes(b->kps, b->nk);
-	if (b->nr)
-		unregister_kretprobes(b->krps, b->nr);
-	for (i = 0; count && i < b->nk; i++)
-		sl_hook_of_kp(b->kps[i])->nmissed_acc += b->kps[i]->nmissed;
-	for (i = 0; count && i < b->nr; i++)
-		container_of(b->krps[i], struct sl_hook, krp)->nmissed_acc +=
-			b->krps[i]->nmissed + b->krps[i]->kp.nmissed;
-	kfree(b->kps);
-	kfree(b->krps);
 }
 
 static bool sl_hook_is_probe(const struct sl_hook *hk)

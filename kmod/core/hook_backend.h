@@ -41,6 +41,31 @@ static __always_inline int sl_fip_next(struct sl_pipeline *p,
 	return -1;
 }
 
+/* ---- hook_kprobe.c: kprobes and kretprobes ---- */
+
+int sl_maxactive(void);
+int sl_kp_register(struct sl_hook *hk, const struct sl_cand *c,
+		   bool trial);
+void sl_kp_unregister(struct sl_hook *hk);
+int sl_krp_register(struct sl_hook *hk, const struct sl_cand *c,
+		    bool trial);
+void sl_krp_unregister(struct sl_hook *hk);
+
+/*
+ * Unregister kprobes and kretprobes in one batch each: one RCU grace
+ * period for the lot instead of one per probe (loading and disabling with
+ * some sixty probes took seconds in an emulated guest).
+ */
+struct sl_batch {
+	struct kprobe **kps;
+	struct kretprobe **krps;
+	unsigned int nk, nr;
+};
+
+bool sl_batch_init(struct sl_batch *b, unsigned int n);
+void sl_batch_add(struct sl_batch *b, struct sl_hook *hk);
+void sl_batch_run(struct sl_batch *b, bool count);
+
 /* ---- hook_tp.c: tracepoints ---- */
 
 struct tracepoint *sl_tp_lookup(const char *name);
