@@ -41,6 +41,34 @@ static __always_inline int sl_fip_next(struct sl_pipeline *p,
 	return -1;
 }
 
+/* ---- hook_fprobe.c: return points on an fprobe per pipeline ---- */
+
+#ifdef SL_HAVE_FPROBE
+void sl_fp_pick(struct sl_hook *hk);
+int sl_fp_add(struct sl_hook *hk);
+int sl_fp_commit(struct sl_pipeline *p);
+void sl_fp_disarm_all(struct sl_pipeline *p);
+#else
+static inline void sl_fp_pick(struct sl_hook *hk)
+{
+	hk->fprobe = false;
+}
+
+static inline int sl_fp_add(struct sl_hook *hk)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int sl_fp_commit(struct sl_pipeline *p)
+{
+	return 0;
+}
+
+static inline void sl_fp_disarm_all(struct sl_pipeline *p)
+{
+}
+#endif
+
 /* ---- hook_kprobe.c: kprobes and kretprobes ---- */
 
 int sl_maxactive(void);
