@@ -41,6 +41,39 @@ static __always_inline int sl_fip_next(struct sl_pipeline *p,
 	return -1;
 }
 
+/* ---- hook_ftrace.c: entry points on an ftrace_ops per pipeline ---- */
+
+#ifdef SL_HAVE_FTRACE
+void sl_ft_pick(struct sl_hook *hk);
+int sl_ft_add(struct sl_hook *hk);
+void sl_ft_del(struct sl_hook *hk);
+int sl_ft_commit(struct sl_pipeline *p);
+void sl_ft_disarm_all(struct sl_pipeline *p);
+#else
+static inline void sl_ft_pick(struct sl_hook *hk)
+{
+	hk->ftrace = false;
+}
+
+static inline int sl_ft_add(struct sl_hook *hk)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void sl_ft_del(struct sl_hook *hk)
+{
+}
+
+static inline int sl_ft_commit(struct sl_pipeline *p)
+{
+	return 0;
+}
+
+static inline void sl_ft_disarm_all(struct sl_pipeline *p)
+{
+}
+#endif
+
 /* ---- hook_fprobe.c: return points on an fprobe per pipeline ---- */
 
 #ifdef SL_HAVE_FPROBE
