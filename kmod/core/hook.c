@@ -16,8 +16,13 @@
  * runs in task context is measured instead of dropped as a kprobe
  * reentrancy (nmissed).  The pipeline's functions go into the ops' filter
  * while it is unregistered and the ops is registered once, after the
- * others are armed: one code update for all of them.  Return points stay
+ * others are armed: one code update for all of them.  Return points go
+ * on one fprobe per pipeline the same way where the kernel has it, else
  * kretprobes; a kprobe is what remains when ftrace cannot take a point.
+ *
+ * The backends have a file each (hook_backend.h says which).  This file
+ * calls them and they never call it: a backend that cannot take a point
+ * gives it back, and it is armed here the next way.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -25,7 +30,6 @@
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <linux/kprobes.h>
-#include <linux/hash.h>
 #include <linux/rcupdate.h>
 
 #include "sl.h"
