@@ -93,4 +93,20 @@ static __always_inline void sl_hist_add(struct sl_hist *h, u64 v)
 		sl_hist_raise(h, cur, v);
 }
 
+/* A histogram summed over all CPUs, for readers. */
+struct sl_hist_sum {
+	u64 count;
+	u64 sum;
+	u64 min;
+	u64 max;
+	u64 overflow;
+	u64 buckets[STACKLAT_HIST_NBUCKETS];
+};
+
+int sl_hist_init(struct sl_hist *h);
+void sl_hist_free(struct sl_hist *h);
+void sl_hist_reset(struct sl_hist *h);
+void sl_hist_read(const struct sl_hist *h, struct sl_hist_sum *out);
+u64 sl_hist_pct(const struct sl_hist_sum *s, u32 pct);
+
 #endif /* _STACKLAT_HIST_H */
