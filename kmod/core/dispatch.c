@@ -17,28 +17,6 @@
 
 #include "sl.h"
 
-/* Apply a post callback's verdict to the chain @e it held. */
-static __always_inline void sl_post_apply(struct sl_pipeline *p,
-					  struct sl_flight_ent *e, int r)
-{
-	switch (r) {
-	case SL_KEEP:
-		sl_chain_put(e);
-		break;
-	case SL_FORGET:
-		sl_chain_remove(p, e, SL_NO_LOSS);
-		break;
-	case SL_FILTERED:
-		sl_chain_remove(p, e, SL_LOSS_FILTERED);
-		break;
-	case SL_DROPPED:
-		sl_chain_remove(p, e, SL_LOSS_DROPPED);
-		break;
-	case SL_DONE:
-		break;
-	}
-}
-
 /*
  * Start @ev's object's chain at the row's point; NULL if not started.  The
  * pipeline's filters run first: an object they exclude is never inserted.
@@ -79,16 +57,6 @@ static __always_inline void sl_dispatch_post(struct sl_ev *ev,
 		sl_act_kept(p, e, ev->act);
 	else
 		sl_post_apply(p, e, r);
-}
-
-/*
- * A DROP point's chain @e (held): removed, counted as dropped unless the
- * pipeline's on_drop says the object was not lost.
- */
-void sl_chain_drop(struct sl_pipeline *p, struct sl_flight_ent *e)
-{
-	sl_post_apply(p, e, !p->on_drop || p->on_drop(p, e) ? SL_DROPPED :
-							      SL_FORGET);
 }
 
 void sl_dispatch(struct sl_ev *ev)

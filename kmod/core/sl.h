@@ -29,13 +29,7 @@
 /* ---- histograms ------------------------------------------------------ */
 
 #include "hist.h"		/* struct sl_hist, sl_hist_add(), the sums */
-
-/* ---- in-flight table (flight.h) ------------------------------------- */
-
-#include "flight_fast.h"
-
-/* The one table every pipeline's chains live in (main.c creates it). */
-extern struct sl_flight *sl_ft;
+#include "chain.h"		/* chains, recording, losses */
 
 /* ---- keyed aggregation (keyed.h) -------------------------------------- */
 
@@ -134,7 +128,6 @@ static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
 
 void sl_dispatch(struct sl_ev *ev);
 void sl_dispatch_held(struct sl_ev *ev, struct sl_flight_ent *e);
-void sl_chain_drop(struct sl_pipeline *p, struct sl_flight_ent *e);
 u8 sl_hook_path(const struct sl_hook *hk);
 int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs);
 size_t sl_krp_data_size(const struct sl_hook *hk);
@@ -280,7 +273,6 @@ extern struct mutex sl_lock;
 extern struct sl_pipeline *const *sl_pipelines;
 extern unsigned int sl_nr_pipelines;
 extern u32 sl_dump_seq;
-extern u64 sl_max_delta_ns;
 
 struct sl_pipeline *sl_pipeline_find(const char *name);
 int sl_pipelines_init(struct sl_pipeline *const *list, unsigned int n);
@@ -308,32 +300,6 @@ static __always_inline bool sl_on(const struct sl_pipeline *p)
 	return READ_ONCE(p->gate);
 }
 
-static __always_inline void sl_loss(struct sl_pipeline *p, enum sl_loss l)
-{
-	this_cpu_inc(p->loss->v[l]);
-}
-
-/* Record one sample @delta of stage @stage, checking it is plausible. */
-static __always_inline void sl_record(struct sl_pipeline *p, unsigned int stage,
-				      s64 delta)
-{
-	if (unlikely(delta < 0 || (u64)delta > sl_max_delta_ns)) {
-		sl_loss(p, SL_LOSS_BAD_DELTA);
-		return;
-	}
-	sl_hist_add(&p->hists[stage], (u64)delta);
-}
-
-/*
- * Record value @v (bytes, a count) of value stage @stage: any value is
- * plausible, one beyond the top bucket is counted as overflow.
- */
-static __always_inline void sl_record_value(struct sl_pipeline *p,
-					    unsigned int stage, u64 v)
-{
-	sl_hist_add(&p->hists[stage], v);
-}
-
 /* The calling task passes the pipeline's tgid/tid filter. */
 static __always_inline bool sl_task_ok(const struct sl_pipeline *p)
 {
@@ -345,74 +311,6 @@ static __always_inline bool sl_task_ok(const struct sl_pipeline *p)
 	if (tid && tid != (u32)current->pid)
 		return false;
 	return true;
-}
-
-/*
- * Chains: an object (skb, request, task) followed across hook points, in
- * an entry of the in-flight table keyed by pipeline and object.  Point
- * indices are the timestamp slots of struct sl_flight_ent.  Functions that
- * return an entry return it held: the caller may read and write it until
- * sl_chain_put() (or sl_chain_finish/remove, which also release it).
- */
-struct sl_flight_ent *sl_chain_move(struct sl_pipeline *p,
-				    struct sl_flight_ent *e,
-				    unsigned long ident);
-void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e);
-void sl_chain_finish(struct sl_pipeline *p, struct sl_flight_ent *e);
-bool sl_chain_mark(struct sl_pipeline *p, unsigned long ident,
-		   unsigned int pt, u64 now);
-bool sl_chain_forget(struct sl_pipeline *p, unsigned long ident, int loss);
-bool sl_chain_followed(struct sl_pipeline *p, unsigned long ident);
-
-static __always_inline u64 sl_chain_key(const struct sl_pipeline *p,
-					unsigned long ident)
-{
-	return sl_flight_key(p->id, ident);
-}
-
-/* @ident's chain, held; NULL if it is not followed.  Inline: hot path. */
-static __always_inline struct sl_flight_ent *
-sl_chain_get(struct sl_pipeline *p, unsigned long ident)
-{
-	return sl_fl_get(sl_ft, sl_chain_key(p, ident));
-}
-
-static __always_inline void sl_chain_put(struct sl_flight_ent *e)
-{
-	sl_fl_unlock(e);
-}
-
-/*
- * Start following @ident at point @pt.  An entry that is already there
- * belongs to the same object handed on again (a tunnel's inner packet) or
- * to an earlier life of it that ended unseen: either way the chain starts
- * over.  Returns the entry held, or NULL if the table had no slot or the
- * key's bucket or entry was held by another (counted by the table under
- * the pipeline: table_full, busy).
- */
-static __always_inline struct sl_flight_ent *
-sl_chain_start(struct sl_pipeline *p, unsigned long ident, unsigned int pt,
-	       u64 now)
-{
-	struct sl_flight_ent *e;
-
-	e = sl_flight_put(sl_ft, sl_chain_key(p, ident), now, SL_FL_RESTART,
-			  NULL);
-	if (unlikely(!e))
-		return NULL;
-	e->ts[pt] = now;
-	return e;
-}
-
-#define SL_NO_LOSS	(-1)
-
-/* Forget the chain in @e (held), counting @loss unless SL_NO_LOSS. */
-static __always_inline void sl_chain_remove(struct sl_pipeline *p,
-					    struct sl_flight_ent *e, int loss)
-{
-	sl_fl_unlock_remove(sl_ft, e);
-	if (loss >= 0)
-		sl_loss(p, loss);
 }
 
 /* ---- the dispatcher's inline paths ---------------------------------- */
