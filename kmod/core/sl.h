@@ -746,33 +746,8 @@ void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key);
 
 /* ---- slow events (events.c) ------------------------------------------- */
 
-struct sl_events_stats {
-	u32 ring;			/* records per CPU */
-	u64 written, read, overruns_total;
-	u64 bytes;			/* of the rings allocated */
-};
+#include "events.h"
 
-void sl_event_emit(struct sl_pipeline *p, const struct sl_flight_ent *e);
-void sl_event_emit_ts(struct sl_pipeline *p, const u64 *ts, unsigned int nts,
-		      u64 born, const struct sl_ev_obj *o);
-void sl_event_emit_one(struct sl_pipeline *p, unsigned int stage, u64 start,
-		       u64 end);
-bool sl_events_possible(const struct sl_pipeline *p);
-int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,
-			      struct netlink_ext_ack *extack);
-int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
-			    struct netlink_ext_ack *extack);
-bool sl_events_avail(void);
-unsigned int sl_events_take(struct stacklat_event *out, unsigned int max);
-void sl_events_lock(void);
-int sl_events_lock_interruptible(void);
-void sl_events_unlock(void);
-void sl_events_stats(struct sl_events_stats *st);
-u64 sl_events_overruns(unsigned int cpu);
-void sl_events_reader_get(void);
-void sl_events_reader_put(void);
-wait_queue_head_t *sl_events_wq(void);
-void sl_events_exit(void);
 /* iface/events_fs.c: debugfs "events" and the status line */
 struct seq_file;
 extern const struct file_operations sl_events_fops;
