@@ -14,6 +14,7 @@
 #include <linux/tracepoint.h>
 
 #include "sl.h"
+#include "iface/iface.h"
 #include "pipelines/all.h"
 
 #ifdef SL_PLANT_LEAK

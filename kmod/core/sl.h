@@ -725,19 +725,6 @@ static const struct sl_krp_ops sl_krp_##name = {			\
 /* ---- slow events (events.c) ------------------------------------------- */
 
 #include "events.h"
-
-/* iface/events_fs.c: debugfs "events" and the status line */
-struct seq_file;
-extern const struct file_operations sl_events_fops;
-void sl_events_status(struct seq_file *m);
-
-/* ---- reading ---------------------------------------------------------- */
-
-int sl_debugfs_init(void);
-void sl_debugfs_exit(void);
-int sl_netlink_init(void);
-void sl_netlink_exit(void);
-
 #include "fmt.h"
 
 /* ---- the func pipeline ------------------------------------------------ */

@@ -16,6 +16,7 @@
 
 #include "sl.h"
 #include "stacklat_filter.h"
+#include "iface.h"
 
 static struct dentry *sl_dir;
 

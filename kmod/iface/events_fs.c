@@ -23,6 +23,7 @@
 
 #include "sl.h"
 #include "stacklat_event.h"
+#include "iface.h"
 
 #define SL_EVLINE_MAX	1024
 

@@ -20,6 +20,7 @@
 
 #include "sl.h"
 #include "stacklat_event.h"
+#include "iface.h"
 
 static bool open_reads;
 module_param(open_reads, bool, 0444);
