@@ -42,11 +42,7 @@ extern u64 sl_keyed_linger_ns;
 
 /* ---- filters ---------------------------------------------------------- */
 
-struct sl_pipeline;
-int sl_filter_parse(struct sl_pipeline *p, char *args, struct sl_filter *f);
-int sl_filter_from_nla(struct sl_pipeline *p, const struct nlattr *nla,
-		       struct sl_filter *f, struct netlink_ext_ack *extack);
-int sl_filter_fmt(const struct sl_filter *f, char *buf, size_t len);
+#include "filter.h"
 
 /* ---- hook points ------------------------------------------------------ */
 
@@ -298,19 +294,6 @@ void sl_sweep_stop(void);
 static __always_inline bool sl_on(const struct sl_pipeline *p)
 {
 	return READ_ONCE(p->gate);
-}
-
-/* The calling task passes the pipeline's tgid/tid filter. */
-static __always_inline bool sl_task_ok(const struct sl_pipeline *p)
-{
-	u32 tgid = READ_ONCE(p->filter.tgid);
-	u32 tid = READ_ONCE(p->filter.tid);
-
-	if (tgid && tgid != (u32)current->tgid)
-		return false;
-	if (tid && tid != (u32)current->pid)
-		return false;
-	return true;
 }
 
 /* ---- the dispatcher's inline paths ---------------------------------- */
