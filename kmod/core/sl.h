@@ -35,11 +35,6 @@
 
 #include "keyed.h"
 
-/* The sizes of keyed tables (main.c's parameters). */
-extern unsigned int sl_keyed_rows;
-extern unsigned int sl_keyed_cpu_rows;
-extern u64 sl_keyed_linger_ns;
-
 /* ---- filters ---------------------------------------------------------- */
 
 #include "filter.h"
@@ -236,41 +231,7 @@ static __always_inline u8 sl_ev_flavor(const struct sl_ev *ev)
 
 /* ---- pipelines -------------------------------------------------------- */
 
-/*
- * A pipeline's definition, struct sl_pipeline sl_pipe_<name>, declared
- * first (pipelines/all.c lists it, and a global wants a declaration
- * before its definition):
- *
- *	SL_PIPELINE(conn) = { .name = "conn", ... };
- */
-#define SL_PIPELINE(name)						\
-	extern struct sl_pipeline sl_pipe_##name;			\
-	struct sl_pipeline sl_pipe_##name
-
-extern struct mutex sl_lock;
-extern struct sl_pipeline *const *sl_pipelines;
-extern unsigned int sl_nr_pipelines;
-extern u32 sl_dump_seq;
-
-struct sl_pipeline *sl_pipeline_find(const char *name);
-int sl_pipelines_init(struct sl_pipeline *const *list, unsigned int n);
-void sl_pipelines_exit(void);
-int sl_pipeline_enable(struct sl_pipeline *p, bool on);
-void sl_pipeline_reset(struct sl_pipeline *p);
-/* A keyed table's life, for on_enable (a wrapper), on_disable, teardown. */
-int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
-			     const struct sl_keyed_ops *ops,
-			     unsigned int fold_ms);
-void sl_pipeline_keyed_disable(struct sl_pipeline *p);
-void sl_pipeline_keyed_teardown(struct sl_pipeline *p);
-void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);
-void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out);
-int sl_pipelines_enable_list(const char *list);
-u64 sl_pipeline_mem(const struct sl_pipeline *p);
-int sl_modules_watch(void);
-void sl_modules_unwatch(void);
-void sl_sweep_start(u64 stale_ns);
-void sl_sweep_stop(void);
+#include "pipeline.h"
 
 /* The gate: opened after every hook is armed, closed before disarming. */
 static __always_inline bool sl_on(const struct sl_pipeline *p)
@@ -691,11 +652,6 @@ static const struct sl_krp_ops sl_krp_##name = {			\
 
 #include "events.h"
 #include "fmt.h"
-
-/* ---- the func pipeline ------------------------------------------------ */
-
-int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
-int sl_func_del(const char *sym, struct netlink_ext_ack *extack);
 
 /* ---- SPAN rows (inline in hook.c's handlers) ----------------------- */
 
