@@ -4,6 +4,11 @@
 #define _STACKLAT_FMT_H
 
 #include <linux/types.h>
+#include <linux/printk.h>
+
+/* pr_fmt ("stacklat: ") and SL_VERSION (the VERSION file) come from Kbuild */
+#define sl_info(fmt, ...)	pr_info(fmt, ##__VA_ARGS__)
+#define sl_err(fmt, ...)	pr_err(fmt, ##__VA_ARGS__)
 
 void sl_fmt_ns(char *buf, size_t len, u64 ns);
 void sl_fmt_val(char *buf, size_t len, u32 unit, u64 v);
