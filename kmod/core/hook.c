@@ -100,8 +100,11 @@ bool sl_hook_skipped(const char *pipe, const char *hook, const char *target)
 	       sl_list_has(skip_hooks, hook) || sl_list_has(skip_hooks, both);
 }
 
-/* Every word of skip_hooks must name something, or the load fails. */
-int sl_skip_validate(void)
+/*
+ * Every word of skip_hooks must name something among the @n pipelines of
+ * @list, or the load fails.
+ */
+int sl_skip_validate(struct sl_pipeline *const *list, unsigned int n)
 {
 	char both[2 * STACKLAT_NAME_MAX + 2];
 	char word[STACKLAT_SYM_MAX];
@@ -110,17 +113,17 @@ int sl_skip_validate(void)
 
 	while (p && *p) {
 		const char *end = strchrnul(p, ',');
-		size_t n = end - p;
+		size_t len = end - p;
 		bool found = false;
 
-		if (!n || n >= sizeof(word)) {
+		if (!len || len >= sizeof(word)) {
 			sl_err("skip_hooks: empty or over-long entry\n");
 			return -EINVAL;
 		}
-		memcpy(word, p, n);
-		word[n] = '\0';
-		for (i = 0; i < sl_nr_pipelines && !found; i++) {
-			struct sl_pipeline *pl = sl_pipelines[i];
+		memcpy(word, p, len);
+		word[len] = '\0';
+		for (i = 0; i < n && !found; i++) {
+			struct sl_pipeline *pl = list[i];
 
 			for (j = 0; j < pl->nhooks && !found; j++) {
 				struct sl_hook *hk = &pl->hooks[j];

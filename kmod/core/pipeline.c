@@ -146,7 +146,7 @@ int sl_pipelines_init(struct sl_pipeline *const *list, unsigned int n)
 	}
 	sl_pipelines = list;
 	sl_nr_pipelines = n;
-	ret = sl_skip_validate();
+	ret = sl_skip_validate(list, n);
 	if (ret)
 		return ret;
 	mutex_lock(&sl_lock);
