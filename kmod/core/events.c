@@ -207,12 +207,14 @@ void sl_event_emit_one(struct sl_pipeline *p, unsigned int stage, u64 start,
 	sl_ev_put(p, end, end - start, &st, 1, NULL);
 }
 
-/* Allocate the rings (once, under sl_lock) before a threshold is set. */
-static int sl_events_alloc(void)
+/*
+ * Allocate the rings (once, under sl_lock: its caller, setting a
+ * threshold, holds it) before a threshold is set.
+ */
+int sl_events_alloc(void)
 {
 	unsigned int cpu;
 
-	lockdep_assert_held(&sl_lock);
 	if (sl_ev_ready)
 		return 0;
 	for_each_possible_cpu(cpu) {
@@ -273,24 +275,6 @@ int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,
 		       p->name, p->name);
 		return -EOPNOTSUPP;
 	}
-	return 0;
-}
-
-int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
-			    struct netlink_ext_ack *extack)
-{
-	int ret;
-
-	lockdep_assert_held(&sl_lock);
-	ret = sl_events_check_threshold(p, ns, extack);
-	if (ret)
-		return ret;
-	if (ns) {
-		ret = sl_events_alloc();
-		if (ret)
-			return ret;
-	}
-	WRITE_ONCE(p->ev_thresh, ns);
 	return 0;
 }
 

@@ -30,8 +30,7 @@ void sl_event_emit_one(struct sl_pipeline *p, unsigned int stage, u64 start,
 bool sl_events_possible(const struct sl_pipeline *p);
 int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,
 			      struct netlink_ext_ack *extack);
-int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
-			    struct netlink_ext_ack *extack);
+int sl_events_alloc(void);
 bool sl_events_avail(void);
 unsigned int sl_events_take(struct stacklat_event *out, unsigned int max);
 void sl_events_lock(void);

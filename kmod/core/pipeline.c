@@ -377,6 +377,24 @@ void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f)
 	sl_dump_seq++;
 }
 
+int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
+			    struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	lockdep_assert_held(&sl_lock);
+	ret = sl_events_check_threshold(p, ns, extack);
+	if (ret)
+		return ret;
+	if (ns) {
+		ret = sl_events_alloc();
+		if (ret)
+			return ret;
+	}
+	WRITE_ONCE(p->ev_thresh, ns);
+	return 0;
+}
+
 /* Its own counters and what the in-flight table lost of its chains. */
 void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out)
 {
