@@ -377,8 +377,8 @@ void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f)
 	sl_dump_seq++;
 }
 
-int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
-			    struct netlink_ext_ack *extack)
+int sl_pipeline_set_threshold(struct sl_pipeline *p, u64 ns,
+			      struct netlink_ext_ack *extack)
 {
 	int ret;
 

@@ -43,8 +43,8 @@ int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
 void sl_pipeline_keyed_disable(struct sl_pipeline *p);
 void sl_pipeline_keyed_teardown(struct sl_pipeline *p);
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);
-int sl_events_set_threshold(struct sl_pipeline *p, u64 ns,
-			    struct netlink_ext_ack *extack);
+int sl_pipeline_set_threshold(struct sl_pipeline *p, u64 ns,
+			      struct netlink_ext_ack *extack);
 void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out);
 int sl_pipelines_enable_list(const char *list);
 u64 sl_pipeline_mem(const struct sl_pipeline *p);

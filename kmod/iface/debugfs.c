@@ -504,7 +504,7 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 		}
 		if (!apply)	/* a pipeline without slow events: refused */
 			return sl_events_check_threshold(p, ns, extack);
-		return sl_events_set_threshold(p, ns, extack);
+		return sl_pipeline_set_threshold(p, ns, extack);
 	}
 	sl_err("control: unknown command '%*pE'\n", sl_uq(cmd), cmd);
 	return -EINVAL;

@@ -549,8 +549,8 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 	}
 	/* checked before it is set, and the first change */
 	if (thresh) {
-		ret = sl_events_set_threshold(p, nla_get_u64(thresh),
-					      info->extack);
+		ret = sl_pipeline_set_threshold(p, nla_get_u64(thresh),
+						info->extack);
 		if (ret)
 			goto out;
 	}
