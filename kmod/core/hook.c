@@ -434,6 +434,23 @@ const char *sl_hook_target(const struct sl_hook *hk)
 	return hk->cand >= 0 ? hk->cands[hk->cand].target : "";
 }
 
+/* Unload: what the backends keep until then. */
+void sl_hooks_release(struct sl_pipeline *p)
+{
+	sl_ft_release(p);
+}
+
+/*
+ * For status: the return points on @p's fprobe and the calls it missed
+ * (recursion in one context, or on rethook kernels no free instance);
+ * false when the pipeline has none.
+ */
+bool sl_fprobe_stats(const struct sl_pipeline *p, unsigned int *n,
+		     u64 *nmissed)
+{
+	return sl_fp_stats(p, n, nmissed);
+}
+
 /* How function-entry points are attached, for status. */
 const char *sl_entry_backend(void)
 {

@@ -73,6 +73,7 @@ static inline void sl_ft_disarm_all(struct sl_pipeline *p)
 {
 }
 #endif
+void sl_ft_release(struct sl_pipeline *p);
 
 /* ---- hook_fprobe.c: return points on an fprobe per pipeline ---- */
 
@@ -101,6 +102,7 @@ static inline void sl_fp_disarm_all(struct sl_pipeline *p)
 {
 }
 #endif
+bool sl_fp_stats(const struct sl_pipeline *p, unsigned int *n, u64 *nmissed);
 
 /* ---- hook_kprobe.c: kprobes and kretprobes ---- */
 

@@ -207,16 +207,14 @@ void sl_fp_disarm_all(struct sl_pipeline *p)
  * (recursion in one context, or on rethook kernels no free instance);
  * false when the pipeline has none.
  */
-bool sl_fprobe_stats(const struct sl_pipeline *p, unsigned int *n,
-		     u64 *nmissed)
+bool sl_fp_stats(const struct sl_pipeline *p, unsigned int *n, u64 *nmissed)
 {
 	*n = p->fp_live ? p->fp_n : 0;
 	*nmissed = p->fp_nmissed_acc + (p->fp_live ? READ_ONCE(p->fp.nmissed) : 0);
 	return *n || *nmissed;
 }
 #else
-bool sl_fprobe_stats(const struct sl_pipeline *p, unsigned int *n,
-		     u64 *nmissed)
+bool sl_fp_stats(const struct sl_pipeline *p, unsigned int *n, u64 *nmissed)
 {
 	*n = 0;
 	*nmissed = 0;

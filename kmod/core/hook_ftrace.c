@@ -153,13 +153,13 @@ void sl_ft_disarm_all(struct sl_pipeline *p)
 	}
 }
 /* Unload: the ops' filter (the ops is unregistered by now). */
-void sl_hooks_release(struct sl_pipeline *p)
+void sl_ft_release(struct sl_pipeline *p)
 {
 	if (p->ft_ops.func)
 		ftrace_free_filter(&p->ft_ops);
 }
 #else
-void sl_hooks_release(struct sl_pipeline *p)
+void sl_ft_release(struct sl_pipeline *p)
 {
 }
 #endif
