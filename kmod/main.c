@@ -13,7 +13,10 @@
 #include <linux/kernel.h>
 #include <linux/tracepoint.h>
 
-#include "sl.h"
+#include "pipeline.h"
+#include "chain.h"
+#include "events.h"
+#include "fmt.h"
 #include "iface/iface.h"
 #include "pipelines/all.h"
 

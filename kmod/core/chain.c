@@ -3,7 +3,8 @@
  * Chains: the out-of-line operations on a pipeline's chains in the
  * in-flight table (chain.h has the inline ones).  Probe context.
  */
-#include "sl.h"
+#include "chain.h"
+#include "events.h"
 
 /* main.c sets them from its parameters at load */
 struct sl_flight *sl_ft;

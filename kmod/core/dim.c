@@ -29,7 +29,10 @@
 #include <linux/rcupdate.h>
 #include <linux/string.h>
 
-#include "sl.h"
+#include "dim.h"
+#include "flight.h"
+#include "hist.h"
+#include "pipeline.h"
 #endif
 
 #ifdef SL_SHIM_TRACE

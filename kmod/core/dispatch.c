@@ -15,7 +15,7 @@
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 
-#include "sl.h"
+#include "dispatch.h"
 
 /*
  * Start @ev's object's chain at the row's point; NULL if not started.  The

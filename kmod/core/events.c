@@ -26,7 +26,9 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
-#include "sl.h"
+#include "events.h"
+#include "flight.h"
+#include "fmt.h"
 
 #define SL_EV_RING	STACKLAT_EVENTS_RING
 #define SL_EV_POLL_MS	5

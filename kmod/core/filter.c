@@ -15,7 +15,8 @@
 #include <linux/netdevice.h>
 #include <net/net_namespace.h>
 
-#include "sl.h"
+#include "filter.h"
+#include "fmt.h"
 #include "stacklat_filter.h"
 
 /* dev=NAME: the block device /dev/NAME (or the path NAME). */

@@ -12,7 +12,7 @@
 #include <linux/cpumask.h>
 #include <linux/string.h>
 
-#include "sl.h"
+#include "hist.h"
 
 static void sl_hist_cpu_clear(struct sl_hist_cpu *c)
 {

@@ -32,8 +32,10 @@
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 
-#include "sl.h"
+#include "hook.h"
 #include "hook_backend.h"
+#include "dispatch.h"
+#include "fmt.h"
 
 static char *skip_hooks;
 module_param(skip_hooks, charp, 0444);

@@ -13,7 +13,7 @@
 
 #include <linux/hash.h>
 
-#include "sl.h"
+#include "types.h"
 
 /* ---- hook_fip.c: the ftrace backends' parameter and address map ---- */
 

@@ -7,8 +7,9 @@
 #include <linux/moduleparam.h>
 #include <linux/hash.h>
 
-#include "sl.h"
 #include "hook_backend.h"
+#include "dispatch.h"
+#include "fmt.h"
 
 /* accepted everywhere, so one command line loads on every kernel */
 bool sl_use_ftrace = true;

@@ -6,8 +6,9 @@
 #include <linux/slab.h>
 #include <linux/kprobes.h>
 
-#include "sl.h"
 #include "hook_backend.h"
+#include "dispatch.h"
+#include "fmt.h"
 
 #ifdef SL_HAVE_FPROBE
 /*

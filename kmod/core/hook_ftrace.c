@@ -5,8 +5,9 @@
  */
 #include <linux/kprobes.h>
 
-#include "sl.h"
 #include "hook_backend.h"
+#include "dispatch.h"
+#include "fmt.h"
 
 #ifdef SL_HAVE_FTRACE
 

@@ -9,8 +9,9 @@
 #include <linux/slab.h>
 #include <linux/kprobes.h>
 
-#include "sl.h"
 #include "hook_backend.h"
+#include "dispatch.h"
+#include "fmt.h"
 
 #define SL_MAXACTIVE_MAX	1024
 

@@ -6,8 +6,9 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
-#include "sl.h"
 #include "hook_backend.h"
+#include "dispatch.h"
+#include "fmt.h"
 
 struct sl_tp_find {
 	const char *name;

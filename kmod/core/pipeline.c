@@ -12,7 +12,13 @@
 #include <linux/workqueue.h>
 #include <linux/jiffies.h>
 
-#include "sl.h"
+#include "pipeline.h"
+#include "hook.h"
+#include "chain.h"
+#include "events.h"
+#include "keyed.h"
+#include "clock.h"
+#include "fmt.h"
 
 DEFINE_MUTEX(sl_lock);
 

@@ -1,7 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stacklat internal interfaces: histograms, the in-flight table, hook
- * points and pipelines.
+ * The pipeline author's API: what a file in pipelines/ includes, and all
+ * it includes of the engine (tests/layers.py checks that, and that no
+ * pipeline touches what types.h keeps behind "priv").  A pipeline is a
+ * table of points and the stages measured between them: kmod/README.
+ *
+ *   types.h     the table: struct sl_pipeline, sl_hook, sl_stage, sl_cand,
+ *               and struct sl_ev, one hit as the callbacks see it
+ *   dispatch.h  SL_TP_DEFINE*, SL_KRP_DEFINE, SL_POINT and the candidates
+ *               (SL_TPD, SL_KPD, SL_KRPD), an event's arguments
+ *   chain.h     the chains a pipeline follows, recording, losses
+ *   filter.h    the pipeline's filter
+ *   events.h    slow events
+ *   dim.h       breakdown dimensions (per interface, per disk)
+ *   keyed.h     keyed aggregation (per process and syscall, ...)
+ *   pipeline.h  sl_lock, a keyed table's life, points added at run time
+ *   clock.h     sl_now()
+ *   fmt.h       sl_err(), sl_info(), sl_fmt_ns()
+ *
+ * The engine's own files include what they use, never this one.
  */
 #ifndef _STACKLAT_SL_H
 #define _STACKLAT_SL_H
@@ -12,44 +29,22 @@
 #include <linux/kprobes.h>
 #include <linux/tracepoint.h>
 #include <linux/mutex.h>
-#include <linux/timekeeping.h>
 #include <linux/netlink.h>
 #include <linux/sched.h>
 
 #include "stacklat.h"
 #include "stacklat_hist.h"
 
-#include "fmt.h"		/* sl_err(), sl_fmt_ns() */
-#include "types.h"		/* rows, stages, pipelines, events, losses */
-#include "clock.h"		/* sl_now() */
-
-/* ---- histograms ------------------------------------------------------ */
-
-#include "hist.h"		/* struct sl_hist, sl_hist_add(), the sums */
-#include "chain.h"		/* chains, recording, losses */
-
-/* ---- keyed aggregation (keyed.h) -------------------------------------- */
-
-#include "keyed.h"
-
-/* ---- filters ---------------------------------------------------------- */
-
+#include "types.h"
+#include "dispatch.h"
+#include "chain.h"
 #include "filter.h"
-
-#include "dispatch.h"		/* the probes, SL_POINT, the event */
-
-#include "hook.h"
-
-/* ---- pipelines -------------------------------------------------------- */
-
-#include "pipeline.h"
-
-/* ---- breakdown dimensions (dim.c) ------------------------------------- */
-
-#include "dim.h"
-
-/* ---- slow events (events.c) ------------------------------------------- */
-
 #include "events.h"
+#include "dim.h"
+#include "keyed.h"
+#include "pipeline.h"
+#include "hook.h"
+#include "clock.h"
+#include "fmt.h"
 
 #endif /* _STACKLAT_SL_H */

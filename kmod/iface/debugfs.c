@@ -14,7 +14,14 @@
 #include <linux/ctype.h>
 #include <linux/fs.h>
 
-#include "sl.h"
+#include "pipeline.h"
+#include "hook.h"
+#include "chain.h"
+#include "events.h"
+#include "filter.h"
+#include "keyed.h"
+#include "clock.h"
+#include "fmt.h"
 #include "stacklat_filter.h"
 #include "iface.h"
 

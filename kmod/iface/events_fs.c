@@ -21,7 +21,9 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "sl.h"
+#include "pipeline.h"
+#include "events.h"
+#include "fmt.h"
 #include "stacklat_event.h"
 #include "iface.h"
 

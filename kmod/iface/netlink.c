@@ -18,7 +18,14 @@
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 
-#include "sl.h"
+#include "pipeline.h"
+#include "hook.h"
+#include "chain.h"
+#include "events.h"
+#include "filter.h"
+#include "keyed.h"
+#include "clock.h"
+#include "fmt.h"
 #include "stacklat_event.h"
 #include "iface.h"
 
