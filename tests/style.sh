@@ -3,9 +3,9 @@
 #
 # Style and static checks of the module: checkpatch.pl --no-tree from
 # Debian's linux-source-6.1 (extracted once into a cache) over kmod/ and
-# uapi/, sparse (C=2) against the 6.1 headers, the scenarios' "# kernels:"
-# lines (tests/vm/run.sh --check), and shellcheck (warnings) over the test
-# scripts and the compat probe.
+# uapi/, the layering of kmod/ (layers.py), sparse (C=2) against the 6.1
+# headers, the scenarios' "# kernels:" lines (tests/vm/run.sh --check),
+# and shellcheck (warnings) over the test scripts and the compat probe.
 #
 # compat.h is the one place allowed to compare kernel versions, so only
 # there are checkpatch's LINUX_VERSION_CODE and CONSTANT_COMPARISON
@@ -37,6 +37,11 @@ for f in kmod/*.c kmod/*.h kmod/*/*.c kmod/*/*.h uapi/*.h; do
 	fi
 done
 [ $fail = 0 ] && echo "style: checkpatch clean"
+
+# the layering of kmod/ (tests/layers.py): no include up a floor, no
+# circle between rooms, a pipeline includes of the engine only sl.h and
+# never touches its private state
+python3 tests/layers.py || fail=1
 
 # sparse against Debian's 6.1 headers: the host's own if installed, else
 # the ones the VM harness fetches (fetch-kernel.sh 6.1, cached)
