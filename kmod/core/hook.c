@@ -403,6 +403,45 @@ void sl_hook_disarm(struct sl_hook *hk)
 	hk->state = STACKLAT_HOOK_DISARMED;
 }
 
+/*
+ * Give row @hk the @n candidates @cands while the module runs (a point
+ * added at run time, sl_point_add()): its counts start over, and it is
+ * resolved and, with @arm, armed.  On failure the row is left with no
+ * candidate, not available, and the error returned is the failing
+ * candidate's own where the resolution kept one.  Caller holds sl_lock.
+ */
+int sl_hook_set_cands(struct sl_hook *hk, const struct sl_cand *cands,
+		      unsigned int n, bool arm)
+{
+	int cpu, ret;
+
+	hk->cands = cands;
+	hk->ncands = n;
+	hk->nmissed_acc = 0;
+	/* the counts of the row's previous point */
+	for_each_possible_cpu(cpu) {
+		per_cpu_ptr(hk->pc, cpu)->hits = 0;
+		per_cpu_ptr(hk->pc, cpu)->missed = 0;
+	}
+	ret = sl_hook_resolve(hk);
+	if (!ret && arm)
+		ret = sl_hook_arm(hk);
+	if (ret) {
+		ret = ret == -ENOENT && hk->err ? -hk->err : ret;
+		hk->ncands = 0;
+		hk->state = STACKLAT_HOOK_UNAVAILABLE;
+	}
+	return ret;
+}
+
+/* Row @hk loses its candidates (a point removed at run time). */
+void sl_hook_clear_cands(struct sl_hook *hk)
+{
+	sl_hook_disarm(hk);
+	hk->ncands = 0;
+	hk->state = STACKLAT_HOOK_UNAVAILABLE;
+}
+
 u64 sl_hook_hits(const struct sl_hook *hk)
 {
 	u64 sum = 0;

@@ -18,6 +18,9 @@ void sl_hooks_resolve(struct sl_hook *hooks, unsigned int n);
 void sl_hooks_disarm(struct sl_hook *hooks, unsigned int n);
 int sl_hooks_commit(struct sl_pipeline *p);
 void sl_hooks_release(struct sl_pipeline *p);
+int sl_hook_set_cands(struct sl_hook *hk, const struct sl_cand *cands,
+		      unsigned int n, bool arm);
+void sl_hook_clear_cands(struct sl_hook *hk);
 u64 sl_hook_hits(const struct sl_hook *hk);
 u64 sl_hook_nmissed(const struct sl_hook *hk);
 const char *sl_hook_target(const struct sl_hook *hk);

@@ -451,6 +451,38 @@ int sl_pipelines_enable_list(const char *list)
 	return ret;
 }
 
+/* ---- points added at run time -------------------------------------------- */
+
+/*
+ * Row @hk of @p gets the @n candidates @cands while the module runs (func
+ * add; later user functions and spans): it is resolved, armed if @p is
+ * enabled, and its stage @stage starts empty.  On failure the row is left
+ * empty and not available, and the error is returned.  Caller holds
+ * sl_lock.
+ */
+int sl_point_add(struct sl_pipeline *p, struct sl_hook *hk,
+		 const struct sl_cand *cands, unsigned int n,
+		 unsigned int stage)
+{
+	int ret;
+
+	lockdep_assert_held(&sl_lock);
+	ret = sl_hook_set_cands(hk, cands, n, p->enabled);
+	if (ret)
+		return ret;
+	sl_hist_reset(&p->hists[stage]);
+	sl_dump_seq++;
+	return 0;
+}
+
+/* Row @hk of @p loses its point: disarmed, left empty.  Under sl_lock. */
+void sl_point_del(struct sl_pipeline *p, struct sl_hook *hk)
+{
+	lockdep_assert_held(&sl_lock);
+	sl_hook_clear_cands(hk);
+	sl_dump_seq++;
+}
+
 /* ---- modules going away ------------------------------------------------ */
 
 /*

@@ -58,6 +58,12 @@ extern unsigned int sl_keyed_rows;
 extern unsigned int sl_keyed_cpu_rows;
 extern u64 sl_keyed_linger_ns;
 
+/* points added and removed at run time (func add, del) */
+int sl_point_add(struct sl_pipeline *p, struct sl_hook *hk,
+		 const struct sl_cand *cands, unsigned int n,
+		 unsigned int stage);
+void sl_point_del(struct sl_pipeline *p, struct sl_hook *hk);
+
 /* the func pipeline (pipelines/func.c) */
 int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack);

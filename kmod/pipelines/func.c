@@ -43,16 +43,6 @@ static int sl_func_find(const char *sym)
 	return -1;
 }
 
-static void sl_func_clear_hits(struct sl_hook *hk)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		per_cpu_ptr(hk->pc, cpu)->hits = 0;
-		per_cpu_ptr(hk->pc, cpu)->missed = 0;
-	}
-}
-
 /*
  * Why @sym cannot be probed (@err from the kretprobe): a disabled trial
  * kprobe (no code is patched) tells a missing symbol (ENOENT) from one
@@ -117,31 +107,18 @@ int sl_func_add(const char *sym, struct netlink_ext_ack *extack)
 	strscpy(s->sym, sym, sizeof(s->sym));
 	s->cand = (struct sl_cand)SL_KRPD(s->sym, 0);
 	hk->name = s->sym;
-	hk->cands = &s->cand;
-	hk->ncands = 1;
-	hk->nmissed_acc = 0;
-	sl_func_clear_hits(hk);	/* the slot's previous function's */
-	ret = sl_hook_resolve(hk);
-	if (!ret && p->enabled)
-		ret = sl_hook_arm(hk);
-	if (ret) {
-		ret = sl_func_why(sym, ret == -ENOENT && hk->err ? -hk->err : ret,
-				  extack);
-		hk->ncands = 0;
-		hk->state = STACKLAT_HOOK_UNAVAILABLE;
-		return ret;
-	}
-	sl_hist_reset(&p->hists[i]);
+	/* slot i's row and stage i: the engine resolves, arms, empties it */
+	ret = sl_point_add(p, hk, &s->cand, 1, i);
+	if (ret)
+		return sl_func_why(sym, ret, extack);
 	strscpy(sl_func_stages[i].name, sym, sizeof(sl_func_stages[i].name));
 	sl_func_stages[i].from = hk->name;
 	sl_func_stages[i].to = hk->name;
-	sl_dump_seq++;
 	return 0;
 }
 
 int sl_func_del(const char *sym, struct netlink_ext_ack *extack)
 {
-	struct sl_hook *hk;
 	int i;
 
 	lockdep_assert_held(&sl_lock);
@@ -156,12 +133,8 @@ int sl_func_del(const char *sym, struct netlink_ext_ack *extack)
 		sl_err("func del: %s is not traced\n", sym);
 		return -ENOENT;
 	}
-	hk = &sl_func_hooks[i];
-	sl_hook_disarm(hk);
-	hk->ncands = 0;
-	hk->state = STACKLAT_HOOK_UNAVAILABLE;
 	sl_func_stages[i].name[0] = '\0';
-	sl_dump_seq++;
+	sl_point_del(&sl_pipe_func, &sl_func_hooks[i]);
 	return 0;
 }
 
