@@ -475,6 +475,22 @@ int sl_point_add(struct sl_pipeline *p, struct sl_hook *hk,
 	return 0;
 }
 
+/*
+ * A point named @arg added to @p (@add) or removed from it while the
+ * module runs ("func add|del SYMBOL"), by the pipeline's point_add or
+ * point_del.  Caller holds sl_lock.
+ */
+int sl_pipeline_point(struct sl_pipeline *p, bool add, const char *arg,
+		      struct netlink_ext_ack *extack)
+{
+	lockdep_assert_held(&sl_lock);
+	if (!p || !(add ? p->point_add : p->point_del)) {
+		NL_SET_ERR_MSG(extack, "no points are added to that pipeline");
+		return -EOPNOTSUPP;
+	}
+	return add ? p->point_add(p, arg, extack) : p->point_del(p, arg, extack);
+}
+
 /* Row @hk of @p loses its point: disarmed, left empty.  Under sl_lock. */
 void sl_point_del(struct sl_pipeline *p, struct sl_hook *hk)
 {

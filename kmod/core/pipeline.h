@@ -63,9 +63,7 @@ int sl_point_add(struct sl_pipeline *p, struct sl_hook *hk,
 		 const struct sl_cand *cands, unsigned int n,
 		 unsigned int stage);
 void sl_point_del(struct sl_pipeline *p, struct sl_hook *hk);
-
-/* the func pipeline (pipelines/func.c) */
-int sl_func_add(const char *sym, struct netlink_ext_ack *extack);
-int sl_func_del(const char *sym, struct netlink_ext_ack *extack);
+int sl_pipeline_point(struct sl_pipeline *p, bool add, const char *arg,
+		      struct netlink_ext_ack *extack);
 
 #endif /* _STACKLAT_PIPELINE_H */

@@ -161,6 +161,7 @@ struct sl_hook;
 struct sl_pipeline;
 struct seq_file;
 struct sk_buff;
+struct netlink_ext_ack;
 
 /*
  * One hit of a point, as the dispatcher hands it to a pipeline's
@@ -345,6 +346,16 @@ struct sl_pipeline {
 	struct sl_keyed *keyed;
 	void (*keyed_show)(struct seq_file *m, u64 key, const u64 *v);
 	int (*keyed_put)(struct sk_buff *skb, u64 key, const u64 *v);
+	/*
+	 * Points added and removed while the module runs, named by @arg
+	 * ("func add|del SYMBOL"): the pipeline picks the row and calls
+	 * sl_point_add() or sl_point_del().  Process context, sl_lock held;
+	 * optional.
+	 */
+	int (*point_add)(struct sl_pipeline *p, const char *arg,
+			 struct netlink_ext_ack *extack);
+	int (*point_del)(struct sl_pipeline *p, const char *arg,
+			 struct netlink_ext_ack *extack);
 
 	/* runtime */
 	unsigned int id;

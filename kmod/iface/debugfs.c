@@ -487,9 +487,8 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 			}
 			if (!apply)
 				return 0;
-			if (arg[0] == 'a')
-				return sl_func_add(rest, extack);
-			return sl_func_del(rest, extack);
+			return sl_pipeline_point(sl_pipeline_find("func"),
+						 arg[0] == 'a', rest, extack);
 		}
 		sl_err("control: usage: func add|del SYMBOL\n");
 		return -EINVAL;

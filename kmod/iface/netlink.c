@@ -609,10 +609,9 @@ static int sl_nl_func(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	mutex_lock(&sl_lock);
-	if (info->genlhdr->cmd == STACKLAT_CMD_FUNC_ADD)
-		ret = sl_func_add(nla_data(a), info->extack);
-	else
-		ret = sl_func_del(nla_data(a), info->extack);
+	ret = sl_pipeline_point(sl_pipeline_find("func"),
+				info->genlhdr->cmd == STACKLAT_CMD_FUNC_ADD,
+				nla_data(a), info->extack);
 	mutex_unlock(&sl_lock);
 	return ret;
 }

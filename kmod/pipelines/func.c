@@ -20,7 +20,6 @@
 
 #include "sl.h"
 #include "stacklat_filter.h"
-#include "all.h"
 
 #define SL_FUNC_MAX	16
 
@@ -76,9 +75,10 @@ static int sl_func_why(const char *sym, int err,
 	return ret ? ret : err;
 }
 
-int sl_func_add(const char *sym, struct netlink_ext_ack *extack)
+/* func add SYMBOL (struct sl_pipeline's point_add) */
+static int sl_func_add(struct sl_pipeline *p, const char *sym,
+		       struct netlink_ext_ack *extack)
 {
-	struct sl_pipeline *p = &sl_pipe_func;
 	struct sl_func_slot *s;
 	struct sl_hook *hk;
 	int i, ret;
@@ -117,7 +117,9 @@ int sl_func_add(const char *sym, struct netlink_ext_ack *extack)
 	return 0;
 }
 
-int sl_func_del(const char *sym, struct netlink_ext_ack *extack)
+/* func del SYMBOL (point_del) */
+static int sl_func_del(struct sl_pipeline *p, const char *sym,
+		       struct netlink_ext_ack *extack)
 {
 	int i;
 
@@ -134,7 +136,7 @@ int sl_func_del(const char *sym, struct netlink_ext_ack *extack)
 		return -ENOENT;
 	}
 	sl_func_stages[i].name[0] = '\0';
-	sl_point_del(&sl_pipe_func, &sl_func_hooks[i]);
+	sl_point_del(p, &sl_func_hooks[i]);
 	return 0;
 }
 
@@ -164,4 +166,6 @@ SL_PIPELINE(func) = {
 	.stages = sl_func_stages,
 	.nstages = SL_FUNC_MAX,
 	.setup = sl_func_setup,
+	.point_add = sl_func_add,
+	.point_del = sl_func_del,
 };
