@@ -102,6 +102,19 @@ sl_chain_start(struct sl_pipeline *p, unsigned long ident, unsigned int pt,
 	return e;
 }
 
+/*
+ * @ident's chain, held, as it is if there is one, else a new one born
+ * @now; NULL if the table had no slot or the key's bucket or entry was
+ * held by another (counted by the table under the pipeline: table_full,
+ * busy).
+ */
+static __always_inline struct sl_flight_ent *
+sl_chain_open(struct sl_pipeline *p, unsigned long ident, u64 now)
+{
+	return sl_flight_put(sl_ft, sl_chain_key(p, ident), now, SL_FL_KEEP,
+			     NULL);
+}
+
 #define SL_NO_LOSS	(-1)
 
 /* Forget the chain in @e (held), counting @loss unless SL_NO_LOSS. */

@@ -196,6 +196,12 @@ static __always_inline const struct sl_cand *sl_ev_cand(const struct sl_ev *ev)
 	return &ev->hk->cands[READ_ONCE(ev->hk->cand)];
 }
 
+/* Which of its candidates @hk was resolved to (-1: none). */
+static __always_inline int sl_hook_cand(const struct sl_hook *hk)
+{
+	return READ_ONCE(hk->cand);
+}
+
 /* Its flavor, copied into the hook when it was resolved. */
 static __always_inline u8 sl_ev_flavor(const struct sl_ev *ev)
 {

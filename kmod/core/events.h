@@ -8,6 +8,7 @@
 #define _STACKLAT_EVENTS_H
 
 #include <linux/types.h>
+#include <linux/compiler.h>
 #include <linux/wait.h>
 
 #include "types.h"
@@ -31,6 +32,12 @@ bool sl_events_possible(const struct sl_pipeline *p);
 int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,
 			      struct netlink_ext_ack *extack);
 int sl_events_alloc(void);
+
+/* The pipeline's threshold for slow events, ns; 0 when it has none. */
+static __always_inline u64 sl_events_thresh(const struct sl_pipeline *p)
+{
+	return READ_ONCE(p->ev_thresh);
+}
 bool sl_events_avail(void);
 unsigned int sl_events_take(struct stacklat_event *out, unsigned int max);
 void sl_events_lock(void);

@@ -19,6 +19,13 @@ int sl_filter_from_nla(struct sl_pipeline *p, const struct nlattr *nla,
 		       struct sl_filter *f, struct netlink_ext_ack *extack);
 int sl_filter_fmt(const struct sl_filter *f, char *buf, size_t len);
 
+/* The pipeline's filter, for probes: read each field with READ_ONCE(). */
+static __always_inline const struct sl_filter *
+sl_filter_of(const struct sl_pipeline *p)
+{
+	return &p->filter;
+}
+
 /* The calling task passes the pipeline's tgid/tid filter. */
 static __always_inline bool sl_task_ok(const struct sl_pipeline *p)
 {

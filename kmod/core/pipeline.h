@@ -8,6 +8,7 @@
 #ifndef _STACKLAT_PIPELINE_H
 #define _STACKLAT_PIPELINE_H
 
+#include <linux/compiler.h>
 #include <linux/mutex.h>
 
 #include "types.h"
@@ -40,6 +41,13 @@ void sl_pipeline_reset(struct sl_pipeline *p);
 int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
 			     const struct sl_keyed_ops *ops,
 			     unsigned int fold_ms);
+/* The pipeline's keyed table, NULL before it is made (any context). */
+static __always_inline struct sl_keyed *
+sl_pipeline_keyed(const struct sl_pipeline *p)
+{
+	return READ_ONCE(p->keyed);
+}
+
 void sl_pipeline_keyed_disable(struct sl_pipeline *p);
 void sl_pipeline_keyed_teardown(struct sl_pipeline *p);
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);

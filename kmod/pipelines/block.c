@@ -70,7 +70,7 @@ static struct sl_dim sl_blk_disks;
 
 static __always_inline bool sl_blk_dev_ok(const struct sl_pipeline *p, u32 dev)
 {
-	u32 want = READ_ONCE(p->filter.dev);
+	u32 want = READ_ONCE(sl_filter_of(p)->dev);
 
 	return !want || want == dev;
 }
@@ -219,7 +219,7 @@ static int sl_blk_bio_complete(struct sl_ev *ev, struct sl_flight_ent *e)
 		sl_hook_hit(ev->hk);
 		e->ts[SL_BP_C] = sl_ev_now(ev);
 		sl_blk_record(ev->p, e->ts, (u32)e->aux[0], disk);
-		if (unlikely(READ_ONCE(ev->p->ev_thresh)))
+		if (unlikely(sl_events_thresh(ev->p)))
 			sl_blk_event(ev->p, e->ts, (u32)e->aux[0], NULL, bio);
 	}
 	return SL_FORGET;
@@ -331,7 +331,7 @@ static noinline void sl_blk_rq_complete_other(struct sl_pipeline *p,
 		sl_hook_hit(hk);
 		ts[SL_BP_C] = now;
 		sl_blk_record(p, ts, sl_blk_rq_dev(rq), sl_compat_rq_disk(rq));
-		if (unlikely(READ_ONCE(p->ev_thresh)))
+		if (unlikely(sl_events_thresh(p)))
 			sl_blk_event(p, ts, sl_blk_rq_dev(rq), rq, NULL);
 		return;
 	}
@@ -361,7 +361,7 @@ static __always_inline int sl_blk_rq_complete(struct sl_ev *ev,
 		sl_hook_hit(ev->hk);
 		e->ts[SL_BP_C] = sl_ev_now(ev);
 		sl_blk_record(p, e->ts, (u32)e->aux[0], sl_compat_rq_disk(rq));
-		if (unlikely(READ_ONCE(p->ev_thresh)))
+		if (unlikely(sl_events_thresh(p)))
 			sl_blk_event(p, e->ts, (u32)e->aux[0], rq, NULL);
 		sl_chain_remove(p, e, SL_NO_LOSS);
 		return SL_DONE;

@@ -117,10 +117,10 @@ static __always_inline void sl_dk_comm(u64 *v, bool task)
 static int sl_dk_bio(struct sl_ev *ev)
 {
 	struct sl_pipeline *p = ev->p;
-	struct sl_keyed *t = READ_ONCE(p->keyed);
+	struct sl_keyed *t = sl_pipeline_keyed(p);
 	struct bio *bio = sl_ev_ptr(ev, 0);
 	struct gendisk *disk = sl_compat_bio_disk(bio);
-	u32 want = READ_ONCE(p->filter.dev);
+	u32 want = READ_ONCE(sl_filter_of(p)->dev);
 	bool task = in_task();
 	u32 bytes = bio->bi_iter.bi_size;
 	struct sl_keyed_buf *b;
@@ -182,7 +182,7 @@ static int sl_dk_bio(struct sl_ev *ev)
 /* sched_process_exit(p[, group_dead]): the last thread notes its end */
 static int sl_dk_pexit(struct sl_ev *ev)
 {
-	struct sl_keyed *t = READ_ONCE(ev->p->keyed);
+	struct sl_keyed *t = sl_pipeline_keyed(ev->p);
 	struct sl_keyed_buf *b;
 
 	if (!t || !sl_ev_arg(ev, 1))

@@ -112,7 +112,7 @@ static __always_inline void sl_iq_record(struct sl_ev *ev, unsigned int stage,
 	u64 now = sl_ev_now(ev);
 
 	sl_record(ev->p, stage, (s64)(now - start));
-	if (unlikely(READ_ONCE(ev->p->ev_thresh)))
+	if (unlikely(sl_events_thresh(ev->p)))
 		sl_event_emit_one(ev->p, stage, start, now);
 }
 

@@ -104,7 +104,9 @@ enum { TX_APP, TX_TCP, TX_IP, TX_DEVQ, TX_DRV, TX_DONE, TX_UAPP };
 /* A task filter is set: packets without an application point are out. */
 static __always_inline bool sl_net_task_filter(const struct sl_pipeline *p)
 {
-	return READ_ONCE(p->filter.tgid) || READ_ONCE(p->filter.tid);
+	const struct sl_filter *f = sl_filter_of(p);
+
+	return READ_ONCE(f->tgid) || READ_ONCE(f->tid);
 }
 
 /* An interface as a breakdown key: its namespace and index. */
@@ -125,7 +127,7 @@ static __always_inline u64 sl_net_if_tag(struct sl_dim *d,
 static __always_inline bool sl_net_dev_ok(const struct sl_pipeline *p,
 					  const struct net_device *dev)
 {
-	u32 ifx = READ_ONCE(p->filter.ifindex);
+	u32 ifx = READ_ONCE(sl_filter_of(p)->ifindex);
 
 	return !ifx || (dev && (u32)dev->ifindex == ifx);
 }
@@ -157,8 +159,9 @@ static __always_inline bool sl_net_linear(const struct sk_buff *skb,
 static __always_inline bool sl_net_ports_ok(const struct sl_pipeline *p,
 					    u8 proto, __be16 lport, __be16 rport)
 {
-	u16 fl = READ_ONCE(p->filter.lport), fr = READ_ONCE(p->filter.rport);
-	u8 fp = READ_ONCE(p->filter.proto);
+	const struct sl_filter *f = sl_filter_of(p);
+	u16 fl = READ_ONCE(f->lport), fr = READ_ONCE(f->rport);
+	u8 fp = READ_ONCE(f->proto);
 
 	return (!fp || fp == proto) && (!fl || ntohs(lport) == fl) &&
 	       (!fr || ntohs(rport) == fr);
@@ -166,8 +169,10 @@ static __always_inline bool sl_net_ports_ok(const struct sl_pipeline *p,
 
 static __always_inline bool sl_net_port_filter(const struct sl_pipeline *p)
 {
-	return READ_ONCE(p->filter.lport) || READ_ONCE(p->filter.rport) ||
-	       READ_ONCE(p->filter.proto);
+	const struct sl_filter *f = sl_filter_of(p);
+
+	return READ_ONCE(f->lport) || READ_ONCE(f->rport) ||
+	       READ_ONCE(f->proto);
 }
 
 /*

@@ -188,7 +188,7 @@ static void sl_rx_on_start(struct sl_ev *ev, struct sl_flight_ent *e)
 
 	e->aux[SL_AUX_IF] = sl_net_if_tag(&sl_rx_ifs, skb->dev);
 	e->aux[SL_AUX_PORTS] = 0;
-	if (likely(!READ_ONCE(ev->p->ev_thresh)) || ev->hk->pt > RX_IP ||
+	if (likely(!sl_events_thresh(ev->p)) || ev->hk->pt > RX_IP ||
 	    (skb->protocol != htons(ETH_P_IP) &&
 	     skb->protocol != htons(ETH_P_IPV6)))
 		return;
@@ -259,7 +259,7 @@ static int sl_rx_ip_list(struct sl_ev *ev)
 	struct sk_buff *skb;
 	unsigned int n = 0;
 
-	if (sl_hook_armed(single) && READ_ONCE(single->cand) == 0)
+	if (sl_hook_armed(single) && sl_hook_cand(single) == 0)
 		return -1;
 	list_for_each_entry(skb, head, list) {
 		unsigned long a[1] = { (unsigned long)skb };

@@ -450,7 +450,7 @@ static void sl_tx_ev_obj(const struct sl_pipeline *p,
 /* With an interface filter, a packet dropped before its device queue does not count. */
 static bool sl_tx_on_drop(struct sl_pipeline *p, const struct sl_flight_ent *e)
 {
-	return e->ts[TX_DEVQ] || !READ_ONCE(p->filter.ifindex);
+	return e->ts[TX_DEVQ] || !READ_ONCE(sl_filter_of(p)->ifindex);
 }
 
 SL_TP_DEFINE_POST(net_dev_queue, sl_tx_devq, (struct sk_buff *skb),

@@ -117,7 +117,7 @@ static DEFINE_PER_CPU(struct sl_rr_tx, sl_rr_tx);
 static __always_inline bool sl_rr_port_ok(const struct sl_pipeline *p,
 					  u16 port)
 {
-	u16 fl = READ_ONCE(p->filter.lport);
+	u16 fl = READ_ONCE(sl_filter_of(p)->lport);
 
 	if (fl)
 		return port == fl;
@@ -178,7 +178,7 @@ static int sl_rr_start_ok(struct sl_ev *ev)
 	if (!sl_rr_skb_tcp(skb, &dport))
 		return SL_FORGET;
 	if (!sl_rr_port_ok(ev->p, dport))
-		return READ_ONCE(ev->p->filter.lport) ? SL_FILTERED : SL_FORGET;
+		return READ_ONCE(sl_filter_of(ev->p)->lport) ? SL_FILTERED : SL_FORGET;
 	return SL_KEEP;
 }
 
@@ -344,7 +344,8 @@ static int sl_rr_waking_pre(struct sl_ev *ev)
 {
 	const struct task_struct *t = sl_ev_ptr(ev, 0);
 	struct sl_pipeline *p = ev->p;
-	u32 tgid = READ_ONCE(p->filter.tgid), tid = READ_ONCE(p->filter.tid);
+	const struct sl_filter *f = sl_filter_of(p);
+	u32 tgid = READ_ONCE(f->tgid), tid = READ_ONCE(f->tid);
 
 	if ((tgid && tgid != (u32)t->tgid) || (tid && tid != (u32)t->pid))
 		return -1;
@@ -423,7 +424,7 @@ static int sl_rr_wait_pre(struct sl_ev *ev)
 static int sl_rr_accept_post(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
 	const struct sock *sk = (const struct sock *)ev->ret;
-	u32 tgid = READ_ONCE(ev->p->filter.tgid);
+	u32 tgid = READ_ONCE(sl_filter_of(ev->p)->tgid);
 	u16 port;
 
 	if (IS_ERR_OR_NULL(sk))

@@ -345,10 +345,10 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 		 */
 		if (!sl_task_ok(p))
 			goto filtered;
-		want = READ_ONCE(p->filter.op);
+		want = READ_ONCE(sl_filter_of(p)->op);
 		if (want && want != op)
 			goto filtered;
-		want = READ_ONCE(p->filter.fs);
+		want = READ_ONCE(sl_filter_of(p)->fs);
 		if (want && ((in->layer == SL_L_FS && in->fs_magic != want) ||
 			     (in->layer != SL_L_FS && known &&
 			      sl_st_file_fs(file) != want)))
@@ -358,8 +358,7 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 	now = sl_now();
 	if (!e) {
 		/* the task's entry, as it is if the task has one already */
-		e = sl_flight_put(sl_ft, sl_flight_key(p->id, current->pid),
-				  now, SL_FL_KEEP, NULL);
+		e = sl_chain_open(p, current->pid, now);
 		if (unlikely(!e))
 			return 1;	/* counted by the table: full, busy */
 	}

@@ -183,7 +183,7 @@ static int sl_sc_exit_ok(struct sl_ev *ev)
 static int sl_sc_exit(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
 	struct sl_pipeline *p = ev->p;
-	struct sl_keyed *t = READ_ONCE(p->keyed);
+	struct sl_keyed *t = sl_pipeline_keyed(p);
 	struct pt_regs *regs = sl_ev_ptr(ev, 0);
 	long ret = (long)sl_ev_arg(ev, 1);
 	long nr = syscall_get_nr(current, regs);
@@ -221,7 +221,7 @@ static int sl_sc_exit(struct sl_ev *ev, struct sl_flight_ent *unused)
  */
 static int sl_sc_pexit(struct sl_ev *ev)
 {
-	struct sl_keyed *t = READ_ONCE(ev->p->keyed);
+	struct sl_keyed *t = sl_pipeline_keyed(ev->p);
 	struct sl_keyed_buf *b;
 
 	if (!t || !sl_ev_arg(ev, 1) || !sl_task_ok(ev->p))

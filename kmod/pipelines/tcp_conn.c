@@ -145,7 +145,7 @@ static int sl_tc_connect_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	if (ret || READ_ONCE(sk->sk_state) != TCP_SYN_SENT)
 		return SL_KEEP;
 	rport = ntohs(READ_ONCE(inet_sk(sk)->inet_dport));
-	fr = READ_ONCE(p->filter.rport);
+	fr = READ_ONCE(sl_filter_of(p)->rport);
 	if (fr && fr != rport) {
 		sl_loss(p, SL_LOSS_FILTERED);
 		return SL_KEEP;
@@ -279,7 +279,7 @@ static __always_inline int sl_tc_listener(struct sl_pipeline *p,
 					  const struct sock *sk, u32 *tag)
 {
 	u16 lport = READ_ONCE(inet_sk(sk)->inet_num);
-	u16 fl = READ_ONCE(p->filter.lport);
+	u16 fl = READ_ONCE(sl_filter_of(p)->lport);
 
 	if (fl && fl != lport) {
 		sl_loss(p, SL_LOSS_FILTERED);

@@ -63,7 +63,8 @@ static __always_inline void sl_rt_record(struct sl_pipeline *p, u32 kind,
 					 u16 lport, u16 rport, s64 delta,
 					 unsigned int segs)
 {
-	u16 fl = READ_ONCE(p->filter.lport), fr = READ_ONCE(p->filter.rport);
+	const struct sl_filter *f = sl_filter_of(p);
+	u16 fl = READ_ONCE(f->lport), fr = READ_ONCE(f->rport);
 	unsigned int st, i;
 	char name[8];
 
