@@ -55,7 +55,7 @@ struct sl_flight_ent *sl_chain_move(struct sl_pipeline *p,
 /* Record every stage whose two points were passed, in order. */
 void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 {
-	const struct sl_rec_pair *r = p->rec, *end = p->rec + p->nrec;
+	const struct sl_rec_pair *r = p->priv.rec, *end = p->priv.rec + p->priv.nrec;
 
 	for (; r < end; r++) {
 		u64 a = e->ts[r->from_pt], b = e->ts[r->to_pt];
@@ -65,7 +65,7 @@ void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 	}
 	if (p->on_record)
 		p->on_record(p, e);
-	if (unlikely(READ_ONCE(p->ev_thresh)))
+	if (unlikely(READ_ONCE(p->priv.ev_thresh)))
 		sl_event_emit(p, e);
 }
 

@@ -21,7 +21,7 @@ extern u64 sl_max_delta_ns;
 
 static __always_inline void sl_loss(struct sl_pipeline *p, enum sl_loss l)
 {
-	this_cpu_inc(p->loss->v[l]);
+	this_cpu_inc(p->priv.loss->v[l]);
 }
 
 /* Record one sample @delta of stage @stage, checking it is plausible. */
@@ -32,7 +32,7 @@ static __always_inline void sl_record(struct sl_pipeline *p, unsigned int stage,
 		sl_loss(p, SL_LOSS_BAD_DELTA);
 		return;
 	}
-	sl_hist_add(&p->hists[stage], (u64)delta);
+	sl_hist_add(&p->priv.hists[stage], (u64)delta);
 }
 
 /*
@@ -42,7 +42,7 @@ static __always_inline void sl_record(struct sl_pipeline *p, unsigned int stage,
 static __always_inline void sl_record_value(struct sl_pipeline *p,
 					    unsigned int stage, u64 v)
 {
-	sl_hist_add(&p->hists[stage], v);
+	sl_hist_add(&p->priv.hists[stage], v);
 }
 
 /*
@@ -65,7 +65,7 @@ bool sl_chain_followed(struct sl_pipeline *p, unsigned long ident);
 static __always_inline u64 sl_chain_key(const struct sl_pipeline *p,
 					unsigned long ident)
 {
-	return sl_flight_key(p->id, ident);
+	return sl_flight_key(p->priv.id, ident);
 }
 
 /* @ident's chain, held; NULL if it is not followed.  Inline: hot path. */

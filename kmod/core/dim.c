@@ -216,7 +216,7 @@ void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key)
 	 * Unregistering a notifier replays its events for every key: at
 	 * unload that comes after the pipeline's histograms are gone.
 	 */
-	if (!p->hists || !key)
+	if (!p->priv.hists || !key)
 		return;
 	for (i = 0; i < SL_DIM_SLOTS; i++) {
 		if (READ_ONCE(d->key[i]) != key)
@@ -235,7 +235,7 @@ void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key)
 			continue;
 		for (s = 0; s < d->nper; s++) {
 			WRITE_ONCE(d->stages[i * d->nper + s].name[0], '\0');
-			sl_hist_reset(&p->hists[d->first + i * d->nper + s]);
+			sl_hist_reset(&p->priv.hists[d->first + i * d->nper + s]);
 		}
 		/* the name and histograms are empty before the slot is free */
 		smp_wmb();

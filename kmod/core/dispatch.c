@@ -95,7 +95,7 @@ void sl_dispatch(struct sl_ev *ev)
 			if (!e->ts[hk->pt])
 				e->ts[hk->pt] = sl_ev_now(ev);
 		} else if ((hk->flags & SL_PF_FIRST) &&
-			   hk->pt == READ_ONCE(p->start_pt)) {
+			   hk->pt == READ_ONCE(p->priv.start_pt)) {
 			e = sl_ev_start(ev);
 		}
 		break;

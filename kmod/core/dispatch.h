@@ -218,7 +218,7 @@ static __always_inline u8 sl_ev_flavor(const struct sl_ev *ev)
 /* The gate: opened after every hook is armed, closed before disarming. */
 static __always_inline bool sl_on(const struct sl_pipeline *p)
 {
-	return READ_ONCE(p->gate);
+	return READ_ONCE(p->priv.gate);
 }
 
 /*
@@ -269,7 +269,7 @@ sl_lookup_hit(struct sl_hook *hk, unsigned long ident)
 static __always_inline bool sl_lookup_starts(const struct sl_hook *hk)
 {
 	return (hk->flags & SL_PF_FIRST) &&
-	       hk->pt == READ_ONCE(hk->pipe->start_pt);
+	       hk->pt == READ_ONCE(hk->pipe->priv.start_pt);
 }
 
 /*
@@ -662,7 +662,7 @@ static __always_inline void sl_span_exit(struct sl_hook *hk, void *raw)
 	now = sl_now();
 	sl_hook_hit(hk);
 	sl_record(p, hk->pt, (s64)(now - start));
-	if (unlikely(READ_ONCE(p->ev_thresh)))
+	if (unlikely(READ_ONCE(p->priv.ev_thresh)))
 		sl_event_emit_one(p, hk->pt, start, now);
 }
 

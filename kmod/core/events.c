@@ -90,7 +90,7 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 	ev->tgid = current->tgid;
 	ev->tid = current->pid;
 	ev->cpu = smp_processor_id();
-	ev->pipeline = p->id;
+	ev->pipeline = p->priv.id;
 	memcpy(ev->comm, current->comm, sizeof(ev->comm));
 	ev->comm[sizeof(ev->comm) - 1] = '\0';
 	for (i = 0; i < n; i++) {
@@ -155,7 +155,7 @@ static u64 sl_ev_slow(const u64 *ts, unsigned int nts, u64 born, u64 thresh,
 void sl_event_emit_ts(struct sl_pipeline *p, const u64 *ts, unsigned int nts,
 		      u64 born, const struct sl_ev_obj *o)
 {
-	u64 thresh = READ_ONCE(p->ev_thresh), last, total;
+	u64 thresh = READ_ONCE(p->priv.ev_thresh), last, total;
 	struct sl_ev_stage st[STACKLAT_EVENT_STAGES];
 	unsigned int i, n = 0;
 
@@ -188,7 +188,7 @@ void sl_event_emit(struct sl_pipeline *p, const struct sl_flight_ent *e)
 
 	/* what the chain was is asked for a slow one only */
 	if (p->ev_obj && sl_ev_slow(e->ts, SL_FLIGHT_NTS, e->born,
-				    READ_ONCE(p->ev_thresh), &last)) {
+				    READ_ONCE(p->priv.ev_thresh), &last)) {
 		memset(&o, 0, sizeof(o));
 		p->ev_obj(p, e, &o);
 		sl_event_emit_ts(p, e->ts, SL_FLIGHT_NTS, e->born, &o);
@@ -201,7 +201,7 @@ void sl_event_emit(struct sl_pipeline *p, const struct sl_flight_ent *e)
 void sl_event_emit_one(struct sl_pipeline *p, unsigned int stage, u64 start,
 		       u64 end)
 {
-	u64 thresh = READ_ONCE(p->ev_thresh);
+	u64 thresh = READ_ONCE(p->priv.ev_thresh);
 	struct sl_ev_stage st = { .index = stage, .ns = end - start };
 
 	if (!thresh || (s64)(end - start) <= 0 || end - start <= thresh)

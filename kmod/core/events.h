@@ -36,7 +36,7 @@ int sl_events_alloc(void);
 /* The pipeline's threshold for slow events, ns; 0 when it has none. */
 static __always_inline u64 sl_events_thresh(const struct sl_pipeline *p)
 {
-	return READ_ONCE(p->ev_thresh);
+	return READ_ONCE(p->priv.ev_thresh);
 }
 bool sl_events_avail(void);
 unsigned int sl_events_take(struct stacklat_event *out, unsigned int max);

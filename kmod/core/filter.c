@@ -115,7 +115,7 @@ int sl_filter_parse(struct sl_pipeline *p, char *args, struct sl_filter *f)
 			return ret == -ENOMEM ? ret : -ENODEV;
 		}
 	}
-	*f = p->filter;
+	*f = p->priv.filter;
 	if (s.clear)
 		memset(f, 0, sizeof(*f));
 	if (s.mask & BIT(STACKLAT_FILTER_A_TGID))

@@ -23,14 +23,14 @@ int sl_filter_fmt(const struct sl_filter *f, char *buf, size_t len);
 static __always_inline const struct sl_filter *
 sl_filter_of(const struct sl_pipeline *p)
 {
-	return &p->filter;
+	return &p->priv.filter;
 }
 
 /* The calling task passes the pipeline's tgid/tid filter. */
 static __always_inline bool sl_task_ok(const struct sl_pipeline *p)
 {
-	u32 tgid = READ_ONCE(p->filter.tgid);
-	u32 tid = READ_ONCE(p->filter.tid);
+	u32 tgid = READ_ONCE(p->priv.filter.tgid);
+	u32 tid = READ_ONCE(p->priv.filter.tid);
 
 	if (tgid && tgid != (u32)current->tgid)
 		return false;

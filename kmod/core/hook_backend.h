@@ -30,13 +30,13 @@ static __always_inline int sl_fip_next(struct sl_pipeline *p,
 	unsigned int i;
 	u8 c;
 
-	if (!from && likely(!READ_ONCE(p->fip_dup))) {
-		c = READ_ONCE(p->fip_cache[hash_long(ip, SL_FIP_CACHE_BITS)]);
-		if (likely(c && READ_ONCE(p->fips[c - 1]) == ip))
+	if (!from && likely(!READ_ONCE(p->priv.fip_dup))) {
+		c = READ_ONCE(p->priv.fip_cache[hash_long(ip, SL_FIP_CACHE_BITS)]);
+		if (likely(c && READ_ONCE(p->priv.fips[c - 1]) == ip))
 			return c - 1;
 	}
 	for (i = from; i < p->nhooks; i++)
-		if (READ_ONCE(p->fips[i]) == ip)
+		if (READ_ONCE(p->priv.fips[i]) == ip)
 			return i;
 	return -1;
 }

@@ -28,23 +28,23 @@ void sl_fip_set(struct sl_hook *hk, bool on)
 	unsigned int i, j;
 	bool dup = false;
 
-	WRITE_ONCE(p->fips[hk - p->hooks], on ? hk->fip : 0);
+	WRITE_ONCE(p->priv.fips[hk - p->hooks], on ? hk->fip : 0);
 	for (i = 0; i < p->nhooks && !dup; i++)
-		for (j = i + 1; j < p->nhooks && p->fips[i]; j++)
-			if (p->fips[j] == p->fips[i]) {
+		for (j = i + 1; j < p->nhooks && p->priv.fips[i]; j++)
+			if (p->priv.fips[j] == p->priv.fips[i]) {
 				dup = true;
 				break;
 			}
-	WRITE_ONCE(p->fip_dup, dup);
+	WRITE_ONCE(p->priv.fip_dup, dup);
 	/* the cache, rebuilt: a handler reading it meanwhile scans instead */
 	for (i = 0; i < SL_FIP_CACHE; i++)
-		WRITE_ONCE(p->fip_cache[i], 0);
+		WRITE_ONCE(p->priv.fip_cache[i], 0);
 	for (i = 0; i < p->nhooks && i < U8_MAX; i++) {
 		u8 *c;
 
-		if (!p->fips[i])
+		if (!p->priv.fips[i])
 			continue;
-		c = &p->fip_cache[hash_long(p->fips[i], SL_FIP_CACHE_BITS)];
+		c = &p->priv.fip_cache[hash_long(p->priv.fips[i], SL_FIP_CACHE_BITS)];
 		if (!*c)
 			WRITE_ONCE(*c, i + 1);
 	}

@@ -33,7 +33,7 @@ static int notrace sl_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 			       unsigned long ret_ip, struct pt_regs *regs,
 			       void *data)
 {
-	struct sl_pipeline *p = container_of(fp, struct sl_pipeline, fp);
+	struct sl_pipeline *p = container_of(fp, struct sl_pipeline, priv.fp);
 	struct sl_fp_data *d = data;
 	int i;
 
@@ -97,9 +97,9 @@ int sl_fp_add(struct sl_hook *hk)
 {
 	struct sl_pipeline *p = hk->pipe;
 
-	if (p->fp_live)
+	if (p->priv.fp_live)
 		return -EBUSY;
-	p->fp_n++;
+	p->priv.fp_n++;
 	return 0;
 }
 
@@ -126,9 +126,9 @@ int sl_fp_commit(struct sl_pipeline *p)
 	unsigned int i, n = 0;
 	int ret;
 
-	if (p->fp_live || !p->fp_n)
+	if (p->priv.fp_live || !p->priv.fp_n)
 		return 0;
-	addrs = kmalloc_array(p->fp_n, sizeof(*addrs), GFP_KERNEL);
+	addrs = kmalloc_array(p->priv.fp_n, sizeof(*addrs), GFP_KERNEL);
 	if (!addrs) {
 		ret = -ENOMEM;
 		goto fallback;
@@ -137,7 +137,7 @@ int sl_fp_commit(struct sl_pipeline *p)
 		struct sl_hook *hk = &p->hooks[i];
 
 		if (!hk->fprobe || hk->state != STACKLAT_HOOK_ARMED ||
-		    n == p->fp_n)
+		    n == p->priv.fp_n)
 			continue;
 		if (sl_addr_in(addrs, n, hk->fip)) {
 			/* a second point on the function: a kretprobe */
@@ -149,27 +149,27 @@ int sl_fp_commit(struct sl_pipeline *p)
 		sl_fip_set(hk, true);
 		size = max(size, sl_krp_data_size(hk));
 	}
-	p->fp_n = n;
+	p->priv.fp_n = n;
 	if (!n) {
 		kfree(addrs);
 		return 0;
 	}
-	memset(&p->fp, 0, sizeof(p->fp));
-	p->fp.entry_handler = sl_fp_entry;
-	p->fp.exit_handler = sl_fp_exit;
-	p->fp.entry_data_size = sizeof(struct sl_fp_data) + size;
+	memset(&p->priv.fp, 0, sizeof(p->priv.fp));
+	p->priv.fp.entry_handler = sl_fp_entry;
+	p->priv.fp.exit_handler = sl_fp_exit;
+	p->priv.fp.entry_data_size = sizeof(struct sl_fp_data) + size;
 	/* a rethook-based fprobe: maxactive calls in flight per point */
-	sl_compat_fprobe_maxactive(&p->fp, sl_maxactive() * (int)n);
-	ret = register_fprobe_ips(&p->fp, addrs, (int)n);
+	sl_compat_fprobe_maxactive(&p->priv.fp, sl_maxactive() * (int)n);
+	ret = register_fprobe_ips(&p->priv.fp, addrs, (int)n);
 	kfree(addrs);
 	if (!ret) {
-		p->fp_live = true;
+		p->priv.fp_live = true;
 		return 0;
 	}
 fallback:
 	sl_err("%s: fprobe refused (%d): its return points fall back to kretprobes\n",
 	       p->name, ret);
-	p->fp_n = 0;
+	p->priv.fp_n = 0;
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
@@ -187,12 +187,12 @@ void sl_fp_disarm_all(struct sl_pipeline *p)
 {
 	unsigned int i;
 
-	if (p->fp_live) {
-		unregister_fprobe(&p->fp);
-		p->fp_nmissed_acc += p->fp.nmissed;
+	if (p->priv.fp_live) {
+		unregister_fprobe(&p->priv.fp);
+		p->priv.fp_nmissed_acc += p->priv.fp.nmissed;
 	}
-	p->fp_live = false;
-	p->fp_n = 0;
+	p->priv.fp_live = false;
+	p->priv.fp_n = 0;
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
@@ -210,8 +210,9 @@ void sl_fp_disarm_all(struct sl_pipeline *p)
  */
 bool sl_fp_stats(const struct sl_pipeline *p, unsigned int *n, u64 *nmissed)
 {
-	*n = p->fp_live ? p->fp_n : 0;
-	*nmissed = p->fp_nmissed_acc + (p->fp_live ? READ_ONCE(p->fp.nmissed) : 0);
+	*n = p->priv.fp_live ? p->priv.fp_n : 0;
+	*nmissed = p->priv.fp_nmissed_acc +
+		   (p->priv.fp_live ? READ_ONCE(p->priv.fp.nmissed) : 0);
 	return *n || *nmissed;
 }
 #else

@@ -25,13 +25,13 @@ static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *op,
 			       struct ftrace_regs *fregs)
 {
-	struct sl_pipeline *p = container_of(op, struct sl_pipeline, ft_ops);
+	struct sl_pipeline *p = container_of(op, struct sl_pipeline, priv.ft_ops);
 	struct pt_regs *regs = sl_compat_ftrace_pt_regs(fregs);
 	int bit, i;
 
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	for (i = sl_fip_next(p, ip, 0); i >= 0;
-	     i = READ_ONCE(p->fip_dup) ? sl_fip_next(p, ip, i + 1) : -1) {
+	     i = READ_ONCE(p->priv.fip_dup) ? sl_fip_next(p, ip, i + 1) : -1) {
 		struct sl_hook *hk = &p->hooks[i];
 
 		if (!READ_ONCE(hk->ftrace) || !sl_hook_armed(hk))
@@ -71,14 +71,14 @@ int sl_ft_add(struct sl_hook *hk)
 	struct sl_pipeline *p = hk->pipe;
 	int ret;
 
-	if (!p->ft_ops.func) {
-		p->ft_ops.func = sl_ft_func;
-		p->ft_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	if (!p->priv.ft_ops.func) {
+		p->priv.ft_ops.func = sl_ft_func;
+		p->priv.ft_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 	}
-	ret = ftrace_set_filter_ip(&p->ft_ops, hk->fip, 0,
-				   !p->ft_n && !p->ft_live);
+	ret = ftrace_set_filter_ip(&p->priv.ft_ops, hk->fip, 0,
+				   !p->priv.ft_n && !p->priv.ft_live);
 	if (!ret) {
-		p->ft_n++;
+		p->priv.ft_n++;
 		sl_fip_set(hk, true);
 	}
 	return ret;
@@ -93,13 +93,13 @@ void sl_ft_del(struct sl_hook *hk)
 	struct sl_pipeline *p = hk->pipe;
 
 	sl_fip_set(hk, false);
-	if (p->ft_live && p->ft_n == 1) {
-		unregister_ftrace_function(&p->ft_ops);
-		p->ft_live = false;
+	if (p->priv.ft_live && p->priv.ft_n == 1) {
+		unregister_ftrace_function(&p->priv.ft_ops);
+		p->priv.ft_live = false;
 	} else {
-		ftrace_set_filter_ip(&p->ft_ops, hk->fip, 1, 0);
+		ftrace_set_filter_ip(&p->priv.ft_ops, hk->fip, 1, 0);
 	}
-	p->ft_n--;
+	p->priv.ft_n--;
 }
 
 /*
@@ -113,16 +113,16 @@ int sl_ft_commit(struct sl_pipeline *p)
 	unsigned int i;
 	int ret;
 
-	if (p->ft_live || !p->ft_n)
+	if (p->priv.ft_live || !p->priv.ft_n)
 		return 0;
-	ret = register_ftrace_function(&p->ft_ops);
+	ret = register_ftrace_function(&p->priv.ft_ops);
 	if (!ret) {
-		p->ft_live = true;
+		p->priv.ft_live = true;
 		return 0;
 	}
 	sl_err("%s: ftrace_ops refused (%d): its entry points fall back to kprobes\n",
 	       p->name, ret);
-	p->ft_n = 0;
+	p->priv.ft_n = 0;
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
@@ -140,10 +140,10 @@ void sl_ft_disarm_all(struct sl_pipeline *p)
 {
 	unsigned int i;
 
-	if (p->ft_live)
-		unregister_ftrace_function(&p->ft_ops);
-	p->ft_live = false;
-	p->ft_n = 0;
+	if (p->priv.ft_live)
+		unregister_ftrace_function(&p->priv.ft_ops);
+	p->priv.ft_live = false;
+	p->priv.ft_n = 0;
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
@@ -156,8 +156,8 @@ void sl_ft_disarm_all(struct sl_pipeline *p)
 /* Unload: the ops' filter (the ops is unregistered by now). */
 void sl_ft_release(struct sl_pipeline *p)
 {
-	if (p->ft_ops.func)
-		ftrace_free_filter(&p->ft_ops);
+	if (p->priv.ft_ops.func)
+		ftrace_free_filter(&p->priv.ft_ops);
 }
 #else
 void sl_ft_release(struct sl_pipeline *p)

@@ -51,19 +51,19 @@ static void sl_pipeline_free(struct sl_pipeline *p)
 {
 	unsigned int i;
 
-	if (p->hists) {
+	if (p->priv.hists) {
 		for (i = 0; i < p->max_stages; i++)
-			sl_hist_free(&p->hists[i]);
-		kfree(p->hists);
-		p->hists = NULL;
+			sl_hist_free(&p->priv.hists[i]);
+		kfree(p->priv.hists);
+		p->priv.hists = NULL;
 	}
-	p->hists_live = false;
+	p->priv.hists_live = false;
 	for (i = 0; i < p->nhooks; i++)
 		sl_hook_free(&p->hooks[i]);
-	kfree(p->fips);
-	p->fips = NULL;
-	free_percpu(p->loss);
-	p->loss = NULL;
+	kfree(p->priv.fips);
+	p->priv.fips = NULL;
+	free_percpu(p->priv.loss);
+	p->priv.loss = NULL;
 }
 
 /*
@@ -76,7 +76,7 @@ static int sl_pipeline_rec_pairs(struct sl_pipeline *p)
 {
 	unsigned int i;
 
-	p->nrec = 0;
+	p->priv.nrec = 0;
 	if (p->key == STACKLAT_KEY_NONE)
 		return 0;	/* no chains */
 	for (i = 0; i < p->nstages; i++) {
@@ -85,12 +85,12 @@ static int sl_pipeline_rec_pairs(struct sl_pipeline *p)
 		if (s->from_pt >= SL_FLIGHT_NTS || s->to_pt >= SL_FLIGHT_NTS ||
 		    s->from_pt == s->to_pt)
 			continue;
-		if (p->nrec == SL_REC_MAX) {
+		if (p->priv.nrec == SL_REC_MAX) {
 			sl_err("%s: more than %u stages between two points\n",
 			       p->name, SL_REC_MAX);
 			return -EINVAL;
 		}
-		p->rec[p->nrec++] = (struct sl_rec_pair){
+		p->priv.rec[p->priv.nrec++] = (struct sl_rec_pair){
 			.from_pt = s->from_pt, .to_pt = s->to_pt, .stage = i,
 		};
 	}
@@ -102,17 +102,17 @@ static int sl_pipeline_setup(struct sl_pipeline *p, unsigned int id)
 	unsigned int i;
 	int ret;
 
-	p->id = id;
-	p->enabled = false;
-	p->gate = false;
-	p->generation = 1;
+	p->priv.id = id;
+	p->priv.enabled = false;
+	p->priv.gate = false;
+	p->priv.generation = 1;
 	if (!p->max_stages)
 		p->max_stages = p->nstages;
 	/* the per-CPU histograms come when the pipeline is first enabled */
-	p->loss = alloc_percpu(struct sl_losses);
-	p->hists = kcalloc(p->max_stages, sizeof(*p->hists), GFP_KERNEL);
-	p->fips = kcalloc(max(p->nhooks, 1U), sizeof(*p->fips), GFP_KERNEL);
-	if (!p->loss || !p->hists || !p->fips)
+	p->priv.loss = alloc_percpu(struct sl_losses);
+	p->priv.hists = kcalloc(p->max_stages, sizeof(*p->priv.hists), GFP_KERNEL);
+	p->priv.fips = kcalloc(max(p->nhooks, 1U), sizeof(*p->priv.fips), GFP_KERNEL);
+	if (!p->priv.loss || !p->priv.hists || !p->priv.fips)
 		goto nomem;
 	for (i = 0; i < p->nhooks; i++) {
 		ret = sl_hook_init(&p->hooks[i], p);
@@ -179,8 +179,8 @@ int sl_pipelines_init(struct sl_pipeline *const *list, unsigned int n)
  */
 static void sl_pipeline_disarm(struct sl_pipeline *p)
 {
-	WRITE_ONCE(p->gate, false);
-	p->enabled = false;
+	WRITE_ONCE(p->priv.gate, false);
+	p->priv.enabled = false;
 	sl_hooks_disarm(p->hooks, p->nhooks);
 	tracepoint_synchronize_unregister();
 	/*
@@ -190,7 +190,7 @@ static void sl_pipeline_disarm(struct sl_pipeline *p)
 	synchronize_rcu();
 	if (p->on_disable)
 		p->on_disable(p);
-	sl_flight_flush(sl_ft, p->id);
+	sl_flight_flush(sl_ft, p->priv.id);
 }
 
 void sl_pipelines_exit(void)
@@ -201,7 +201,7 @@ void sl_pipelines_exit(void)
 	for (i = 0; i < sl_nr_pipelines; i++) {
 		struct sl_pipeline *p = sl_pipelines[i];
 
-		if (p->enabled)
+		if (p->priv.enabled)
 			sl_pipeline_disarm(p);
 	}
 	for (i = 0; i < sl_nr_pipelines; i++) {
@@ -220,16 +220,16 @@ static int sl_pipeline_hists_alloc(struct sl_pipeline *p)
 {
 	unsigned int i;
 
-	if (p->hists_live)
+	if (p->priv.hists_live)
 		return 0;
 	for (i = 0; i < p->max_stages; i++) {
-		if (sl_hist_init(&p->hists[i])) {
+		if (sl_hist_init(&p->priv.hists[i])) {
 			while (i--)
-				sl_hist_free(&p->hists[i]);
+				sl_hist_free(&p->priv.hists[i]);
 			return -ENOMEM;
 		}
 	}
-	p->hists_live = true;
+	p->priv.hists_live = true;
 	return 0;
 }
 
@@ -262,7 +262,7 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 	int ret;
 
 	lockdep_assert_held(&sl_lock);
-	if (on == p->enabled)
+	if (on == p->priv.enabled)
 		return 0;
 	sl_dump_seq++;
 	if (!on) {
@@ -289,24 +289,24 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 	}
 	/* the entry points on ftrace, all in one code update */
 	sl_hooks_commit(p);
-	p->enabled = true;
+	p->priv.enabled = true;
 	if (!armed && p->nhooks && p->key != STACKLAT_KEY_NONE) {
 		sl_pipeline_disarm(p);
 		sl_err("%s: no hook point could be armed on this kernel\n",
 		       p->name);
 		return -ENOENT;
 	}
-	WRITE_ONCE(p->start_pt, sl_pipeline_start_pt(p));
+	WRITE_ONCE(p->priv.start_pt, sl_pipeline_start_pt(p));
 	/* the handlers see the start point before the gate opens */
 	smp_wmb();
-	WRITE_ONCE(p->gate, true);
+	WRITE_ONCE(p->priv.gate, true);
 	return 0;
 }
 
 /* Bytes of per-CPU histograms a pipeline holds. */
 u64 sl_pipeline_mem(const struct sl_pipeline *p)
 {
-	if (!p->hists_live)
+	if (!p->priv.hists_live)
 		return 0;
 	return (u64)p->max_stages * sizeof(struct sl_hist_cpu) *
 	       num_possible_cpus();
@@ -319,13 +319,13 @@ void sl_pipeline_reset(struct sl_pipeline *p)
 
 	lockdep_assert_held(&sl_lock);
 	for (i = 0; i < p->max_stages; i++)
-		sl_hist_reset(&p->hists[i]);
-	if (p->keyed)
-		sl_keyed_reset(p->keyed);
+		sl_hist_reset(&p->priv.hists[i]);
+	if (p->priv.keyed)
+		sl_keyed_reset(p->priv.keyed);
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(p->loss, cpu), 0, sizeof(struct sl_losses));
-	sl_flight_owner_reset(sl_ft, p->id);
-	p->generation++;
+		memset(per_cpu_ptr(p->priv.loss, cpu), 0, sizeof(struct sl_losses));
+	sl_flight_owner_reset(sl_ft, p->priv.id);
+	p->priv.generation++;
 	sl_dump_seq++;
 }
 
@@ -338,48 +338,48 @@ int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
 			     const struct sl_keyed_ops *ops,
 			     unsigned int fold_ms)
 {
-	if (!p->keyed) {
-		p->keyed = sl_keyed_create(nvals, sl_keyed_rows,
+	if (!p->priv.keyed) {
+		p->priv.keyed = sl_keyed_create(nvals, sl_keyed_rows,
 					   sl_keyed_cpu_rows,
 					   sl_keyed_linger_ns, ops);
-		if (!p->keyed)
+		if (!p->priv.keyed)
 			return -ENOMEM;
 	}
-	sl_keyed_start(p->keyed, fold_ms);
+	sl_keyed_start(p->priv.keyed, fold_ms);
 	return 0;
 }
 
 /* on_disable, disarmed and synchronised: the last updates folded, rows kept */
 void sl_pipeline_keyed_disable(struct sl_pipeline *p)
 {
-	if (!p->keyed)
+	if (!p->priv.keyed)
 		return;
-	sl_keyed_stop(p->keyed);
-	sl_keyed_fold(p->keyed, sl_now());
+	sl_keyed_stop(p->priv.keyed);
+	sl_keyed_fold(p->priv.keyed, sl_now());
 }
 
 /* At unload (teardown): the table goes. */
 void sl_pipeline_keyed_teardown(struct sl_pipeline *p)
 {
-	if (!p->keyed)
+	if (!p->priv.keyed)
 		return;
-	sl_keyed_stop(p->keyed);
-	sl_keyed_destroy(p->keyed);
-	p->keyed = NULL;
+	sl_keyed_stop(p->priv.keyed);
+	sl_keyed_destroy(p->priv.keyed);
+	p->priv.keyed = NULL;
 }
 
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f)
 {
 	lockdep_assert_held(&sl_lock);
-	WRITE_ONCE(p->filter.tgid, f->tgid);
-	WRITE_ONCE(p->filter.tid, f->tid);
-	WRITE_ONCE(p->filter.lport, f->lport);
-	WRITE_ONCE(p->filter.rport, f->rport);
-	WRITE_ONCE(p->filter.proto, f->proto);
-	WRITE_ONCE(p->filter.ifindex, f->ifindex);
-	WRITE_ONCE(p->filter.dev, f->dev);
-	WRITE_ONCE(p->filter.op, f->op);
-	WRITE_ONCE(p->filter.fs, f->fs);
+	WRITE_ONCE(p->priv.filter.tgid, f->tgid);
+	WRITE_ONCE(p->priv.filter.tid, f->tid);
+	WRITE_ONCE(p->priv.filter.lport, f->lport);
+	WRITE_ONCE(p->priv.filter.rport, f->rport);
+	WRITE_ONCE(p->priv.filter.proto, f->proto);
+	WRITE_ONCE(p->priv.filter.ifindex, f->ifindex);
+	WRITE_ONCE(p->priv.filter.dev, f->dev);
+	WRITE_ONCE(p->priv.filter.op, f->op);
+	WRITE_ONCE(p->priv.filter.fs, f->fs);
 	sl_dump_seq++;
 }
 
@@ -397,7 +397,7 @@ int sl_pipeline_set_threshold(struct sl_pipeline *p, u64 ns,
 		if (ret)
 			return ret;
 	}
-	WRITE_ONCE(p->ev_thresh, ns);
+	WRITE_ONCE(p->priv.ev_thresh, ns);
 	return 0;
 }
 
@@ -410,12 +410,12 @@ void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out)
 
 	memset(out, 0, sizeof(*out));
 	for_each_possible_cpu(cpu) {
-		const struct sl_losses *l = per_cpu_ptr(p->loss, cpu);
+		const struct sl_losses *l = per_cpu_ptr(p->priv.loss, cpu);
 
 		for (i = 0; i < SL_LOSS_NR; i++)
 			out->v[i] += READ_ONCE(l->v[i]);
 	}
-	sl_flight_owner_lost(sl_ft, p->id, fl);
+	sl_flight_owner_lost(sl_ft, p->priv.id, fl);
 	out->v[SL_LOSS_TABLE_FULL] += fl[SL_FL_LOST_FULL];
 	out->v[SL_LOSS_BUSY] += fl[SL_FL_LOST_BUSY];
 	out->v[SL_LOSS_STALE] += fl[SL_FL_LOST_STALE];
@@ -467,10 +467,10 @@ int sl_point_add(struct sl_pipeline *p, struct sl_hook *hk,
 	int ret;
 
 	lockdep_assert_held(&sl_lock);
-	ret = sl_hook_set_cands(hk, cands, n, p->enabled);
+	ret = sl_hook_set_cands(hk, cands, n, p->priv.enabled);
 	if (ret)
 		return ret;
-	sl_hist_reset(&p->hists[stage]);
+	sl_hist_reset(&p->priv.hists[stage]);
 	sl_dump_seq++;
 	return 0;
 }

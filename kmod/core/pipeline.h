@@ -45,7 +45,7 @@ int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
 static __always_inline struct sl_keyed *
 sl_pipeline_keyed(const struct sl_pipeline *p)
 {
-	return READ_ONCE(p->keyed);
+	return READ_ONCE(p->priv.keyed);
 }
 
 void sl_pipeline_keyed_disable(struct sl_pipeline *p);

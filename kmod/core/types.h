@@ -279,6 +279,58 @@ struct sl_ev_obj {
 	char ifname[16];
 };
 
+/*
+ * What the engine keeps of a pipeline while it runs (struct sl_pipeline's
+ * priv): written by the engine only.  A pipeline reads what it needs of
+ * it through the engine's accessors (sl_filter_of(), sl_events_thresh(),
+ * sl_pipeline_keyed(), chain.h) and never names it (tests/layers.py).
+ */
+struct sl_pipe_priv {
+	unsigned int id;
+	bool enabled;			/* under sl_lock */
+	bool gate;			/* handlers run: READ_ONCE in them */
+	u8 start_pt;			/* the first SL_PF_FIRST point armed */
+	/*
+	 * The stages sl_chain_record() derives from two points, as a dense
+	 * list of point pairs (a stage's own struct is most of a cache line
+	 * of names), set on enable
+	 */
+	struct sl_rec_pair rec[SL_REC_MAX];
+	unsigned int nrec;
+	bool hists_live;		/* per-CPU histograms allocated */
+	u64 generation;
+	struct sl_filter filter;	/* fields READ_ONCE in handlers */
+	struct sl_hist *hists;		/* max_stages */
+	struct sl_losses __percpu *loss;
+	u64 ev_thresh;			/* slow events above it, ns; 0 off */
+	struct sl_keyed *keyed;		/* sl_pipeline_keyed_enable()'s */
+	/*
+	 * The ftrace backends' address map: fips[i] is hooks[i]'s function
+	 * while that point is on the ftrace_ops or the fprobe, 0 otherwise.
+	 * Their handlers find the hook of an address by reading this dense
+	 * array (a few cache lines) instead of every hook's state, and stop
+	 * at the first match unless two points share an address (fip_dup).
+	 * fip_cache maps a hash of an address to its point, checked against
+	 * fips: a collision or a stale slot falls back to the scan.
+	 */
+	unsigned long *fips;
+	bool fip_dup;
+	u8 fip_cache[SL_FIP_CACHE];	/* by hash of address: index + 1 */
+#ifdef SL_HAVE_FTRACE
+	/* the ftrace backend: one ops for the pipeline's entry points */
+	struct ftrace_ops ft_ops;
+	unsigned int ft_n;		/* its functions (hooks armed on it) */
+	bool ft_live;			/* registered */
+#endif
+#ifdef SL_HAVE_FPROBE
+	/* the fprobe backend: one fprobe for the pipeline's return points */
+	struct fprobe fp;
+	unsigned int fp_n;		/* its functions */
+	bool fp_live;			/* registered */
+	u64 fp_nmissed_acc;		/* nmissed of earlier registrations */
+#endif
+};
+
 struct sl_pipeline {
 	const char *name;
 	const char *desc;
@@ -337,13 +389,13 @@ struct sl_pipeline {
 	/*
 	 * A keyed aggregation (keyed.h), optional: counters per key that
 	 * the pipeline's callbacks keep (syscalls: per process and
-	 * syscall).  Set by the pipeline (on its first enable, say); reset
-	 * with the pipeline, shown in status, in the pipeline's debugfs
-	 * table after its stages (keyed_show: one row, @v NULL for the
-	 * header line) and by GET_KEYED (keyed_put: a row's attributes,
-	 * inside the STACKLAT_A_KEYED nest).  Process context.
+	 * syscall).  Made by sl_pipeline_keyed_enable() (on its first
+	 * enable, say), read with sl_pipeline_keyed(); reset with the
+	 * pipeline, shown in status, in the pipeline's debugfs table after
+	 * its stages (keyed_show: one row, @v NULL for the header line) and
+	 * by GET_KEYED (keyed_put: a row's attributes, inside the
+	 * STACKLAT_A_KEYED nest).  Process context.
 	 */
-	struct sl_keyed *keyed;
 	void (*keyed_show)(struct seq_file *m, u64 key, const u64 *v);
 	int (*keyed_put)(struct sk_buff *skb, u64 key, const u64 *v);
 	/*
@@ -357,49 +409,8 @@ struct sl_pipeline {
 	int (*point_del)(struct sl_pipeline *p, const char *arg,
 			 struct netlink_ext_ack *extack);
 
-	/* runtime */
-	unsigned int id;
-	bool enabled;			/* under sl_lock */
-	bool gate;			/* handlers run: READ_ONCE in them */
-	u8 start_pt;			/* the first SL_PF_FIRST point armed */
-	/*
-	 * The stages sl_chain_record() derives from two points, as a dense
-	 * list of point pairs (a stage's own struct is most of a cache line
-	 * of names), set on enable
-	 */
-	struct sl_rec_pair rec[SL_REC_MAX];
-	unsigned int nrec;
-	bool hists_live;		/* per-CPU histograms allocated */
-	u64 generation;
-	struct sl_filter filter;	/* fields READ_ONCE in handlers */
-	struct sl_hist *hists;		/* max_stages */
-	struct sl_losses __percpu *loss;
-	u64 ev_thresh;			/* slow events above it, ns; 0 off */
-	/*
-	 * The ftrace backends' address map: fips[i] is hooks[i]'s function
-	 * while that point is on the ftrace_ops or the fprobe, 0 otherwise.
-	 * Their handlers find the hook of an address by reading this dense
-	 * array (a few cache lines) instead of every hook's state, and stop
-	 * at the first match unless two points share an address (fip_dup).
-	 * fip_cache maps a hash of an address to its point, checked against
-	 * fips: a collision or a stale slot falls back to the scan.
-	 */
-	unsigned long *fips;
-	bool fip_dup;
-	u8 fip_cache[SL_FIP_CACHE];	/* by hash of address: index + 1 */
-#ifdef SL_HAVE_FTRACE
-	/* the ftrace backend: one ops for the pipeline's entry points */
-	struct ftrace_ops ft_ops;
-	unsigned int ft_n;		/* its functions (hooks armed on it) */
-	bool ft_live;			/* registered */
-#endif
-#ifdef SL_HAVE_FPROBE
-	/* the fprobe backend: one fprobe for the pipeline's return points */
-	struct fprobe fp;
-	unsigned int fp_n;		/* its functions */
-	bool fp_live;			/* registered */
-	u64 fp_nmissed_acc;		/* nmissed of earlier registrations */
-#endif
+	/* the engine's own: tests/layers.py keeps pipelines out of it */
+	struct sl_pipe_priv priv;
 };
 
 #define SL_MAX_PIPELINES	16

@@ -89,16 +89,16 @@ static int sl_status_show(struct seq_file *m, void *v)
 	for (i = 0; i < sl_nr_pipelines; i++) {
 		struct sl_pipeline *p = sl_pipelines[i];
 
-		sl_filter_fmt(&p->filter, filt, sizeof(filt));
+		sl_filter_fmt(&p->priv.filter, filt, sizeof(filt));
 		sl_pipeline_losses(p, &loss);
 		seq_printf(m, "\npipeline %s: %s, follows %s, generation %llu\n",
-			   p->name, p->enabled ? "enabled" : "disabled",
-			   stacklat_key_name(p->key), p->generation);
+			   p->name, p->priv.enabled ? "enabled" : "disabled",
+			   stacklat_key_name(p->key), p->priv.generation);
 		seq_printf(m, "  %s\n", p->desc);
 		seq_printf(m, "  filter:%s\n", filt);
-		if (READ_ONCE(p->ev_thresh))
+		if (READ_ONCE(p->priv.ev_thresh))
 			seq_printf(m, "  slow events above %llu ns\n",
-				   READ_ONCE(p->ev_thresh));
+				   READ_ONCE(p->priv.ev_thresh));
 		seq_puts(m, "  lost:");
 		for (j = 0; j < SL_LOSS_NR; j++)
 			seq_printf(m, " %s=%llu", sl_loss_names[j], loss.v[j]);
@@ -109,8 +109,8 @@ static int sl_status_show(struct seq_file *m, void *v)
 		if (sl_fprobe_stats(p, &nfp, &fpm))
 			seq_printf(m, "  fprobe: %u return points, nmissed=%llu\n",
 				   nfp, fpm);
-		if (p->keyed)
-			sl_keyed_status(m, p->keyed);
+		if (p->priv.keyed)
+			sl_keyed_status(m, p->priv.keyed);
 		for (j = 0; j < p->nhooks; j++) {
 			struct sl_hook *hk = &p->hooks[j];
 
@@ -162,7 +162,7 @@ static int sl_show_stages(struct seq_file *m,
 	for (i = 0; i < p->nstages; i++) {
 		if (!p->stages[i].name[0])
 			continue;
-		sl_hist_read(&p->hists[i], s);
+		sl_hist_read(&p->priv.hists[i], s);
 		row(m, p, &p->stages[i], s);
 	}
 	mutex_unlock(&sl_lock);
@@ -197,14 +197,14 @@ static int sl_keyed_show_rows(struct seq_file *m, struct sl_pipeline *p)
 	if (!v)
 		return -ENOMEM;
 	mutex_lock(&sl_lock);
-	if (p->keyed && p->keyed_show) {
-		sl_keyed_fold(p->keyed, sl_now());
+	if (p->priv.keyed && p->keyed_show) {
+		sl_keyed_fold(p->priv.keyed, sl_now());
 		seq_puts(m, "\n");
 		p->keyed_show(m, 0, NULL);
-		sl_keyed_lock(p->keyed);
-		while (sl_keyed_next(p->keyed, &pos, &key, v))
+		sl_keyed_lock(p->priv.keyed);
+		while (sl_keyed_next(p->priv.keyed, &pos, &key, v))
 			p->keyed_show(m, key, v);
-		sl_keyed_unlock(p->keyed);
+		sl_keyed_unlock(p->priv.keyed);
 	}
 	mutex_unlock(&sl_lock);
 	kfree(v);

@@ -205,7 +205,7 @@ static int sl_nl_dump_start(struct netlink_callback *cb)
 		p = sl_nl_pipe(tb, cb->extack, true);
 		if (!p)
 			return -ENOENT;
-		cb->args[2] = p->id + 1;
+		cb->args[2] = p->priv.id + 1;
 	}
 	/* a full histogram does not fit in NLMSG_GOODSIZE */
 	cb->min_dump_alloc = 16384;
@@ -321,11 +321,11 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 	    nla_put_string(skb, STACKLAT_PIPE_A_NAME, p->name) ||
 	    nla_put_string(skb, STACKLAT_PIPE_A_DESC, p->desc) ||
 	    nla_put_u32(skb, STACKLAT_PIPE_A_KEY, p->key) ||
-	    nla_put_u8(skb, STACKLAT_PIPE_A_ENABLED, p->enabled) ||
-	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_GENERATION, p->generation,
+	    nla_put_u8(skb, STACKLAT_PIPE_A_ENABLED, p->priv.enabled) ||
+	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_GENERATION, p->priv.generation,
 			  STACKLAT_PIPE_A_PAD) ||
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_THRESHOLD_NS,
-			  READ_ONCE(p->ev_thresh), STACKLAT_PIPE_A_PAD) ||
+			  READ_ONCE(p->priv.ev_thresh), STACKLAT_PIPE_A_PAD) ||
 	    nla_put_u8(skb, STACKLAT_PIPE_A_EVENTS, sl_events_possible(p)))
 		return -EMSGSIZE;
 	if (sl_fprobe_stats(p, &nfp, &fpm) &&
@@ -372,9 +372,9 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 				  STACKLAT_LOSS_A_PAD))
 			return -EMSGSIZE;
 	nla_nest_end(skb, nest);
-	if (sl_nl_put_filter(skb, &p->filter))
+	if (sl_nl_put_filter(skb, &p->priv.filter))
 		return -EMSGSIZE;
-	if (p->keyed && sl_nl_put_keyed_stats(skb, p->keyed))
+	if (p->priv.keyed && sl_nl_put_keyed_stats(skb, p->priv.keyed))
 		return -EMSGSIZE;
 	nla_nest_end(skb, pipe);
 	return 0;
@@ -489,7 +489,7 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 		for (; j < p->nstages; j++) {
 			if (!p->stages[j].name[0])
 				continue;
-			sl_hist_read(&p->hists[j], s);
+			sl_hist_read(&p->priv.hists[j], s);
 			hdr = sl_nl_dump_hdr(skb, cb, STACKLAT_CMD_GET_HIST);
 			if (!hdr) {
 				full = true;
@@ -498,7 +498,7 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 			if (nla_put_string(skb, STACKLAT_A_PIPELINE_NAME,
 					   p->name) ||
 			    sl_nl_put_u64(skb, STACKLAT_A_GENERATION,
-					  p->generation, STACKLAT_A_PAD) ||
+					  p->priv.generation, STACKLAT_A_PAD) ||
 			    nla_put_u32(skb, STACKLAT_A_STAGE_INDEX, j) ||
 			    nla_put_string(skb, STACKLAT_A_STAGE_NAME,
 					   p->stages[j].name) ||
@@ -852,7 +852,7 @@ static bool sl_nl_keyed_wanted(struct netlink_callback *cb, unsigned int i)
 {
 	const struct sl_pipeline *p = sl_pipelines[i];
 
-	return (!cb->args[2] || cb->args[2] == i + 1) && p->keyed &&
+	return (!cb->args[2] || cb->args[2] == i + 1) && p->priv.keyed &&
 	       p->keyed_put;
 }
 
@@ -877,7 +877,7 @@ static int sl_nl_keyed_start(struct netlink_callback *cb)
 	for (i = 0; i < sl_nr_pipelines; i++) {
 		p = sl_pipelines[i];
 		if (sl_nl_keyed_wanted(cb, i))
-			sl_keyed_fold(p->keyed, sl_now());
+			sl_keyed_fold(p->priv.keyed, sl_now());
 	}
 	mutex_unlock(&sl_lock);
 	return 0;
@@ -890,7 +890,7 @@ static u32 sl_nl_keyed_seq(void)
 	unsigned int i;
 
 	for (i = 0; i < sl_nr_pipelines; i++) {
-		struct sl_keyed *t = sl_pipelines[i]->keyed;
+		struct sl_keyed *t = sl_pipelines[i]->priv.keyed;
 
 		if (!t)
 			continue;
@@ -907,7 +907,7 @@ static int sl_nl_put_keyed_row(struct sk_buff *skb, struct sl_pipeline *p,
 	struct nlattr *nest;
 
 	if (nla_put_string(skb, STACKLAT_A_PIPELINE_NAME, p->name) ||
-	    sl_nl_put_u64(skb, STACKLAT_A_GENERATION, p->generation,
+	    sl_nl_put_u64(skb, STACKLAT_A_GENERATION, p->priv.generation,
 			  STACKLAT_A_PAD))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, STACKLAT_A_KEYED);
@@ -935,8 +935,8 @@ static int sl_nl_dump_keyed(struct sk_buff *skb, struct netlink_callback *cb)
 		if (!sl_nl_keyed_wanted(cb, i))
 			continue;
 		p = sl_pipelines[i];
-		sl_keyed_lock(p->keyed);
-		for (prev = pos; sl_keyed_next(p->keyed, &pos, &key, v);
+		sl_keyed_lock(p->priv.keyed);
+		for (prev = pos; sl_keyed_next(p->priv.keyed, &pos, &key, v);
 		     prev = pos) {
 			hdr = sl_nl_dump_hdr(skb, cb, STACKLAT_CMD_GET_KEYED);
 			if (!hdr) {
@@ -950,7 +950,7 @@ static int sl_nl_dump_keyed(struct sk_buff *skb, struct netlink_callback *cb)
 			}
 			genlmsg_end(skb, hdr);
 		}
-		sl_keyed_unlock(p->keyed);
+		sl_keyed_unlock(p->priv.keyed);
 		if (full) {
 			pos = prev;	/* the row that did not fit: again */
 			break;

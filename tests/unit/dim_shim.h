@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What kmod/core/dim.c takes from sl.h, for its userspace build
- * (-DSL_USERSPACE, tests/unit/test_dim.c): the breakdown dimension and
- * stage structs and constants as sl.h has them, a pipeline that is its
- * histograms, the lock and the dump sequence.  Keep in step with sl.h.
+ * What kmod/core/dim.c takes from dim.h, types.h, hist.h and pipeline.h,
+ * for its userspace build (-DSL_USERSPACE, tests/unit/test_dim.c): the
+ * breakdown dimension and stage structs and constants as dim.h and
+ * types.h have them, a pipeline that is its histograms, the lock and the
+ * dump sequence.  Keep in step with those headers.
  */
 #ifndef _STACKLAT_DIM_SHIM_H
 #define _STACKLAT_DIM_SHIM_H
@@ -27,7 +28,7 @@ struct sl_stage {
 	u8 unit;			/* enum stacklat_unit, 0: ns */
 };
 
-/* sl.h's breakdown dimensions */
+/* dim.h's breakdown dimensions */
 #define SL_DIM_SLOTS	8			/* named slots per dimension */
 #define SL_DIM_OTHER	SL_DIM_SLOTS		/* the tag of "other" */
 #define SL_DIM_NONE	0xffffffffU		/* sl_dim_find(): no slot */
@@ -43,9 +44,13 @@ struct sl_dim {
 	unsigned int name_max;
 };
 
-/* a pipeline, as far as dim.c looks into one */
-struct sl_pipeline {
+/* a pipeline, as far as dim.c looks into one (types.h: the engine's own) */
+struct sl_pipe_priv {
 	struct sl_hist *hists;
+};
+
+struct sl_pipeline {
+	struct sl_pipe_priv priv;
 };
 
 extern struct mutex sl_lock;

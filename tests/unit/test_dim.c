@@ -68,7 +68,7 @@ static const char * const from[NPER] = { "driver" };
 static const char * const to[NPER] = { "app" };
 static struct sl_stage stages[(SL_DIM_SLOTS + 1) * NPER];
 static struct sl_hist hists[(SL_DIM_SLOTS + 1) * NPER];
-static struct sl_pipeline pipe = { .hists = hists };
+static struct sl_pipeline pipe = { .priv = { .hists = hists } };
 static struct sl_dim dim;
 
 static int setup(void **state)
