@@ -144,10 +144,10 @@ void sl_tp_slow(struct sl_hook *hk, bool nohit, unsigned long a0,
 {
 	const unsigned long a[SL_EV_ARGS] = { a0, a1, a2, a3 };
 	struct sl_ev ev = {
-		.hk = hk, .args = a, .argoff = hk->argoff, .nohit = nohit,
+		.hk = hk, .args = a, .argoff = hk->priv.argoff, .nohit = nohit,
 	};
 
-	if (hk->path == SL_PATH_NONE)
+	if (hk->priv.path == SL_PATH_NONE)
 		sl_dispatch_none(&ev);
 	else
 		sl_dispatch(&ev);
@@ -161,7 +161,7 @@ void sl_tp_held(struct sl_hook *hk, struct sl_flight_ent *e,
 	const unsigned long a[SL_EV_ARGS] = { a0, a1, a2, a3 };
 	struct sl_ev ev = {
 		.hk = hk, .p = hk->pipe, .args = a, .ident = ident,
-		.argoff = hk->argoff, .act = hk->act,
+		.argoff = hk->priv.argoff, .act = hk->act,
 	};
 
 	sl_dispatch_held(&ev, e);

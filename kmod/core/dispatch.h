@@ -82,17 +82,17 @@ static __always_inline void *sl_ev_ptr(const struct sl_ev *ev, unsigned int n)
 /* The hook a probe handler runs for. */
 static inline struct sl_hook *sl_hook_of_kp(struct kprobe *kp)
 {
-	return container_of(kp, struct sl_hook, kp);
+	return container_of(kp, struct sl_hook, priv.kp);
 }
 
 static __always_inline void sl_hook_hit(struct sl_hook *hk)
 {
-	this_cpu_inc(hk->pc->hits);
+	this_cpu_inc(hk->priv.pc->hits);
 }
 
 static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
 {
-	return READ_ONCE(hk->state) == STACKLAT_HOOK_ARMED;
+	return READ_ONCE(hk->priv.state) == STACKLAT_HOOK_ARMED;
 }
 
 /* ---- the dispatcher (dispatch.c) -------------------------------------- */
@@ -193,19 +193,19 @@ SL_TP_CHECK(tpname)
 /* The candidate a hit came through (the hook is armed). */
 static __always_inline const struct sl_cand *sl_ev_cand(const struct sl_ev *ev)
 {
-	return &ev->hk->cands[READ_ONCE(ev->hk->cand)];
+	return &ev->hk->cands[READ_ONCE(ev->hk->priv.cand)];
 }
 
 /* Which of its candidates @hk was resolved to (-1: none). */
 static __always_inline int sl_hook_cand(const struct sl_hook *hk)
 {
-	return READ_ONCE(hk->cand);
+	return READ_ONCE(hk->priv.cand);
 }
 
 /* Its flavor, copied into the hook when it was resolved. */
 static __always_inline u8 sl_ev_flavor(const struct sl_ev *ev)
 {
-	return ev->hk->flavor;
+	return ev->hk->priv.flavor;
 }
 
 /* A row: SL_POINT(name, candidates, act, pt, obj) plus designated fields. */
@@ -330,12 +330,13 @@ static __always_inline void sl_probe_dispatch(struct sl_hook *hk,
 {
 	bool nohit = false;
 
-	if (hk->path == SL_PATH_LOOKUP) {
+	if (hk->priv.path == SL_PATH_LOOKUP) {
 		unsigned long ident;
 		struct sl_flight_ent *e;
 
 		ident = SL_HOOK_IDENT(hk, a ? a[hk->obj] :
-				      sl_regs_arg(regs, hk->obj + hk->argoff));
+				      sl_regs_arg(regs,
+						  hk->obj + hk->priv.argoff));
 		e = sl_lookup_hit(hk, ident);
 		if (e && !hk->post) {
 			sl_held_bare(hk, e);
@@ -345,7 +346,7 @@ static __always_inline void sl_probe_dispatch(struct sl_hook *hk,
 			struct sl_ev ev = {
 				.hk = hk, .p = hk->pipe, .regs = regs,
 				.args = a, .ident = ident,
-				.argoff = hk->argoff, .act = hk->act,
+				.argoff = hk->priv.argoff, .act = hk->act,
 			};
 
 			sl_dispatch_held(&ev, e);
@@ -358,10 +359,10 @@ static __always_inline void sl_probe_dispatch(struct sl_hook *hk,
 	{
 		struct sl_ev ev = {
 			.hk = hk, .regs = regs, .args = a,
-			.argoff = hk->argoff, .nohit = nohit,
+			.argoff = hk->priv.argoff, .nohit = nohit,
 		};
 
-		if (hk->path == SL_PATH_NONE)
+		if (hk->priv.path == SL_PATH_NONE)
 			sl_dispatch_none(&ev);
 		else
 			sl_dispatch(&ev);
@@ -405,7 +406,7 @@ sl_tp_post(struct sl_hook *hk, const unsigned long *a, unsigned int n,
 		sl_hook_hit(hk);
 	{
 		struct sl_ev ev = {
-			.hk = hk, .p = p, .args = a, .argoff = hk->argoff,
+			.hk = hk, .p = p, .args = a, .argoff = hk->priv.argoff,
 			.act = SL_ACT_NONE,
 			.ident = sl_tp_obj(hk->obj, a[0], n > 1 ? a[1] : 0,
 					   n > 2 ? a[2] : 0, n > 3 ? a[3] : 0),
@@ -432,7 +433,7 @@ static __always_inline void sl_tp_dispatch(struct sl_hook *hk,
 					   unsigned long a0, unsigned long a1,
 					   unsigned long a2, unsigned long a3)
 {
-	if (hk->path == SL_PATH_LOOKUP) {
+	if (hk->priv.path == SL_PATH_LOOKUP) {
 		unsigned long ident = sl_tp_obj(hk->obj, a0, a1, a2, a3);
 		struct sl_flight_ent *e = sl_lookup_hit(hk, ident);
 
@@ -494,7 +495,7 @@ sl_ret_entry_dispatch(struct sl_hook *hk, void *raw, struct pt_regs *regs,
 	ev->args = NULL;
 	ev->data = d->data;
 	ev->now = 0;
-	ev->argoff = hk->argoff;
+	ev->argoff = hk->priv.argoff;
 	ev->act = hk->act;
 	ev->nohit = false;
 	if (hk->obj == SL_OBJ_TASK)
@@ -576,7 +577,7 @@ sl_krp_hook(struct kretprobe_instance *ri)
 
 	if (SL_KRP_MAY_VANISH && unlikely(!rp))
 		return NULL;
-	return container_of(rp, struct sl_hook, krp);
+	return container_of(rp, struct sl_hook, priv.krp);
 }
 
 /* sl_krp_hook() gave no hook: the kretprobe is being unregistered */

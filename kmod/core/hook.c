@@ -54,7 +54,8 @@ static void sl_hooks_rearm(struct sl_pipeline *p)
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
-		if (hk->cand >= 0 && hk->state == STACKLAT_HOOK_DISARMED)
+		if (hk->priv.cand >= 0 &&
+		    hk->priv.state == STACKLAT_HOOK_DISARMED)
 			sl_hook_arm(hk);
 	}
 }
@@ -153,19 +154,19 @@ int sl_skip_validate(struct sl_pipeline *const *list, unsigned int n)
 int sl_hook_init(struct sl_hook *hk, struct sl_pipeline *p)
 {
 	hk->pipe = p;
-	hk->cand = -1;
-	hk->state = STACKLAT_HOOK_UNAVAILABLE;
-	hk->err = 0;
-	hk->nmissed_acc = 0;
-	hk->ftrace = false;
-	hk->pc = alloc_percpu(struct sl_hook_pcpu);
-	return hk->pc ? 0 : -ENOMEM;
+	hk->priv.cand = -1;
+	hk->priv.state = STACKLAT_HOOK_UNAVAILABLE;
+	hk->priv.err = 0;
+	hk->priv.nmissed_acc = 0;
+	hk->priv.ftrace = false;
+	hk->priv.pc = alloc_percpu(struct sl_hook_pcpu);
+	return hk->priv.pc ? 0 : -ENOMEM;
 }
 
 void sl_hook_free(struct sl_hook *hk)
 {
-	free_percpu(hk->pc);
-	hk->pc = NULL;
+	free_percpu(hk->priv.pc);
+	hk->priv.pc = NULL;
 }
 
 /*
@@ -193,7 +194,7 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 /* Unregister @hk's candidate as the probe it is registered as. */
 static void sl_probe_unregister(struct sl_hook *hk)
 {
-	const struct sl_cand *c = &hk->cands[hk->cand];
+	const struct sl_cand *c = &hk->cands[hk->priv.cand];
 
 	switch (c->kind) {
 	case STACKLAT_HOOK_KIND_TRACEPOINT:
@@ -220,12 +221,12 @@ static void sl_hook_unregister(struct sl_hook *hk)
 	 * preemption off), its generation moves on, and those returns are
 	 * told apart (sl_fp_exit()).
 	 */
-	if (hk->ftrace) {
+	if (hk->priv.ftrace) {
 		sl_ft_del(hk);
-	} else if (hk->fprobe) {
+	} else if (hk->priv.fprobe) {
 		sl_fip_set(hk, false);
 		synchronize_rcu();
-		WRITE_ONCE(hk->gen, hk->gen + 1);
+		WRITE_ONCE(hk->priv.gen, hk->priv.gen + 1);
 	} else {
 		sl_probe_unregister(hk);
 	}
@@ -234,10 +235,10 @@ static void sl_hook_unregister(struct sl_hook *hk)
 /* @hk resolved to candidate @i: what a hit reads of it, in the hook. */
 static void sl_hook_set_cand(struct sl_hook *hk, int i)
 {
-	hk->cand = i;
-	hk->argoff = hk->cands[i].argoff;
-	hk->flavor = hk->cands[i].flavor;
-	hk->path = sl_hook_path(hk);
+	hk->priv.cand = i;
+	hk->priv.argoff = hk->cands[i].argoff;
+	hk->priv.flavor = hk->cands[i].flavor;
+	hk->priv.path = sl_hook_path(hk);
 }
 
 /*
@@ -252,10 +253,10 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 	bool skipped = false, kept = false;
 	int i, ret, err = 0;
 
-	hk->cand = -1;
-	hk->tp = NULL;
-	WRITE_ONCE(hk->ftrace, false);
-	hk->fprobe = false;
+	hk->priv.cand = -1;
+	hk->priv.tp = NULL;
+	WRITE_ONCE(hk->priv.ftrace, false);
+	hk->priv.fprobe = false;
 	for (i = 0; i < (int)hk->ncands; i++) {
 		const struct sl_cand *c = &hk->cands[i];
 
@@ -264,8 +265,8 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 			continue;
 		}
 		if (c->kind == STACKLAT_HOOK_KIND_TRACEPOINT) {
-			hk->tp = sl_tp_lookup(c->target);
-			if (hk->tp) {
+			hk->priv.tp = sl_tp_lookup(c->target);
+			if (hk->priv.tp) {
 				sl_hook_set_cand(hk, i);
 				break;
 			}
@@ -280,22 +281,22 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 				kept = true;
 			else
 				sl_probe_unregister(hk);
-			hk->nmissed_acc = 0;
+			hk->priv.nmissed_acc = 0;
 			break;
 		}
 		if (ret != -ENOENT && ret != -EINVAL)
 			err = -ret;
 	}
-	hk->err = err;
-	if (hk->cand >= 0)
-		hk->state = STACKLAT_HOOK_DISARMED;
+	hk->priv.err = err;
+	if (hk->priv.cand >= 0)
+		hk->priv.state = STACKLAT_HOOK_DISARMED;
 	else if (err)
-		hk->state = STACKLAT_HOOK_FAILED;
+		hk->priv.state = STACKLAT_HOOK_FAILED;
 	else if (skipped)
-		hk->state = STACKLAT_HOOK_SKIPPED;
+		hk->priv.state = STACKLAT_HOOK_SKIPPED;
 	else
-		hk->state = STACKLAT_HOOK_UNAVAILABLE;
-	if (hk->cand < 0)
+		hk->priv.state = STACKLAT_HOOK_UNAVAILABLE;
+	if (hk->priv.cand < 0)
 		return -ENOENT;
 	return kept ? 1 : 0;
 }
@@ -307,8 +308,8 @@ int sl_hook_resolve(struct sl_hook *hk)
 
 static bool sl_hook_is_probe(const struct sl_hook *hk)
 {
-	return !hk->ftrace && !hk->fprobe &&
-	       hk->cands[hk->cand].kind != STACKLAT_HOOK_KIND_TRACEPOINT;
+	return !hk->priv.ftrace && !hk->priv.fprobe &&
+	       hk->cands[hk->priv.cand].kind != STACKLAT_HOOK_KIND_TRACEPOINT;
 }
 
 /* Resolve @n hooks; their trial registrations are undone in one batch. */
@@ -348,11 +349,11 @@ void sl_hooks_disarm(struct sl_hook *hooks, unsigned int n)
 	for (i = 0; i < n; i++) {
 		struct sl_hook *hk = &hooks[i];
 
-		if (hk->state != STACKLAT_HOOK_ARMED)
+		if (hk->priv.state != STACKLAT_HOOK_ARMED)
 			continue;
 		if (batch && sl_hook_is_probe(hk)) {
 			sl_batch_add(&b, hk);
-			hk->state = STACKLAT_HOOK_DISARMED;
+			hk->priv.state = STACKLAT_HOOK_DISARMED;
 		} else {
 			sl_hook_disarm(hk);
 		}
@@ -365,29 +366,30 @@ int sl_hook_arm(struct sl_hook *hk)
 {
 	int ret;
 
-	if (hk->state != STACKLAT_HOOK_DISARMED)
-		return hk->state == STACKLAT_HOOK_ARMED ? 0 : -ENOENT;
-	if (hk->ftrace) {
+	if (hk->priv.state != STACKLAT_HOOK_DISARMED)
+		return hk->priv.state == STACKLAT_HOOK_ARMED ? 0 : -ENOENT;
+	if (hk->priv.ftrace) {
 		if (!sl_ft_add(hk)) {
-			hk->state = STACKLAT_HOOK_ARMED;
+			hk->priv.state = STACKLAT_HOOK_ARMED;
 			return 0;
 		}
-		WRITE_ONCE(hk->ftrace, false);	/* not an ftrace site after all */
+		/* not an ftrace site after all */
+		WRITE_ONCE(hk->priv.ftrace, false);
 	}
-	if (hk->fprobe) {
+	if (hk->priv.fprobe) {
 		if (!sl_fp_add(hk)) {
-			hk->state = STACKLAT_HOOK_ARMED;
+			hk->priv.state = STACKLAT_HOOK_ARMED;
 			return 0;
 		}
-		WRITE_ONCE(hk->fprobe, false);	/* the fprobe is live */
+		WRITE_ONCE(hk->priv.fprobe, false);	/* the fprobe is live */
 	}
-	ret = sl_hook_register(hk, hk->cand, false);
+	ret = sl_hook_register(hk, hk->priv.cand, false);
 	if (ret) {
-		hk->err = -ret;
-		hk->state = STACKLAT_HOOK_FAILED;
+		hk->priv.err = -ret;
+		hk->priv.state = STACKLAT_HOOK_FAILED;
 		return ret;
 	}
-	hk->state = STACKLAT_HOOK_ARMED;
+	hk->priv.state = STACKLAT_HOOK_ARMED;
 	return 0;
 }
 
@@ -397,10 +399,10 @@ int sl_hook_arm(struct sl_hook *hk)
  */
 void sl_hook_disarm(struct sl_hook *hk)
 {
-	if (hk->state != STACKLAT_HOOK_ARMED)
+	if (hk->priv.state != STACKLAT_HOOK_ARMED)
 		return;
 	sl_hook_unregister(hk);
-	hk->state = STACKLAT_HOOK_DISARMED;
+	hk->priv.state = STACKLAT_HOOK_DISARMED;
 }
 
 /*
@@ -417,19 +419,19 @@ int sl_hook_set_cands(struct sl_hook *hk, const struct sl_cand *cands,
 
 	hk->cands = cands;
 	hk->ncands = n;
-	hk->nmissed_acc = 0;
+	hk->priv.nmissed_acc = 0;
 	/* the counts of the row's previous point */
 	for_each_possible_cpu(cpu) {
-		per_cpu_ptr(hk->pc, cpu)->hits = 0;
-		per_cpu_ptr(hk->pc, cpu)->missed = 0;
+		per_cpu_ptr(hk->priv.pc, cpu)->hits = 0;
+		per_cpu_ptr(hk->priv.pc, cpu)->missed = 0;
 	}
 	ret = sl_hook_resolve(hk);
 	if (!ret && arm)
 		ret = sl_hook_arm(hk);
 	if (ret) {
-		ret = ret == -ENOENT && hk->err ? -hk->err : ret;
+		ret = ret == -ENOENT && hk->priv.err ? -hk->priv.err : ret;
 		hk->ncands = 0;
-		hk->state = STACKLAT_HOOK_UNAVAILABLE;
+		hk->priv.state = STACKLAT_HOOK_UNAVAILABLE;
 	}
 	return ret;
 }
@@ -439,7 +441,7 @@ void sl_hook_clear_cands(struct sl_hook *hk)
 {
 	sl_hook_disarm(hk);
 	hk->ncands = 0;
-	hk->state = STACKLAT_HOOK_UNAVAILABLE;
+	hk->priv.state = STACKLAT_HOOK_UNAVAILABLE;
 }
 
 u64 sl_hook_hits(const struct sl_hook *hk)
@@ -448,31 +450,33 @@ u64 sl_hook_hits(const struct sl_hook *hk)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(hk->pc, cpu)->hits);
+		sum += READ_ONCE(per_cpu_ptr(hk->priv.pc, cpu)->hits);
 	return sum;
 }
 
 u64 sl_hook_nmissed(const struct sl_hook *hk)
 {
-	u64 n = hk->nmissed_acc;
+	u64 n = hk->priv.nmissed_acc;
 	const struct sl_cand *c;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		n += READ_ONCE(per_cpu_ptr(hk->pc, cpu)->missed);
-	if (hk->state != STACKLAT_HOOK_ARMED || hk->ftrace || hk->fprobe)
+		n += READ_ONCE(per_cpu_ptr(hk->priv.pc, cpu)->missed);
+	if (hk->priv.state != STACKLAT_HOOK_ARMED || hk->priv.ftrace ||
+	    hk->priv.fprobe)
 		return n;
-	c = &hk->cands[hk->cand];
+	c = &hk->cands[hk->priv.cand];
 	if (c->kind == STACKLAT_HOOK_KIND_KPROBE)
-		n += READ_ONCE(hk->kp.nmissed);
+		n += READ_ONCE(hk->priv.kp.nmissed);
 	else if (c->kind == STACKLAT_HOOK_KIND_KRETPROBE)
-		n += READ_ONCE(hk->krp.nmissed) + READ_ONCE(hk->krp.kp.nmissed);
+		n += READ_ONCE(hk->priv.krp.nmissed) +
+		     READ_ONCE(hk->priv.krp.kp.nmissed);
 	return n;
 }
 
 const char *sl_hook_target(const struct sl_hook *hk)
 {
-	return hk->cand >= 0 ? hk->cands[hk->cand].target : "";
+	return hk->priv.cand >= 0 ? hk->cands[hk->priv.cand].target : "";
 }
 
 /* Unload: what the backends keep until then. */
@@ -527,23 +531,23 @@ unsigned long sl_hook_addr(const struct sl_hook *hk)
 {
 	switch (sl_hook_kind(hk)) {
 	case STACKLAT_HOOK_KIND_KPROBE:
-		return (unsigned long)hk->kp.addr;
+		return (unsigned long)hk->priv.kp.addr;
 	case STACKLAT_HOOK_KIND_KRETPROBE:
-		return (unsigned long)hk->krp.kp.addr;
+		return (unsigned long)hk->priv.krp.kp.addr;
 	case STACKLAT_HOOK_KIND_FTRACE:
 	case STACKLAT_HOOK_KIND_FPROBE:
-		return hk->fip;
+		return hk->priv.fip;
 	}
 	return 0;
 }
 
 u32 sl_hook_kind(const struct sl_hook *hk)
 {
-	if (hk->cand < 0)
+	if (hk->priv.cand < 0)
 		return STACKLAT_HOOK_KIND_NONE;
-	if (hk->ftrace)
+	if (hk->priv.ftrace)
 		return STACKLAT_HOOK_KIND_FTRACE;
-	if (hk->fprobe)
+	if (hk->priv.fprobe)
 		return STACKLAT_HOOK_KIND_FPROBE;
-	return hk->cands[hk->cand].kind;
+	return hk->cands[hk->priv.cand].kind;
 }

@@ -52,7 +52,7 @@ void sl_ft_disarm_all(struct sl_pipeline *p);
 #else
 static inline void sl_ft_pick(struct sl_hook *hk)
 {
-	hk->ftrace = false;
+	hk->priv.ftrace = false;
 }
 
 static inline int sl_ft_add(struct sl_hook *hk)
@@ -85,7 +85,7 @@ void sl_fp_disarm_all(struct sl_pipeline *p);
 #else
 static inline void sl_fp_pick(struct sl_hook *hk)
 {
-	hk->fprobe = false;
+	hk->priv.fprobe = false;
 }
 
 static inline int sl_fp_add(struct sl_hook *hk)

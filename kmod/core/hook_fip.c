@@ -28,7 +28,7 @@ void sl_fip_set(struct sl_hook *hk, bool on)
 	unsigned int i, j;
 	bool dup = false;
 
-	WRITE_ONCE(p->priv.fips[hk - p->hooks], on ? hk->fip : 0);
+	WRITE_ONCE(p->priv.fips[hk - p->hooks], on ? hk->priv.fip : 0);
 	for (i = 0; i < p->nhooks && !dup; i++)
 		for (j = i + 1; j < p->nhooks && p->priv.fips[i]; j++)
 			if (p->priv.fips[j] == p->priv.fips[i]) {

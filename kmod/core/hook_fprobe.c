@@ -25,7 +25,7 @@
  */
 struct sl_fp_data {
 	struct sl_hook *hk;
-	u32 gen;			/* hk->gen at entry */
+	u32 gen;			/* hk->priv.gen at entry */
 	u64 raw[];
 };
 
@@ -41,10 +41,10 @@ static int notrace sl_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 	     i = sl_fip_next(p, entry_ip, i + 1)) {
 		struct sl_hook *hk = &p->hooks[i];
 
-		if (!READ_ONCE(hk->fprobe) || !sl_hook_armed(hk))
+		if (!READ_ONCE(hk->priv.fprobe) || !sl_hook_armed(hk))
 			continue;
 		d->hk = hk;
-		d->gen = READ_ONCE(hk->gen);
+		d->gen = READ_ONCE(hk->priv.gen);
 		if (hk->act == SL_ACT_SPAN)
 			return sl_span_entry(hk, d->raw);
 		return sl_ret_entry_dispatch(hk, d->raw, regs, hk->pre);
@@ -63,7 +63,7 @@ static void notrace sl_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 {
 	struct sl_fp_data *d = data;
 
-	if (unlikely(d->gen != READ_ONCE(d->hk->gen))) {
+	if (unlikely(d->gen != READ_ONCE(d->hk->priv.gen))) {
 		sl_loss(d->hk->pipe, SL_LOSS_ORPHANED);
 		return;
 	}
@@ -75,16 +75,17 @@ static void notrace sl_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 }
 
 /*
- * After a successful trial registration of kretprobe candidate @hk->cand:
+ * After a successful trial registration of kretprobe candidate @hk->priv.cand:
  * a probe the kprobes core placed on an ftrace site can be on the fprobe.
  */
 void sl_fp_pick(struct sl_hook *hk)
 {
-	hk->fprobe = sl_use_ftrace &&
-		     hk->cands[hk->cand].kind == STACKLAT_HOOK_KIND_KRETPROBE &&
-		     (hk->krp.kp.flags & KPROBE_FLAG_FTRACE);
-	if (hk->fprobe)
-		hk->fip = (unsigned long)hk->krp.kp.addr;
+	hk->priv.fprobe =
+		sl_use_ftrace &&
+		hk->cands[hk->priv.cand].kind == STACKLAT_HOOK_KIND_KRETPROBE &&
+		(hk->priv.krp.kp.flags & KPROBE_FLAG_FTRACE);
+	if (hk->priv.fprobe)
+		hk->priv.fip = (unsigned long)hk->priv.krp.kp.addr;
 }
 
 /*
@@ -136,16 +137,16 @@ int sl_fp_commit(struct sl_pipeline *p)
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
-		if (!hk->fprobe || hk->state != STACKLAT_HOOK_ARMED ||
+		if (!hk->priv.fprobe || hk->priv.state != STACKLAT_HOOK_ARMED ||
 		    n == p->priv.fp_n)
 			continue;
-		if (sl_addr_in(addrs, n, hk->fip)) {
+		if (sl_addr_in(addrs, n, hk->priv.fip)) {
 			/* a second point on the function: a kretprobe */
-			WRITE_ONCE(hk->fprobe, false);
-			hk->state = STACKLAT_HOOK_DISARMED;
+			WRITE_ONCE(hk->priv.fprobe, false);
+			hk->priv.state = STACKLAT_HOOK_DISARMED;
 			continue;
 		}
-		addrs[n++] = hk->fip;
+		addrs[n++] = hk->priv.fip;
 		sl_fip_set(hk, true);
 		size = max(size, sl_krp_data_size(hk));
 	}
@@ -173,11 +174,11 @@ fallback:
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
-		if (!hk->fprobe || hk->state != STACKLAT_HOOK_ARMED)
+		if (!hk->priv.fprobe || hk->priv.state != STACKLAT_HOOK_ARMED)
 			continue;
 		sl_fip_set(hk, false);
-		WRITE_ONCE(hk->fprobe, false);
-		hk->state = STACKLAT_HOOK_DISARMED;
+		WRITE_ONCE(hk->priv.fprobe, false);
+		hk->priv.state = STACKLAT_HOOK_DISARMED;
 	}
 	return ret;
 }
@@ -196,9 +197,9 @@ void sl_fp_disarm_all(struct sl_pipeline *p)
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
-		if (hk->fprobe && hk->state == STACKLAT_HOOK_ARMED) {
+		if (hk->priv.fprobe && hk->priv.state == STACKLAT_HOOK_ARMED) {
 			sl_fip_set(hk, false);
-			hk->state = STACKLAT_HOOK_DISARMED;
+			hk->priv.state = STACKLAT_HOOK_DISARMED;
 		}
 	}
 }

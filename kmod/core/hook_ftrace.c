@@ -34,10 +34,10 @@ static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,
 	     i = READ_ONCE(p->priv.fip_dup) ? sl_fip_next(p, ip, i + 1) : -1) {
 		struct sl_hook *hk = &p->hooks[i];
 
-		if (!READ_ONCE(hk->ftrace) || !sl_hook_armed(hk))
+		if (!READ_ONCE(hk->priv.ftrace) || !sl_hook_armed(hk))
 			continue;
 		if (unlikely(bit < 0 || !regs)) {
-			this_cpu_inc(hk->pc->missed);
+			this_cpu_inc(hk->priv.pc->missed);
 			continue;
 		}
 		sl_regs_dispatch(hk, regs);
@@ -47,16 +47,16 @@ static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,
 }
 
 /*
- * After a successful trial registration of kprobe candidate @hk->cand:
+ * After a successful trial registration of kprobe candidate @hk->priv.cand:
  * the kprobes core flags a probe placed on an ftrace site, and its address
  * is then the very site ftrace calls back with.
  */
 void sl_ft_pick(struct sl_hook *hk)
 {
-	hk->ftrace = sl_use_ftrace &&
-		     hk->cands[hk->cand].kind == STACKLAT_HOOK_KIND_KPROBE &&
-		     (hk->kp.flags & KPROBE_FLAG_FTRACE);
-	hk->fip = hk->ftrace ? (unsigned long)hk->kp.addr : 0;
+	hk->priv.ftrace = sl_use_ftrace &&
+		hk->cands[hk->priv.cand].kind == STACKLAT_HOOK_KIND_KPROBE &&
+		(hk->priv.kp.flags & KPROBE_FLAG_FTRACE);
+	hk->priv.fip = hk->priv.ftrace ? (unsigned long)hk->priv.kp.addr : 0;
 }
 
 /*
@@ -75,7 +75,7 @@ int sl_ft_add(struct sl_hook *hk)
 		p->priv.ft_ops.func = sl_ft_func;
 		p->priv.ft_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 	}
-	ret = ftrace_set_filter_ip(&p->priv.ft_ops, hk->fip, 0,
+	ret = ftrace_set_filter_ip(&p->priv.ft_ops, hk->priv.fip, 0,
 				   !p->priv.ft_n && !p->priv.ft_live);
 	if (!ret) {
 		p->priv.ft_n++;
@@ -97,7 +97,7 @@ void sl_ft_del(struct sl_hook *hk)
 		unregister_ftrace_function(&p->priv.ft_ops);
 		p->priv.ft_live = false;
 	} else {
-		ftrace_set_filter_ip(&p->priv.ft_ops, hk->fip, 1, 0);
+		ftrace_set_filter_ip(&p->priv.ft_ops, hk->priv.fip, 1, 0);
 	}
 	p->priv.ft_n--;
 }
@@ -126,11 +126,11 @@ int sl_ft_commit(struct sl_pipeline *p)
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
-		if (!hk->ftrace || hk->state != STACKLAT_HOOK_ARMED)
+		if (!hk->priv.ftrace || hk->priv.state != STACKLAT_HOOK_ARMED)
 			continue;
 		sl_fip_set(hk, false);
-		WRITE_ONCE(hk->ftrace, false);
-		hk->state = STACKLAT_HOOK_DISARMED;
+		WRITE_ONCE(hk->priv.ftrace, false);
+		hk->priv.state = STACKLAT_HOOK_DISARMED;
 	}
 	return ret;
 }
@@ -147,9 +147,9 @@ void sl_ft_disarm_all(struct sl_pipeline *p)
 	for (i = 0; i < p->nhooks; i++) {
 		struct sl_hook *hk = &p->hooks[i];
 
-		if (hk->ftrace && hk->state == STACKLAT_HOOK_ARMED) {
+		if (hk->priv.ftrace && hk->priv.state == STACKLAT_HOOK_ARMED) {
 			sl_fip_set(hk, false);
-			hk->state = STACKLAT_HOOK_DISARMED;
+			hk->priv.state = STACKLAT_HOOK_DISARMED;
 		}
 	}
 }

@@ -112,48 +112,48 @@ static int sl_krp_span_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 int sl_kp_register(struct sl_hook *hk, const struct sl_cand *c,
 			  bool trial)
 {
-	memset(&hk->kp, 0, sizeof(hk->kp));
-	hk->kp.symbol_name = c->target;
-	hk->kp.pre_handler = sl_kp_dispatch;
+	memset(&hk->priv.kp, 0, sizeof(hk->priv.kp));
+	hk->priv.kp.symbol_name = c->target;
+	hk->priv.kp.pre_handler = sl_kp_dispatch;
 	if (trial)
-		hk->kp.flags = KPROBE_FLAG_DISABLED;
-	return register_kprobe(&hk->kp);
+		hk->priv.kp.flags = KPROBE_FLAG_DISABLED;
+	return register_kprobe(&hk->priv.kp);
 }
 
 void sl_kp_unregister(struct sl_hook *hk)
 {
-	unregister_kprobe(&hk->kp);
-	hk->nmissed_acc += hk->kp.nmissed;
+	unregister_kprobe(&hk->priv.kp);
+	hk->priv.nmissed_acc += hk->priv.kp.nmissed;
 }
 
 /* Candidate @c of @hk as a kretprobe, with the handlers its row needs. */
 int sl_krp_register(struct sl_hook *hk, const struct sl_cand *c,
 			   bool trial)
 {
-	memset(&hk->krp, 0, sizeof(hk->krp));
-	hk->krp.kp.symbol_name = c->target;
+	memset(&hk->priv.krp, 0, sizeof(hk->priv.krp));
+	hk->priv.krp.kp.symbol_name = c->target;
 	if (hk->act == SL_ACT_SPAN) {
-		hk->krp.entry_handler = sl_krp_span_entry;
-		hk->krp.handler = sl_krp_span_ret;
+		hk->priv.krp.entry_handler = sl_krp_span_entry;
+		hk->priv.krp.handler = sl_krp_span_ret;
 	} else if (hk->pipe->krp && hk->pipe->krp->pre == hk->pre &&
 		   hk->pipe->krp->post == hk->post) {
-		hk->krp.entry_handler = hk->pipe->krp->entry;
-		hk->krp.handler = hk->pipe->krp->ret;
+		hk->priv.krp.entry_handler = hk->pipe->krp->entry;
+		hk->priv.krp.handler = hk->pipe->krp->ret;
 	} else {
-		hk->krp.entry_handler = sl_krp_entry;
-		hk->krp.handler = sl_krp_ret;
+		hk->priv.krp.entry_handler = sl_krp_entry;
+		hk->priv.krp.handler = sl_krp_ret;
 	}
-	hk->krp.data_size = sl_krp_data_size(hk);
-	hk->krp.maxactive = sl_maxactive();
+	hk->priv.krp.data_size = sl_krp_data_size(hk);
+	hk->priv.krp.maxactive = sl_maxactive();
 	if (trial)
-		hk->krp.kp.flags = KPROBE_FLAG_DISABLED;
-	return register_kretprobe(&hk->krp);
+		hk->priv.krp.kp.flags = KPROBE_FLAG_DISABLED;
+	return register_kretprobe(&hk->priv.krp);
 }
 
 void sl_krp_unregister(struct sl_hook *hk)
 {
-	unregister_kretprobe(&hk->krp);
-	hk->nmissed_acc += hk->krp.nmissed + hk->krp.kp.nmissed;
+	unregister_kretprobe(&hk->priv.krp);
+	hk->priv.nmissed_acc += hk->priv.krp.nmissed + hk->priv.krp.kp.nmissed;
 }
 
 /* unregistering in a batch (struct sl_batch: hook_backend.h) */
@@ -172,10 +172,10 @@ bool sl_batch_init(struct sl_batch *b, unsigned int n)
 
 void sl_batch_add(struct sl_batch *b, struct sl_hook *hk)
 {
-	if (hk->cands[hk->cand].kind == STACKLAT_HOOK_KIND_KPROBE)
-		b->kps[b->nk++] = &hk->kp;
+	if (hk->cands[hk->priv.cand].kind == STACKLAT_HOOK_KIND_KPROBE)
+		b->kps[b->nk++] = &hk->priv.kp;
 	else
-		b->krps[b->nr++] = &hk->krp;
+		b->krps[b->nr++] = &hk->priv.krp;
 }
 
 /* unregister the batch; returns the nmissed counts to their hooks */
@@ -188,9 +188,11 @@ void sl_batch_run(struct sl_batch *b, bool count)
 	if (b->nr)
 		unregister_kretprobes(b->krps, b->nr);
 	for (i = 0; count && i < b->nk; i++)
-		sl_hook_of_kp(b->kps[i])->nmissed_acc += b->kps[i]->nmissed;
+		sl_hook_of_kp(b->kps[i])->priv.nmissed_acc +=
+			b->kps[i]->nmissed;
 	for (i = 0; count && i < b->nr; i++)
-		container_of(b->krps[i], struct sl_hook, krp)->nmissed_acc +=
+		container_of(b->krps[i], struct sl_hook,
+			     priv.krp)->priv.nmissed_acc +=
 			b->krps[i]->nmissed + b->krps[i]->kp.nmissed;
 	kfree(b->kps);
 	kfree(b->krps);

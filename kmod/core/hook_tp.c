@@ -31,7 +31,7 @@ struct tracepoint *sl_tp_lookup(const char *name)
 	return f.tp;
 }
 
-/* Candidate @c of @hk as a tracepoint probe (hk->tp is its tracepoint). */
+/* Candidate @c of @hk as a tracepoint probe (hk->priv.tp is its tracepoint). */
 int sl_tp_register(struct sl_hook *hk, const struct sl_cand *c)
 {
 	/* a probe calling its post itself serves that NONE row only */
@@ -41,10 +41,10 @@ int sl_tp_register(struct sl_hook *hk, const struct sl_cand *c)
 		       hk->pipe->name, hk->name);
 		return -EINVAL;
 	}
-	return tracepoint_probe_register(hk->tp, c->tp_probe, hk);
+	return tracepoint_probe_register(hk->priv.tp, c->tp_probe, hk);
 }
 
 void sl_tp_unregister(struct sl_hook *hk, const struct sl_cand *c)
 {
-	tracepoint_probe_unregister(hk->tp, c->tp_probe, hk);
+	tracepoint_probe_unregister(hk->priv.tp, c->tp_probe, hk);
 }

@@ -243,7 +243,7 @@ static u8 sl_pipeline_start_pt(const struct sl_pipeline *p)
 		const struct sl_hook *hk = &p->hooks[i];
 
 		if ((hk->flags & SL_PF_FIRST) &&
-		    hk->state == STACKLAT_HOOK_ARMED && hk->pt < pt)
+		    hk->priv.state == STACKLAT_HOOK_ARMED && hk->pt < pt)
 			pt = hk->pt;
 	}
 	return pt;
@@ -281,10 +281,11 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 		struct sl_hook *hk = &p->hooks[i];
 
 		/* a module (ext4, xfs, a NIC driver) may have come since load */
-		if (hk->ncands && (hk->state == STACKLAT_HOOK_UNAVAILABLE ||
-				   hk->state == STACKLAT_HOOK_FAILED))
+		if (hk->ncands &&
+		    (hk->priv.state == STACKLAT_HOOK_UNAVAILABLE ||
+		     hk->priv.state == STACKLAT_HOOK_FAILED))
 			sl_hook_resolve(hk);
-		if (hk->state == STACKLAT_HOOK_DISARMED && !sl_hook_arm(hk))
+		if (hk->priv.state == STACKLAT_HOOK_DISARMED && !sl_hook_arm(hk))
 			armed++;
 	}
 	/* the entry points on ftrace, all in one code update */
@@ -525,11 +526,11 @@ static int sl_module_notify(struct notifier_block *nb, unsigned long action,
 		for (j = 0; j < p->nhooks; j++) {
 			struct sl_hook *hk = &p->hooks[j];
 
-			if (hk->state != STACKLAT_HOOK_ARMED ||
+			if (hk->priv.state != STACKLAT_HOOK_ARMED ||
 			    !within_module(sl_hook_addr(hk), mod))
 				continue;
 			sl_hook_disarm(hk);
-			hk->state = STACKLAT_HOOK_UNAVAILABLE;
+			hk->priv.state = STACKLAT_HOOK_UNAVAILABLE;
 			sl_info("%s: hook %s: module %s unloaded\n", p->name,
 				hk->name, mod->name);
 		}

@@ -192,8 +192,37 @@ struct sl_hook_pcpu {
 };
 
 /*
+ * A row's run-time state (struct sl_hook's priv), under sl_lock: written
+ * by the engine only; a pipeline reads what it needs through the
+ * engine's accessors (sl_hook_armed(), sl_hook_cand(), sl_ev_cand()) and
+ * never names it (tests/layers.py).
+ */
+struct sl_hook_priv {
+	u32 state;			/* enum stacklat_hook_state */
+	int err;			/* errno (positive) of the last failure */
+	int cand;			/* index of the resolved candidate, or -1 */
+	s8 argoff;			/* the resolved candidate's, for a hit */
+	u8 flavor;
+	u8 path;			/* enum sl_path: how a probe runs the row */
+	struct tracepoint *tp;
+	struct kprobe kp;
+	struct kretprobe krp;
+	struct sl_hook_pcpu __percpu *pc;
+	u64 nmissed_acc;		/* nmissed of earlier registrations */
+	unsigned long fip;		/* ftrace backends: the entry's address */
+	bool ftrace;			/* a kprobe candidate run by ftrace */
+	bool fprobe;			/* a kretprobe candidate run by fprobe */
+	/*
+	 * The fprobe backend: bumped when the point leaves the fprobe while
+	 * its function stays there; a call entered before returns with the
+	 * old one and is not recorded (hook.c).
+	 */
+	u32 gen;
+};
+
+/*
  * A hook point: one row of a pipeline's table.  The first block is the
- * row; the rest is run-time state under sl_lock.
+ * row; then its pipeline and the engine's run-time state.
  */
 struct sl_hook {
 	const char *name;		/* the hook point, e.g. "ip_rcv" */
@@ -215,28 +244,9 @@ struct sl_hook {
 	int (*post)(struct sl_ev *ev, struct sl_flight_ent *e);
 	size_t data_size;		/* kretprobe: bytes for the pipeline */
 
-	/* runtime state, under sl_lock */
-	struct sl_pipeline *pipe;
-	u32 state;			/* enum stacklat_hook_state */
-	int err;			/* errno (positive) of the last failure */
-	int cand;			/* index of the resolved candidate, or -1 */
-	s8 argoff;			/* the resolved candidate's, for a hit */
-	u8 flavor;
-	u8 path;			/* enum sl_path: how a probe runs the row */
-	struct tracepoint *tp;
-	struct kprobe kp;
-	struct kretprobe krp;
-	struct sl_hook_pcpu __percpu *pc;
-	u64 nmissed_acc;		/* nmissed of earlier registrations */
-	unsigned long fip;		/* ftrace backends: the entry's address */
-	bool ftrace;			/* a kprobe candidate run by ftrace */
-	bool fprobe;			/* a kretprobe candidate run by fprobe */
-	/*
-	 * The fprobe backend: bumped when the point leaves the fprobe while
-	 * its function stays there; a call entered before returns with the
-	 * old one and is not recorded (hook.c).
-	 */
-	u32 gen;
+	struct sl_pipeline *pipe;	/* its pipeline, set at load */
+	/* the engine's own: tests/layers.py keeps pipelines out of it */
+	struct sl_hook_priv priv;
 };
 
 /* ---- pipelines -------------------------------------------------------- */

@@ -117,12 +117,12 @@ static int sl_status_show(struct seq_file *m, void *v)
 			if (!hk->ncands)
 				continue;
 			seq_printf(m, "  hook %-20s %-13s %-10s %-28s hits=%llu nmissed=%llu",
-				   hk->name, stacklat_hook_state_name(hk->state),
+				   hk->name, stacklat_hook_state_name(hk->priv.state),
 				   stacklat_hook_kind_name(sl_hook_kind(hk)),
-				   hk->cand >= 0 ? sl_hook_target(hk) : "-",
+				   hk->priv.cand >= 0 ? sl_hook_target(hk) : "-",
 				   sl_hook_hits(hk), sl_hook_nmissed(hk));
-			if (hk->err)
-				seq_printf(m, " error=%d", -hk->err);
+			if (hk->priv.err)
+				seq_printf(m, " error=%d", -hk->priv.err);
 			seq_puts(m, "\n");
 		}
 	}

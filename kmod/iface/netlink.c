@@ -223,10 +223,10 @@ static int sl_nl_put_hook(struct sk_buff *skb, struct sl_hook *hk)
 
 	if (!nest ||
 	    nla_put_string(skb, STACKLAT_HOOK_A_NAME, hk->name) ||
-	    nla_put_u32(skb, STACKLAT_HOOK_A_STATE, hk->state) ||
+	    nla_put_u32(skb, STACKLAT_HOOK_A_STATE, hk->priv.state) ||
 	    nla_put_u32(skb, STACKLAT_HOOK_A_KIND, sl_hook_kind(hk)) ||
 	    nla_put_string(skb, STACKLAT_HOOK_A_TARGET, sl_hook_target(hk)) ||
-	    nla_put_u32(skb, STACKLAT_HOOK_A_ERROR, hk->err) ||
+	    nla_put_u32(skb, STACKLAT_HOOK_A_ERROR, hk->priv.err) ||
 	    sl_nl_put_u64(skb, STACKLAT_HOOK_A_HITS, sl_hook_hits(hk),
 			  STACKLAT_HOOK_A_PAD) ||
 	    sl_nl_put_u64(skb, STACKLAT_HOOK_A_NMISSED, sl_hook_nmissed(hk),
