@@ -233,12 +233,12 @@ extern const struct sl_cand sl_net_c_tx_drv[2];
 extern const struct sl_cand sl_net_c_tx_start[1];
 extern const struct sl_cand sl_net_c_tx_done[1];
 extern const char * const sl_net_if_suffix[1];
-extern struct sl_dim sl_rx_ifs, sl_tx_ifs;
-extern struct sl_dim sl_zs_rx_ifs, sl_zs_tx_ifs, sl_zd_ifs;	/* net_misc.c */
-/* the family's pipelines whose slots an interface's end releases */
-extern struct sl_pipeline sl_pipe_net_rx, sl_pipe_net_tx;
-extern struct sl_pipeline sl_pipe_netsize, sl_pipe_netdrop;	/* net_misc.c */
-int sl_net_notifier_get(void);
+/*
+ * Setup: @p's per-interface dimensions (@n of @dims) are released when an
+ * interface goes away, from now until @p's teardown puts it back.
+ */
+int sl_net_notifier_get(struct sl_pipeline *p, struct sl_dim *const *dims,
+			unsigned int n);
 void sl_net_notifier_put(struct sl_pipeline *p);
 
 #endif /* _STACKLAT_NET_H */

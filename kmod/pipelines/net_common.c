@@ -73,26 +73,31 @@ const struct sl_cand sl_net_c_tx_done[1] = { SL_TPD(net_dev_xmit) };
 
 /*
  * An interface that goes away frees its per-interface slots, so that the
- * interfaces of containers that come and go each get theirs.
+ * interfaces of containers that come and go each get theirs: the
+ * dimensions the pipelines gave sl_net_notifier_get(), in that order.
  */
-struct sl_dim sl_rx_ifs, sl_tx_ifs;
+#define SL_NET_DIMS	8
+
+static struct sl_net_dim {
+	struct sl_pipeline *p;
+	struct sl_dim *d;
+} sl_net_dims[SL_NET_DIMS];
+static unsigned int sl_net_ndims;		/* under sl_lock */
 static unsigned int sl_net_notifier_users;
 
 static int sl_net_netdev_event(struct notifier_block *nb, unsigned long event,
 			       void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	unsigned int i;
 	u64 key;
 
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
 	key = sl_net_dev_key(dev);
 	mutex_lock(&sl_lock);
-	sl_dim_release(&sl_pipe_net_rx, &sl_rx_ifs, key);
-	sl_dim_release(&sl_pipe_net_tx, &sl_tx_ifs, key);
-	sl_dim_release(&sl_pipe_netsize, &sl_zs_rx_ifs, key);
-	sl_dim_release(&sl_pipe_netsize, &sl_zs_tx_ifs, key);
-	sl_dim_release(&sl_pipe_netdrop, &sl_zd_ifs, key);
+	for (i = 0; i < sl_net_ndims; i++)
+		sl_dim_release(sl_net_dims[i].p, sl_net_dims[i].d, key);
 	mutex_unlock(&sl_lock);
 	return NOTIFY_DONE;
 }
@@ -100,6 +105,17 @@ static int sl_net_netdev_event(struct notifier_block *nb, unsigned long event,
 static struct notifier_block sl_net_nb = {
 	.notifier_call = sl_net_netdev_event,
 };
+
+/* @p's dimensions leave the list. */
+static void sl_net_dims_del(struct sl_pipeline *p)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < sl_net_ndims; i++)
+		if (sl_net_dims[i].p != p)
+			sl_net_dims[n++] = sl_net_dims[i];
+	sl_net_ndims = n;
+}
 
 /*
  * Under sl_lock, from the pipelines' setup and teardown, which drop it
@@ -123,30 +139,43 @@ static struct notifier_block sl_net_nb = {
  * ones (sl_dim_release() checks p->hists).  It touches nothing the
  * callers hold across the call: the pipeline list, the loop's index and
  * the pipeline being set up or torn down are theirs alone, and the user
- * count below is only changed by setup and teardown, which the loader
- * and the unloader run one at a time.  Anything that calls setup or
- * teardown at another time (a pipeline added while the module runs)
- * must register the notifier another way.
+ * count and the list of dimensions below (changed before the lock is
+ * dropped, or after it is taken again) only by setup and teardown, which
+ * the loader and the unloader run one at a time.  Anything that calls
+ * setup or teardown at another time (a pipeline added while the module
+ * runs) must register the notifier another way.
  */
-int sl_net_notifier_get(void)
+int sl_net_notifier_get(struct sl_pipeline *p, struct sl_dim *const *dims,
+			unsigned int n)
 {
+	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&sl_lock);
+	if (sl_net_ndims + n > SL_NET_DIMS) {
+		sl_err("%s: more than %u interface dimensions\n", p->name,
+		       SL_NET_DIMS);
+		return -ENOSPC;
+	}
+	for (i = 0; i < n; i++)
+		sl_net_dims[sl_net_ndims++] = (struct sl_net_dim){ p, dims[i] };
 	if (sl_net_notifier_users++)
 		return 0;
 	/* the notifier takes sl_lock: register without it (see above) */
 	mutex_unlock(&sl_lock);
 	ret = register_netdevice_notifier(&sl_net_nb);
 	mutex_lock(&sl_lock);
-	if (ret)
+	if (ret) {
 		sl_net_notifier_users--;
+		sl_net_dims_del(p);
+	}
 	return ret;
 }
 
 void sl_net_notifier_put(struct sl_pipeline *p)
 {
 	lockdep_assert_held(&sl_lock);
+	sl_net_dims_del(p);
 	if (--sl_net_notifier_users)
 		return;
 	mutex_unlock(&sl_lock);

@@ -55,7 +55,7 @@ static struct sl_stage sl_zs_stages[ZS_NSTAGES] = {
 	[ZS_OTHER_RECV] = ZS_B("other.recvmsg", "recvmsg", "recvmsg"),
 };
 
-struct sl_dim sl_zs_rx_ifs, sl_zs_tx_ifs;
+static struct sl_dim sl_zs_rx_ifs, sl_zs_tx_ifs;
 static const char * const sl_zs_rx_suffix[1] = { ".rx" };
 static const char * const sl_zs_tx_suffix[1] = { ".tx" };
 
@@ -168,13 +168,14 @@ static int sl_zs_setup(struct sl_pipeline *p)
 {
 	static const char * const rx[] = { "rx" };
 	static const char * const tx[] = { "tx" };
+	static struct sl_dim *const dims[] = { &sl_zs_rx_ifs, &sl_zs_tx_ifs };
 
 	sl_dim_init(&sl_zs_rx_ifs, sl_zs_stages, ZS_RX, 1, sl_zs_rx_suffix,
 		    rx, rx);
 	sl_dim_init(&sl_zs_tx_ifs, sl_zs_stages, ZS_TX, 1, sl_zs_tx_suffix,
 		    tx, tx);
 	sl_net_units(sl_zs_stages, ZS_NSTAGES);
-	return sl_net_notifier_get();
+	return sl_net_notifier_get(p, dims, ARRAY_SIZE(dims));
 }
 
 SL_PIPELINE(netsize) = {
@@ -200,7 +201,7 @@ enum {
 
 static struct sl_stage sl_zd_stages[ZD_NSTAGES];
 static struct sl_dim sl_zd_reasons;
-struct sl_dim sl_zd_ifs;
+static struct sl_dim sl_zd_ifs;
 static const char * const sl_zd_reason_suffix[1] = { "" };
 static const char * const sl_zd_if_suffix[1] = { ".drops" };
 
@@ -297,13 +298,14 @@ static void sl_zd_refresh(struct sl_pipeline *p)
 static int sl_zd_setup(struct sl_pipeline *p)
 {
 	static const char * const from[] = { "kfree_skb" };
+	static struct sl_dim *const dims[] = { &sl_zd_ifs };
 
 	sl_dim_init(&sl_zd_reasons, sl_zd_stages, ZD_REASON, 1,
 		    sl_zd_reason_suffix, from, from);
 	sl_dim_init(&sl_zd_ifs, sl_zd_stages, ZD_IF, 1, sl_zd_if_suffix,
 		    from, from);
 	sl_net_units(sl_zd_stages, ZD_NSTAGES);
-	return sl_net_notifier_get();
+	return sl_net_notifier_get(p, dims, ARRAY_SIZE(dims));
 }
 
 SL_PIPELINE(netdrop) = {

@@ -22,6 +22,9 @@ static struct sl_stage sl_rx_stages[RXS_NSTAGES] = {
 	[RXS_TOTAL] = { "total", "driver", "copy_to_app", RX_DRV, RX_APP },
 };
 
+/* the per-interface stages' slots */
+static struct sl_dim sl_rx_ifs;
+
 
 /* Hook indices: a few callbacks look at which points are armed. */
 enum {
@@ -460,9 +463,11 @@ static int sl_rx_setup(struct sl_pipeline *p)
 	static const char * const from[] = { "driver" };
 	static const char * const to[] = { "copy_to_app" };
 
+	static struct sl_dim *const dims[] = { &sl_rx_ifs };
+
 	sl_dim_init(&sl_rx_ifs, sl_rx_stages, RXS_NFIXED, 1, sl_net_if_suffix,
 		    from, to);
-	return sl_net_notifier_get();
+	return sl_net_notifier_get(p, dims, ARRAY_SIZE(dims));
 }
 
 SL_PIPELINE(net_rx) = {

@@ -27,6 +27,9 @@ static struct sl_stage sl_tx_stages[TXS_NSTAGES] = {
 	[TXS_TOTAL] = { "total", "sendmsg", "driver_done", TX_APP, TX_DONE },
 };
 
+/* the per-interface stages' slots */
+static struct sl_dim sl_tx_ifs;
+
 
 enum {
 	HTX_TCP_SEND, HTX_UDP_SEND, HTX_UDP6_SEND, HTX_TCP, HTX_IP, HTX_IP6,
@@ -543,9 +546,11 @@ static int sl_tx_setup(struct sl_pipeline *p)
 	static const char * const from[] = { "sendmsg" };
 	static const char * const to[] = { "driver_done" };
 
+	static struct sl_dim *const dims[] = { &sl_tx_ifs };
+
 	sl_dim_init(&sl_tx_ifs, sl_tx_stages, TXS_NFIXED, 1, sl_net_if_suffix,
 		    from, to);
-	return sl_net_notifier_get();
+	return sl_net_notifier_get(p, dims, ARRAY_SIZE(dims));
 }
 
 SL_PIPELINE(net_tx) = {
