@@ -43,7 +43,6 @@
 #include "dim.h"
 #include "keyed.h"
 #include "pipeline.h"
-#include "hook.h"
 #include "clock.h"
 #include "fmt.h"
 
