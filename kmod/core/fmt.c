@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Formatting shared by the readers (debugfs, the events file) and the
- * pipelines that name things for them: durations and values in their
- * units, with three significant digits.
+ * Formatting shared by the readers (debugfs, netlink, the events file)
+ * and the pipelines that name things for them: durations and values in
+ * their units, with three significant digits, and the names of points.
  */
 #include <linux/kernel.h>
 
 #include "stacklat.h"
+#include "types.h"
 #include "fmt.h"
 
 /* Three significant digits in ns, us, ms or s. */
@@ -61,4 +62,18 @@ void sl_fmt_val(char *buf, size_t len, u32 unit, u64 v)
 	else
 		snprintf(buf, len, "%llu.%02llu%s", v / scale,
 			 v % scale * 100 / scale, bu[u]);
+}
+
+/* The name of point @pt of @p, from the stages that start or end there. */
+const char *sl_pt_name(const struct sl_pipeline *p, unsigned int pt)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nstages; i++) {
+		if (p->stages[i].from_pt == pt && p->stages[i].from)
+			return p->stages[i].from;
+		if (p->stages[i].to_pt == pt && p->stages[i].to)
+			return p->stages[i].to;
+	}
+	return NULL;
 }

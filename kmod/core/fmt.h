@@ -13,4 +13,7 @@
 void sl_fmt_ns(char *buf, size_t len, u64 ns);
 void sl_fmt_val(char *buf, size_t len, u32 unit, u64 v);
 
+struct sl_pipeline;
+const char *sl_pt_name(const struct sl_pipeline *p, unsigned int pt);
+
 #endif /* _STACKLAT_FMT_H */

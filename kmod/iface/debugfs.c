@@ -292,20 +292,6 @@ DEFINE_SHOW_ATTRIBUTE(sl_hist);
 
 #define SL_INFLIGHT_SHOW	1000
 
-/* The name of point @pt of @p, from the stages that start or end there. */
-static const char *sl_pt_name(const struct sl_pipeline *p, unsigned int pt)
-{
-	unsigned int i;
-
-	for (i = 0; i < p->nstages; i++) {
-		if (p->stages[i].from_pt == pt && p->stages[i].from)
-			return p->stages[i].from;
-		if (p->stages[i].to_pt == pt && p->stages[i].to)
-			return p->stages[i].to;
-	}
-	return NULL;
-}
-
 /* Default description: each point passed, as an offset from the start. */
 static void sl_flight_fmt_points(const struct sl_pipeline *p,
 				 const struct sl_flight_ent *e, char *buf,

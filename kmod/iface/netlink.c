@@ -618,20 +618,6 @@ static int sl_nl_func(struct sk_buff *skb, struct genl_info *info)
 
 /* ---- GET_INFLIGHT ------------------------------------------------------ */
 
-/* The name of point @pt of @p, from the stages that start or end there. */
-static const char *sl_nl_pt_name(const struct sl_pipeline *p, unsigned int pt)
-{
-	unsigned int i;
-
-	for (i = 0; i < p->nstages; i++) {
-		if (p->stages[i].from_pt == pt && p->stages[i].from)
-			return p->stages[i].from;
-		if (p->stages[i].to_pt == pt && p->stages[i].to)
-			return p->stages[i].to;
-	}
-	return NULL;
-}
-
 static int sl_nl_put_inflight(struct sk_buff *skb, struct sl_pipeline *p,
 			      const struct sl_flight_ent *e, u64 ident, u64 now,
 			      char *desc)
@@ -659,7 +645,7 @@ static int sl_nl_put_inflight(struct sk_buff *skb, struct sl_pipeline *p,
 			return -EMSGSIZE;
 	}
 	for (pt = 0; pt < SL_FLIGHT_NTS; pt++) {
-		const char *n = sl_nl_pt_name(p, pt);
+		const char *n = sl_pt_name(p, pt);
 
 		if (!e->ts[pt])
 			continue;
