@@ -18,12 +18,23 @@
 #     pipeline or a hook: the members of struct sl_pipeline and struct
 #     sl_hook behind their "priv" member (types.h).
 #
-# Usage: layers.py [ROOT]: prints each violation, exits 1 if any.
+# With --objects DIR (a build of the module: make style's sparse build),
+# the same floors and no circle on what the objects really reference of
+# each other (nm: calls and data), object by object.
+#
+# Usage: layers.py [--objects DIR] [ROOT]: prints each violation, exits 1
+# if any.
 import os
 import re
+import subprocess
 import sys
 
-root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
+args = sys.argv[1:]
+objdir = None
+if args[:1] == ['--objects']:
+    objdir = args[1]
+    args = args[2:]
+root = os.path.abspath(args[0] if args else
                        os.path.join(os.path.dirname(__file__), '..'))
 # the -I directories Kbuild gives, in its order
 search = ['uapi', 'kmod/core', 'kmod']
@@ -109,30 +120,32 @@ for f, tos in edges.items():
         if room(t) != room(f):
             graph.setdefault(room(f), set()).add(room(t))
 
-# cycles: depth-first search, each one reported once by its rooms
-seen, stack, onstack, cycles = set(), [], set(), set()
+def circles(g):
+    """the cycles of graph @g (depth-first), each once, by its nodes"""
+    seen, stack, onstack, found = set(), [], set(), set()
 
+    def dfs(r):
+        seen.add(r)
+        stack.append(r)
+        onstack.add(r)
+        for t in sorted(g.get(r, ())):
+            if t in onstack:
+                cyc = stack[stack.index(t):]
+                k = min(range(len(cyc)), key=lambda i: cyc[i])
+                found.add(tuple(cyc[k:] + cyc[:k]))
+            elif t not in seen:
+                dfs(t)
+        stack.pop()
+        onstack.discard(r)
 
-def dfs(r):
-    seen.add(r)
-    stack.append(r)
-    onstack.add(r)
-    for t in sorted(graph.get(r, ())):
-        if t in onstack:
-            cyc = stack[stack.index(t):]
-            k = min(range(len(cyc)), key=lambda i: cyc[i])
-            cycles.add(tuple(cyc[k:] + cyc[:k]))
-        elif t not in seen:
-            dfs(t)
-    stack.pop()
-    onstack.discard(r)
+    for r in sorted(g):
+        if r not in seen:
+            dfs(r)
+    return sorted(found)
 
 
 sys.setrecursionlimit(10000)
-for r in sorted(graph):
-    if r not in seen:
-        dfs(r)
-for c in sorted(cycles):
+for c in circles(graph):
     errors.append('circle: ' + ' -> '.join(c + (c[0],)))
 
 # engine-private members named in a pipeline
@@ -147,9 +160,49 @@ for f in files:
                 errors.append('%s:%d: a pipeline touches the engine\'s '
                               'private state: %s' % (f, ln, line.strip()))
 
+nobj = 0
+if objdir:
+    # what each object defines and what it takes from the others
+    defs, uses = {}, {}
+    for d, _, names in os.walk(os.path.join(objdir, 'kmod')):
+        for n in names:
+            if not n.endswith('.o') or n.endswith('.mod.o'):
+                continue
+            o = os.path.relpath(os.path.join(d, n), objdir)
+            nobj += 1
+            out = subprocess.run(['nm', os.path.join(objdir, o)],
+                                 capture_output=True, text=True,
+                                 check=True).stdout
+            for line in out.splitlines():
+                f = line.split()
+                if len(f) == 3 and f[1] in 'TDBRVW':
+                    defs[f[2]] = o
+                elif len(f) == 2 and f[0] == 'U':
+                    uses.setdefault(o, set()).add(f[1])
+    ograph, why = {}, {}
+    for o, syms in uses.items():
+        for s in syms:
+            t = defs.get(s)
+            if not t or t == o:
+                continue
+            src, dst = o[:-2] + '.c', t[:-2] + '.c'
+            ograph.setdefault(src, set()).add(dst)
+            why.setdefault((src, dst), set()).add(s)
+            if floor(dst) > floor(src):
+                errors.append('%s uses %s of %s, up from %s to %s' %
+                              (src, s, dst, FLOOR_NAME[floor(src)],
+                               FLOOR_NAME[floor(dst)]))
+    for c in circles(ograph):
+        errors.append('circle of references: ' + ', '.join(
+            '%s -> %s (%s)' % (c[i], c[(i + 1) % len(c)],
+                               ' '.join(sorted(why[(c[i],
+                                                    c[(i + 1) % len(c)])])[:3]))
+            for i in range(len(c))))
+
 for e in errors:
     print('layers: ' + e)
 if errors:
     sys.exit(1)
 print('layers: %d files, %d rooms, floors and rooms in order, no circle' %
-      (len(files), len(set(room(f) for f in files))))
+      (len(files), len(set(room(f) for f in files))) +
+      (' (and the references of %d objects)' % nobj if objdir else ''))

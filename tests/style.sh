@@ -64,6 +64,8 @@ if [ -n "$kdir" ] && command -v sparse >/dev/null; then
 		fail=1
 	else
 		echo "style: sparse clean ($(basename "$kdir"))"
+		# what the objects reference of each other runs down too
+		python3 tests/layers.py --objects "$tmp" || fail=1
 	fi
 	rm -rf "$tmp"
 else
