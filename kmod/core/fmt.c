@@ -10,6 +10,20 @@
 #include "types.h"
 #include "fmt.h"
 
+/* @v counted in @scale (1: as it is), three significant digits, @unit */
+static void sl_fmt_sig3(char *buf, size_t len, u64 v, u64 scale,
+			const char *unit)
+{
+	if (scale == 1 || v / scale >= 100)
+		snprintf(buf, len, "%llu%s", v / scale, unit);
+	else if (v / scale >= 10)
+		snprintf(buf, len, "%llu.%llu%s", v / scale,
+			 v % scale * 10 / scale, unit);
+	else
+		snprintf(buf, len, "%llu.%02llu%s", v / scale,
+			 v % scale * 100 / scale, unit);
+}
+
 /* Three significant digits in ns, us, ms or s. */
 void sl_fmt_ns(char *buf, size_t len, u64 ns)
 {
@@ -21,14 +35,7 @@ void sl_fmt_ns(char *buf, size_t len, u64 ns)
 		scale *= 1000;
 		u++;
 	}
-	if (!u || ns / scale >= 100)
-		snprintf(buf, len, "%llu%s", ns / scale, unit[u]);
-	else if (ns / scale >= 10)
-		snprintf(buf, len, "%llu.%llu%s", ns / scale,
-			 ns % scale * 10 / scale, unit[u]);
-	else
-		snprintf(buf, len, "%llu.%02llu%s", ns / scale,
-			 ns % scale * 100 / scale, unit[u]);
+	sl_fmt_sig3(buf, len, ns, scale, unit[u]);
 }
 
 /*
@@ -54,14 +61,7 @@ void sl_fmt_val(char *buf, size_t len, u32 unit, u64 v)
 		scale *= 1024;
 		u++;
 	}
-	if (!u || v / scale >= 100)
-		snprintf(buf, len, "%llu%s", v / scale, bu[u]);
-	else if (v / scale >= 10)
-		snprintf(buf, len, "%llu.%llu%s", v / scale,
-			 v % scale * 10 / scale, bu[u]);
-	else
-		snprintf(buf, len, "%llu.%02llu%s", v / scale,
-			 v % scale * 100 / scale, bu[u]);
+	sl_fmt_sig3(buf, len, v, scale, bu[u]);
 }
 
 /* The name of point @pt of @p, from the stages that start or end there. */

@@ -19,6 +19,7 @@
 
 extern bool sl_use_ftrace;
 void sl_fip_set(struct sl_hook *hk, bool on);
+void sl_fip_disarm_all(struct sl_pipeline *p, bool fprobe, bool give_back);
 
 /*
  * The index of the next point of @p at address @ip from index @from on, or
@@ -43,65 +44,19 @@ static __always_inline int sl_fip_next(struct sl_pipeline *p,
 
 /* ---- hook_ftrace.c: entry points on an ftrace_ops per pipeline ---- */
 
-#ifdef SL_HAVE_FTRACE
 void sl_ft_pick(struct sl_hook *hk);
 int sl_ft_add(struct sl_hook *hk);
 void sl_ft_del(struct sl_hook *hk);
 int sl_ft_commit(struct sl_pipeline *p);
 void sl_ft_disarm_all(struct sl_pipeline *p);
-#else
-static inline void sl_ft_pick(struct sl_hook *hk)
-{
-	hk->priv.ftrace = false;
-}
-
-static inline int sl_ft_add(struct sl_hook *hk)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline void sl_ft_del(struct sl_hook *hk)
-{
-}
-
-static inline int sl_ft_commit(struct sl_pipeline *p)
-{
-	return 0;
-}
-
-static inline void sl_ft_disarm_all(struct sl_pipeline *p)
-{
-}
-#endif
 void sl_ft_release(struct sl_pipeline *p);
 
 /* ---- hook_fprobe.c: return points on an fprobe per pipeline ---- */
 
-#ifdef SL_HAVE_FPROBE
 void sl_fp_pick(struct sl_hook *hk);
 int sl_fp_add(struct sl_hook *hk);
 int sl_fp_commit(struct sl_pipeline *p);
 void sl_fp_disarm_all(struct sl_pipeline *p);
-#else
-static inline void sl_fp_pick(struct sl_hook *hk)
-{
-	hk->priv.fprobe = false;
-}
-
-static inline int sl_fp_add(struct sl_hook *hk)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int sl_fp_commit(struct sl_pipeline *p)
-{
-	return 0;
-}
-
-static inline void sl_fp_disarm_all(struct sl_pipeline *p)
-{
-}
-#endif
 bool sl_fp_stats(const struct sl_pipeline *p, unsigned int *n, u64 *nmissed);
 
 /* ---- hook_kprobe.c: kprobes and kretprobes ---- */

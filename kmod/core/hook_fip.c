@@ -49,3 +49,26 @@ void sl_fip_set(struct sl_hook *hk, bool on)
 			WRITE_ONCE(*c, i + 1);
 	}
 }
+
+/*
+ * Every armed point of @p on one of the two ftrace backends (the
+ * ftrace_ops, or with @fprobe the fprobe) leaves the address map,
+ * disarmed; with @give_back it also leaves that backend, for hook.c to
+ * arm it the next way.
+ */
+void sl_fip_disarm_all(struct sl_pipeline *p, bool fprobe, bool give_back)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nhooks; i++) {
+		struct sl_hook *hk = &p->hooks[i];
+		bool *on = fprobe ? &hk->priv.fprobe : &hk->priv.ftrace;
+
+		if (!*on || hk->priv.state != STACKLAT_HOOK_ARMED)
+			continue;
+		sl_fip_set(hk, false);
+		if (give_back)
+			WRITE_ONCE(*on, false);
+		hk->priv.state = STACKLAT_HOOK_DISARMED;
+	}
+}

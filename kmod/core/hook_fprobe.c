@@ -171,37 +171,20 @@ fallback:
 	sl_err("%s: fprobe refused (%d): its return points fall back to kretprobes\n",
 	       p->name, ret);
 	p->priv.fp_n = 0;
-	for (i = 0; i < p->nhooks; i++) {
-		struct sl_hook *hk = &p->hooks[i];
-
-		if (!hk->priv.fprobe || hk->priv.state != STACKLAT_HOOK_ARMED)
-			continue;
-		sl_fip_set(hk, false);
-		WRITE_ONCE(hk->priv.fprobe, false);
-		hk->priv.state = STACKLAT_HOOK_DISARMED;
-	}
+	sl_fip_disarm_all(p, true, true);
 	return ret;
 }
 
 /* Disarm every fprobe point of @p at once: one unregistration. */
 void sl_fp_disarm_all(struct sl_pipeline *p)
 {
-	unsigned int i;
-
 	if (p->priv.fp_live) {
 		unregister_fprobe(&p->priv.fp);
 		p->priv.fp_nmissed_acc += p->priv.fp.nmissed;
 	}
 	p->priv.fp_live = false;
 	p->priv.fp_n = 0;
-	for (i = 0; i < p->nhooks; i++) {
-		struct sl_hook *hk = &p->hooks[i];
-
-		if (hk->priv.fprobe && hk->priv.state == STACKLAT_HOOK_ARMED) {
-			sl_fip_set(hk, false);
-			hk->priv.state = STACKLAT_HOOK_DISARMED;
-		}
-	}
+	sl_fip_disarm_all(p, true, false);
 }
 
 /*
@@ -217,6 +200,25 @@ bool sl_fp_stats(const struct sl_pipeline *p, unsigned int *n, u64 *nmissed)
 	return *n || *nmissed;
 }
 #else
+void sl_fp_pick(struct sl_hook *hk)
+{
+	hk->priv.fprobe = false;
+}
+
+int sl_fp_add(struct sl_hook *hk)
+{
+	return -EOPNOTSUPP;
+}
+
+int sl_fp_commit(struct sl_pipeline *p)
+{
+	return 0;
+}
+
+void sl_fp_disarm_all(struct sl_pipeline *p)
+{
+}
+
 bool sl_fp_stats(const struct sl_pipeline *p, unsigned int *n, u64 *nmissed)
 {
 	*n = 0;

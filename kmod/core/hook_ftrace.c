@@ -110,7 +110,6 @@ void sl_ft_del(struct sl_hook *hk)
  */
 int sl_ft_commit(struct sl_pipeline *p)
 {
-	unsigned int i;
 	int ret;
 
 	if (p->priv.ft_live || !p->priv.ft_n)
@@ -123,35 +122,18 @@ int sl_ft_commit(struct sl_pipeline *p)
 	sl_err("%s: ftrace_ops refused (%d): its entry points fall back to kprobes\n",
 	       p->name, ret);
 	p->priv.ft_n = 0;
-	for (i = 0; i < p->nhooks; i++) {
-		struct sl_hook *hk = &p->hooks[i];
-
-		if (!hk->priv.ftrace || hk->priv.state != STACKLAT_HOOK_ARMED)
-			continue;
-		sl_fip_set(hk, false);
-		WRITE_ONCE(hk->priv.ftrace, false);
-		hk->priv.state = STACKLAT_HOOK_DISARMED;
-	}
+	sl_fip_disarm_all(p, false, true);
 	return ret;
 }
 
 /* Disarm every ftrace point of @p at once: one unregistration. */
 void sl_ft_disarm_all(struct sl_pipeline *p)
 {
-	unsigned int i;
-
 	if (p->priv.ft_live)
 		unregister_ftrace_function(&p->priv.ft_ops);
 	p->priv.ft_live = false;
 	p->priv.ft_n = 0;
-	for (i = 0; i < p->nhooks; i++) {
-		struct sl_hook *hk = &p->hooks[i];
-
-		if (hk->priv.ftrace && hk->priv.state == STACKLAT_HOOK_ARMED) {
-			sl_fip_set(hk, false);
-			hk->priv.state = STACKLAT_HOOK_DISARMED;
-		}
-	}
+	sl_fip_disarm_all(p, false, false);
 }
 /* Unload: the ops' filter (the ops is unregistered by now). */
 void sl_ft_release(struct sl_pipeline *p)
@@ -160,6 +142,29 @@ void sl_ft_release(struct sl_pipeline *p)
 		ftrace_free_filter(&p->priv.ft_ops);
 }
 #else
+void sl_ft_pick(struct sl_hook *hk)
+{
+	hk->priv.ftrace = false;
+}
+
+int sl_ft_add(struct sl_hook *hk)
+{
+	return -EOPNOTSUPP;
+}
+
+void sl_ft_del(struct sl_hook *hk)
+{
+}
+
+int sl_ft_commit(struct sl_pipeline *p)
+{
+	return 0;
+}
+
+void sl_ft_disarm_all(struct sl_pipeline *p)
+{
+}
+
 void sl_ft_release(struct sl_pipeline *p)
 {
 }
