@@ -55,7 +55,8 @@ struct sl_flight_ent *sl_chain_move(struct sl_pipeline *p,
 /* Record every stage whose two points were passed, in order. */
 void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 {
-	const struct sl_rec_pair *r = p->priv.rec, *end = p->priv.rec + p->priv.nrec;
+	const struct sl_rec_pair *r = p->priv.rec;
+	const struct sl_rec_pair *end = p->priv.rec + p->priv.nrec;
 
 	for (; r < end; r++) {
 		u64 a = e->ts[r->from_pt], b = e->ts[r->to_pt];

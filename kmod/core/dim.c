@@ -234,8 +234,10 @@ void sl_dim_release(struct sl_pipeline *p, struct sl_dim *d, u64 key)
 		if (READ_ONCE(d->key[i]) != SL_DIM_DYING)
 			continue;
 		for (s = 0; s < d->nper; s++) {
+			unsigned int st = d->first + i * d->nper + s;
+
 			WRITE_ONCE(d->stages[i * d->nper + s].name[0], '\0');
-			sl_hist_reset(&p->priv.hists[d->first + i * d->nper + s]);
+			sl_hist_reset(&p->priv.hists[st]);
 		}
 		/* the name and histograms are empty before the slot is free */
 		smp_wmb();

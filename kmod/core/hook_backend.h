@@ -32,7 +32,8 @@ static __always_inline int sl_fip_next(struct sl_pipeline *p,
 	u8 c;
 
 	if (!from && likely(!READ_ONCE(p->priv.fip_dup))) {
-		c = READ_ONCE(p->priv.fip_cache[hash_long(ip, SL_FIP_CACHE_BITS)]);
+		c = READ_ONCE(p->priv.fip_cache[hash_long(ip,
+							  SL_FIP_CACHE_BITS)]);
 		if (likely(c && READ_ONCE(p->priv.fips[c - 1]) == ip))
 			return c - 1;
 	}

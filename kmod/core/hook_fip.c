@@ -44,7 +44,8 @@ void sl_fip_set(struct sl_hook *hk, bool on)
 
 		if (!p->priv.fips[i])
 			continue;
-		c = &p->priv.fip_cache[hash_long(p->priv.fips[i], SL_FIP_CACHE_BITS)];
+		c = &p->priv.fip_cache[hash_long(p->priv.fips[i],
+						 SL_FIP_CACHE_BITS)];
 		if (!*c)
 			WRITE_ONCE(*c, i + 1);
 	}

@@ -25,7 +25,8 @@ static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,
 			       struct ftrace_ops *op,
 			       struct ftrace_regs *fregs)
 {
-	struct sl_pipeline *p = container_of(op, struct sl_pipeline, priv.ft_ops);
+	struct sl_pipeline *p = container_of(op, struct sl_pipeline,
+					     priv.ft_ops);
 	struct pt_regs *regs = sl_compat_ftrace_pt_regs(fregs);
 	int bit, i;
 

@@ -110,8 +110,10 @@ static int sl_pipeline_setup(struct sl_pipeline *p, unsigned int id)
 		p->max_stages = p->nstages;
 	/* the per-CPU histograms come when the pipeline is first enabled */
 	p->priv.loss = alloc_percpu(struct sl_losses);
-	p->priv.hists = kcalloc(p->max_stages, sizeof(*p->priv.hists), GFP_KERNEL);
-	p->priv.fips = kcalloc(max(p->nhooks, 1U), sizeof(*p->priv.fips), GFP_KERNEL);
+	p->priv.hists = kcalloc(p->max_stages, sizeof(*p->priv.hists),
+				GFP_KERNEL);
+	p->priv.fips = kcalloc(max(p->nhooks, 1U), sizeof(*p->priv.fips),
+			       GFP_KERNEL);
 	if (!p->priv.loss || !p->priv.hists || !p->priv.fips)
 		goto nomem;
 	for (i = 0; i < p->nhooks; i++) {
@@ -285,7 +287,8 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 		    (hk->priv.state == STACKLAT_HOOK_UNAVAILABLE ||
 		     hk->priv.state == STACKLAT_HOOK_FAILED))
 			sl_hook_resolve(hk);
-		if (hk->priv.state == STACKLAT_HOOK_DISARMED && !sl_hook_arm(hk))
+		if (hk->priv.state == STACKLAT_HOOK_DISARMED &&
+		    !sl_hook_arm(hk))
 			armed++;
 	}
 	/* the entry points on ftrace, all in one code update */
@@ -324,7 +327,8 @@ void sl_pipeline_reset(struct sl_pipeline *p)
 	if (p->priv.keyed)
 		sl_keyed_reset(p->priv.keyed);
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(p->priv.loss, cpu), 0, sizeof(struct sl_losses));
+		memset(per_cpu_ptr(p->priv.loss, cpu), 0,
+		       sizeof(struct sl_losses));
 	sl_flight_owner_reset(sl_ft, p->priv.id);
 	p->priv.generation++;
 	sl_dump_seq++;
@@ -489,7 +493,9 @@ int sl_pipeline_point(struct sl_pipeline *p, bool add, const char *arg,
 		NL_SET_ERR_MSG(extack, "no points are added to that pipeline");
 		return -EOPNOTSUPP;
 	}
-	return add ? p->point_add(p, arg, extack) : p->point_del(p, arg, extack);
+	if (add)
+		return p->point_add(p, arg, extack);
+	return p->point_del(p, arg, extack);
 }
 
 /* Row @hk of @p loses its point: disarmed, left empty.  Under sl_lock. */

@@ -117,9 +117,11 @@ static int sl_status_show(struct seq_file *m, void *v)
 			if (!hk->ncands)
 				continue;
 			seq_printf(m, "  hook %-20s %-13s %-10s %-28s hits=%llu nmissed=%llu",
-				   hk->name, stacklat_hook_state_name(hk->priv.state),
+				   hk->name,
+				   stacklat_hook_state_name(hk->priv.state),
 				   stacklat_hook_kind_name(sl_hook_kind(hk)),
-				   hk->priv.cand >= 0 ? sl_hook_target(hk) : "-",
+				   hk->priv.cand >= 0 ?
+				   sl_hook_target(hk) : "-",
 				   sl_hook_hits(hk), sl_hook_nmissed(hk));
 			if (hk->priv.err)
 				seq_printf(m, " error=%d", -hk->priv.err);

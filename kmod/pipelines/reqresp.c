@@ -178,7 +178,8 @@ static int sl_rr_start_ok(struct sl_ev *ev)
 	if (!sl_rr_skb_tcp(skb, &dport))
 		return SL_FORGET;
 	if (!sl_rr_port_ok(ev->p, dport))
-		return READ_ONCE(sl_filter_of(ev->p)->lport) ? SL_FILTERED : SL_FORGET;
+		return READ_ONCE(sl_filter_of(ev->p)->lport) ? SL_FILTERED :
+							       SL_FORGET;
 	return SL_KEEP;
 }
 
