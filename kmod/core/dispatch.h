@@ -100,7 +100,6 @@ static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
 void sl_dispatch(struct sl_ev *ev);
 void sl_dispatch_held(struct sl_ev *ev, struct sl_flight_ent *e);
 u8 sl_hook_path(const struct sl_hook *hk);
-int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs);
 size_t sl_krp_data_size(const struct sl_hook *hk);
 
 

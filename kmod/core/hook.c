@@ -92,7 +92,8 @@ static bool sl_list_has(const char *list, const char *word)
 	return false;
 }
 
-bool sl_hook_skipped(const char *pipe, const char *hook, const char *target)
+static bool sl_hook_skipped(const char *pipe, const char *hook,
+			    const char *target)
 {
 	char both[2 * STACKLAT_NAME_MAX + 2];
 

@@ -52,7 +52,7 @@ int sl_maxactive(void)
 }
 
 /* The handler of every kprobe: the dispatcher, inline. */
-int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
+static int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
 {
 	sl_regs_dispatch(sl_hook_of_kp(kp), regs);
 	return 0;
