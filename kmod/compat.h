@@ -123,7 +123,7 @@ static inline void sl_compat_fprobe_maxactive(struct fprobe *fp, int n)
  * and, from 6.13, syscall tracepoints, which may fault, under RCU tasks
  * trace (COMPAT_TP_SYSCALL_PROBES_PREEMPTIBLE): preemptible, and the
  * kernel's own probes turn preemption off themselves.  So do stacklat's
- * (SL_TP_DEFINE*, core/sl.h), only where the kernel does not: a constant
+ * (SL_TP_DEFINE*, core/dispatch.h), only where the kernel does not: a constant
  * 0 compiles the two calls out.
  */
 #ifdef COMPAT_TP_PROBES_PREEMPTIBLE

@@ -19,8 +19,9 @@
  * with preemption off).
  *
  * This file also compiles in userspace (-DSL_USERSPACE: tests/unit/
- * dim_shim.h stands in for sl.h), so that tests/unit/test_dim.c runs a
- * release at the instrumentation points below (no-ops in the kernel).
+ * dim_shim.h stands in for the engine's headers), so that
+ * tests/unit/test_dim.c runs a release at the instrumentation points
+ * below (no-ops in the kernel).
  */
 #ifdef SL_USERSPACE
 #include "dim_shim.h"

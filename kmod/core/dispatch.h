@@ -110,12 +110,12 @@ size_t sl_krp_data_size(const struct sl_hook *hk);
  * pipeline's per-CPU frames, an RCU-sched read of kernel tables such as
  * the drop reasons).  kprobe and kretprobe handlers are called so; the
  * ftrace_ops and fprobe handlers run under ftrace's recursion lock, which
- * disables preemption (hook.c); tracepoint probes were called so up to
- * 6.12, and since are not (compat.h): there the probes SL_TP_DEFINE*
- * make turn it off around their body themselves (SL_TP_PREEMPTIBLE, or
- * SL_TP_SYSCALL_PREEMPTIBLE for the syscall tracepoints that may fault,
- * SL_TP_DEFINE_FAULTABLE); elsewhere @on is a constant 0 and this is
- * compiled out.
+ * disables preemption (hook_ftrace.c, hook_fprobe.c); tracepoint probes
+ * were called so up to 6.12, and since are not (compat.h): there the
+ * probes SL_TP_DEFINE* make turn it off around their body themselves
+ * (SL_TP_PREEMPTIBLE, or SL_TP_SYSCALL_PREEMPTIBLE for the syscall
+ * tracepoints that may fault, SL_TP_DEFINE_FAULTABLE); elsewhere @on is a
+ * constant 0 and this is compiled out.
  */
 #define sl_tp_preempt_off(on)						\
 	do { if (on) preempt_disable_notrace(); } while (0)

@@ -18,10 +18,10 @@
  * lock (a softirq arriving inside a task's handler is run, where a
  * kretprobe's kprobe would drop it as nested), which disables preemption;
  * the exit handler runs from rethook's trampoline handler, with
- * preemption off too (the engine requires it: sl.h).  It finds the hook in the
- * address map, like sl_ft_func(), and keeps it in front of the
- * call's bytes for the exit handler, which gets them as a kretprobe's
- * would.
+ * preemption off too (the engine requires it: dispatch.h).  It finds the
+ * hook in the address map, like sl_ft_func(), and keeps it in front of
+ * the call's bytes for the exit handler, which gets them as a
+ * kretprobe's would.
  */
 struct sl_fp_data {
 	struct sl_hook *hk;

@@ -18,7 +18,7 @@
  * that ftrace's recursion lock refuses (the handler re-entered in the same
  * context) is counted missed.  The lock disables preemption while held
  * (trace_test_and_set_recursion() on every kernel with this backend), so
- * the dispatcher runs with preemption off, as it requires (sl.h); a hit
+ * the dispatcher runs with preemption off, as it requires (dispatch.h); a hit
  * the lock refuses runs nothing.
  */
 static void notrace sl_ft_func(unsigned long ip, unsigned long parent_ip,

@@ -64,7 +64,7 @@ static int sl_kp_dispatch(struct kprobe *kp, struct pt_regs *regs)
  * argument; a pipeline may have its own (struct sl_pipeline's @krp).  The
  * kprobes core calls kprobe and kretprobe handlers with preemption off
  * (from the breakpoint, or from ftrace under its recursion lock; the
- * return from the trampoline), as the engine requires (sl.h).
+ * return from the trampoline), as the engine requires (dispatch.h).
  */
 static int sl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {

@@ -186,8 +186,8 @@ static void sl_pipeline_disarm(struct sl_pipeline *p)
 	sl_hooks_disarm(p->hooks, p->nhooks);
 	tracepoint_synchronize_unregister();
 	/*
-	 * every probe runs with preemption off (sl.h; on 7.x tracepoint
-	 * probes turn it off themselves): this waits for them too
+	 * every probe runs with preemption off (dispatch.h; on 7.x
+	 * tracepoint probes turn it off themselves): this waits for them too
 	 */
 	synchronize_rcu();
 	if (p->on_disable)

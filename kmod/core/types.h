@@ -19,10 +19,9 @@
  * What a pipeline lost, by name.  ORPHANED: a return of a call that
  * entered its point before the point was removed (func del; the function
  * stays on the fprobe until the pipeline is disabled), dropped rather than
- * recorded into the slot's next point (hook.c).  TABLE_FULL, STALE and
- * BUSY of its chains
- * are counted by the in-flight table under the pipeline (its owner id) and
- * added when read (sl_pipeline_losses()): an insert that found no slot, an
+ * recorded into the slot's next point (hook_fprobe.c).  TABLE_FULL,
+ * STALE and BUSY of its chains are counted by the in-flight table under
+ * the pipeline (its owner id) and added when read (sl_pipeline_losses()): an insert that found no slot, an
  * entry removed by age (swept, or reclaimed by an insert that needed its
  * slot, whoever's insert it was), a get or put that gave up on a holder.
  */
@@ -215,7 +214,7 @@ struct sl_hook_priv {
 	/*
 	 * The fprobe backend: bumped when the point leaves the fprobe while
 	 * its function stays there; a call entered before returns with the
-	 * old one and is not recorded (hook.c).
+	 * old one and is not recorded (hook.c, hook_fprobe.c).
 	 */
 	u32 gen;
 };

@@ -12,7 +12,7 @@
  * slot is reused by the next "func add": calls still inside the deleted
  * function (on the fprobe, which keeps it until the pipeline is disabled)
  * return with their hook's older generation and are counted orphaned,
- * never recorded into the new function's histogram (core/hook.c).
+ * never recorded into the new function's histogram (core/hook_fprobe.c).
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
