@@ -28,21 +28,10 @@
 #include "fmt.h"
 #include "stacklat_event.h"
 #include "iface.h"
+#include "netlink_common.h"
+#include "netlink_keyed.h"
 
-static bool open_reads;
-module_param(open_reads, bool, 0444);
-MODULE_PARM_DESC(open_reads,
-		 "0 or 1: netlink reads open to any user of the initial network namespace (default 0: CAP_NET_ADMIN or CAP_PERFMON)");
-
-static bool sl_nl_may_read(const struct sk_buff *skb,
-			   struct netlink_ext_ack *extack)
-{
-	if (open_reads || netlink_capable(skb, CAP_NET_ADMIN) ||
-	    netlink_capable(skb, CAP_PERFMON))
-		return true;
-	NL_SET_ERR_MSG(extack, "reading needs CAP_NET_ADMIN or CAP_PERFMON");
-	return false;
-}
+static struct genl_family sl_genl_family;
 
 static bool sl_nl_may_write(const struct sk_buff *skb,
 			    struct netlink_ext_ack *extack)
@@ -52,38 +41,6 @@ static bool sl_nl_may_write(const struct sk_buff *skb,
 		return true;
 	NL_SET_ERR_MSG(extack, "needs CAP_SYS_ADMIN or CAP_PERFMON");
 	return false;
-}
-
-static const struct nla_policy sl_nl_policy[STACKLAT_A_MAX + 1] = {
-	[STACKLAT_A_PIPELINE_NAME] = { .type = NLA_NUL_STRING,
-				       .len = STACKLAT_NAME_MAX - 1 },
-	[STACKLAT_A_ENABLE] = NLA_POLICY_MAX(NLA_U8, 1),
-	[STACKLAT_A_FILTER] = { .type = NLA_NESTED },
-	[STACKLAT_A_FUNC_SYMBOL] = { .type = NLA_NUL_STRING,
-				     .len = STACKLAT_SYM_MAX - 1 },
-	[STACKLAT_A_THRESHOLD_NS] = { .type = NLA_U64 },
-	[STACKLAT_A_EVENT_COMPACT] = { .type = NLA_FLAG },
-};
-
-static struct genl_family sl_genl_family;
-
-static struct sl_pipeline *sl_nl_pipe(struct nlattr **attrs,
-				      struct netlink_ext_ack *extack,
-				      bool required)
-{
-	struct nlattr *a = attrs[STACKLAT_A_PIPELINE_NAME];
-	struct sl_pipeline *p;
-
-	if (!a) {
-		if (required)
-			NL_SET_ERR_MSG(extack, "pipeline name missing");
-		return NULL;
-	}
-	p = sl_pipeline_find(nla_data(a));
-	if (!p)
-		sl_compat_err_msg_name(extack, a, "no such pipeline",
-				       (const char *)nla_data(a));
-	return p;
 }
 
 /*
@@ -180,41 +137,6 @@ static int sl_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 nospace:
 	nlmsg_free(msg);
 	return -EMSGSIZE;
-}
-
-/*
- * Parse the request of a dump: which pipeline (args[2] = index + 1).  An
- * unknown one fails the dump here, before any message, with ENOENT.
- */
-static int sl_nl_dump_start(struct netlink_callback *cb)
-{
-	struct nlattr *tb[STACKLAT_A_MAX + 1];
-	struct sl_pipeline *p;
-	int ret;
-
-	if (!sl_nl_may_read(cb->skb, cb->extack))
-		return -EPERM;
-	ret = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, STACKLAT_A_MAX,
-			  sl_nl_policy, cb->extack);
-	if (ret)
-		return ret;
-	cb->args[0] = 0;
-	cb->args[1] = 0;
-	cb->args[2] = 0;
-	if (tb[STACKLAT_A_PIPELINE_NAME]) {
-		p = sl_nl_pipe(tb, cb->extack, true);
-		if (!p)
-			return -ENOENT;
-		cb->args[2] = p->priv.id + 1;
-	}
-	/* a full histogram does not fit in NLMSG_GOODSIZE */
-	cb->min_dump_alloc = 16384;
-	return 0;
-}
-
-static int sl_nl_put_u64(struct sk_buff *skb, int type, u64 v, int pad)
-{
-	return nla_put_u64_64bit(skb, type, v, pad);
 }
 
 static int sl_nl_put_hook(struct sk_buff *skb, struct sl_hook *hk)
@@ -378,32 +300,6 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 		return -EMSGSIZE;
 	nla_nest_end(skb, pipe);
 	return 0;
-}
-
-/*
- * What a dump callback returns once the skb is full: its length, or, when
- * not even the first item fitted, an error - the item would never fit, and
- * an empty skb would end the dump as if it were complete.
- */
-static int sl_nl_dump_full(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	if (skb->len)
-		return skb->len;
-	NL_SET_ERR_MSG(cb->extack, "item too large for a dump message");
-	return -EMSGSIZE;
-}
-
-/* The header of one message of a dump, stamped for NLM_F_DUMP_INTR. */
-static void *sl_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
-			    u8 cmd)
-{
-	void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				cb->nlh->nlmsg_seq, &sl_genl_family,
-				NLM_F_MULTI, cmd);
-
-	if (hdr)
-		genl_dump_check_consistent(cb, hdr);
-	return hdr;
 }
 
 static int sl_nl_dump_pipelines(struct sk_buff *skb, struct netlink_callback *cb)
@@ -832,123 +728,6 @@ static int sl_nl_dump_cpus(struct sk_buff *skb, struct netlink_callback *cb)
 	return first < nr_cpu_ids ? sl_nl_dump_full(skb, cb) : skb->len;
 }
 
-/* ---- GET_KEYED ---------------------------------------------------------- */
-
-static bool sl_nl_keyed_wanted(struct netlink_callback *cb, unsigned int i)
-{
-	const struct sl_pipeline *p = sl_pipelines[i];
-
-	return (!cb->args[2] || cb->args[2] == i + 1) && p->priv.keyed &&
-	       p->keyed_put;
-}
-
-/*
- * The request (a pipeline, or all that keep keyed rows), then a fold of
- * each table wanted: the dump is complete up to its start.
- */
-static int sl_nl_keyed_start(struct netlink_callback *cb)
-{
-	struct sl_pipeline *p;
-	unsigned int i;
-	int ret;
-
-	ret = sl_nl_dump_start(cb);
-	if (ret)
-		return ret;
-	if (cb->args[2] && !sl_pipelines[cb->args[2] - 1]->keyed_put) {
-		NL_SET_ERR_MSG(cb->extack, "this pipeline keeps no keyed rows");
-		return -EOPNOTSUPP;
-	}
-	mutex_lock(&sl_lock);
-	for (i = 0; i < sl_nr_pipelines; i++) {
-		p = sl_pipelines[i];
-		if (sl_nl_keyed_wanted(cb, i))
-			sl_keyed_fold(p->priv.keyed, sl_now());
-	}
-	mutex_unlock(&sl_lock);
-	return 0;
-}
-
-/* What the rows read depend on: changes whenever a row moves or goes. */
-static u32 sl_nl_keyed_seq(void)
-{
-	u32 seq = sl_dump_seq;
-	unsigned int i;
-
-	for (i = 0; i < sl_nr_pipelines; i++) {
-		struct sl_keyed *t = sl_pipelines[i]->priv.keyed;
-
-		if (!t)
-			continue;
-		sl_keyed_lock(t);
-		seq += (u32)sl_keyed_gen(t);
-		sl_keyed_unlock(t);
-	}
-	return seq;
-}
-
-static int sl_nl_put_keyed_row(struct sk_buff *skb, struct sl_pipeline *p,
-			       u64 key, const u64 *v)
-{
-	struct nlattr *nest;
-
-	if (nla_put_string(skb, STACKLAT_A_PIPELINE_NAME, p->name) ||
-	    sl_nl_put_u64(skb, STACKLAT_A_GENERATION, p->priv.generation,
-			  STACKLAT_A_PAD))
-		return -EMSGSIZE;
-	nest = nla_nest_start(skb, STACKLAT_A_KEYED);
-	if (!nest || p->keyed_put(skb, key, v))
-		return -EMSGSIZE;
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
-/* One message per row; the cursor is (pipeline, row) in args[0..1]. */
-static int sl_nl_dump_keyed(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	unsigned int i = cb->args[0], pos = cb->args[1], prev;
-	struct sl_pipeline *p;
-	bool full = false;
-	u64 key, *v;
-	void *hdr;
-
-	v = kmalloc_array(SL_KEYED_MAX_VALS, sizeof(*v), GFP_KERNEL);
-	if (!v)
-		return -ENOMEM;
-	mutex_lock(&sl_lock);
-	cb->seq = sl_nl_keyed_seq();
-	for (; i < sl_nr_pipelines; i++, pos = 0) {
-		if (!sl_nl_keyed_wanted(cb, i))
-			continue;
-		p = sl_pipelines[i];
-		sl_keyed_lock(p->priv.keyed);
-		for (prev = pos; sl_keyed_next(p->priv.keyed, &pos, &key, v);
-		     prev = pos) {
-			hdr = sl_nl_dump_hdr(skb, cb, STACKLAT_CMD_GET_KEYED);
-			if (!hdr) {
-				full = true;
-				break;
-			}
-			if (sl_nl_put_keyed_row(skb, p, key, v)) {
-				genlmsg_cancel(skb, hdr);
-				full = true;
-				break;
-			}
-			genlmsg_end(skb, hdr);
-		}
-		sl_keyed_unlock(p->priv.keyed);
-		if (full) {
-			pos = prev;	/* the row that did not fit: again */
-			break;
-		}
-	}
-	mutex_unlock(&sl_lock);
-	kfree(v);
-	cb->args[0] = i;
-	cb->args[1] = pos;
-	return full ? sl_nl_dump_full(skb, cb) : skb->len;
-}
-
 static const struct genl_ops sl_genl_ops[] = {
 	{
 		.cmd = STACKLAT_CMD_GET_STATUS,
@@ -1005,6 +784,7 @@ static struct genl_family sl_genl_family __ro_after_init = {
 
 int sl_netlink_init(void)
 {
+	sl_nl_family = &sl_genl_family;
 	return genl_register_family(&sl_genl_family);
 }
 
