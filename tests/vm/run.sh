@@ -82,7 +82,7 @@ case ${1:-} in
 -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
 esac
 # the Makefile's KERNELS
-[ $# -gt 0 ] || set -- 7.3+preempt 5.10 6.12 6.1+dkms 6.1-rt
+[ $# -gt 0 ] || set -- 7.3+preempt 5.10 6.12 6.1+dkms 6.1-rt 6.1+manycpus
 [ "$mode" != demo ] || set -- "$1"
 
 # Boot variants: KERNEL+VARIANT is KERNEL's image and headers booted
