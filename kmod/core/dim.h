@@ -6,7 +6,10 @@
 #ifndef _STACKLAT_DIM_H
 #define _STACKLAT_DIM_H
 
+#ifndef SL_USERSPACE
 #include "types.h"
+#endif
+/* (its userspace build, tests/unit/dim_shim.h, gives struct sl_stage) */
 
 #define SL_DIM_SLOTS	8			/* named slots per dimension */
 #define SL_DIM_OTHER	SL_DIM_SLOTS		/* the tag of "other" */
