@@ -55,10 +55,6 @@
 #include "flight_fast.h"
 
 /* tests/unit instrumentation points; nothing in the kernel */
-#ifdef SL_USERSPACE
-#define notrace
-#define NOKPROBE_SYMBOL(f)
-#endif
 #ifdef SL_SHIM_TRACE
 #define sl_fl_point(name, arg)	sl_shim_point(name, arg)
 #else

@@ -30,11 +30,6 @@
 
 #include "keyed.h"
 
-#ifdef SL_USERSPACE
-#define notrace
-#define NOKPROBE_SYMBOL(f)
-#endif
-
 static __always_inline u64 *sl_kb_keys(struct sl_keyed_buf *b)
 {
 	return (u64 *)(b + 1);

@@ -33,16 +33,6 @@
 
 static struct genl_family sl_genl_family;
 
-static bool sl_nl_may_write(const struct sk_buff *skb,
-			    struct netlink_ext_ack *extack)
-{
-	if (netlink_capable(skb, CAP_SYS_ADMIN) ||
-	    netlink_capable(skb, CAP_PERFMON))
-		return true;
-	NL_SET_ERR_MSG(extack, "needs CAP_SYS_ADMIN or CAP_PERFMON");
-	return false;
-}
-
 /*
  * GET_STATUS carries every CPU's overruns in one attribute only up to this
  * many CPUs (2 KiB).  At 8 bytes a CPU they outgrow its one message (6.1:
@@ -611,10 +601,7 @@ static int sl_nl_events_start(struct netlink_callback *cb)
 	struct nlattr *tb[STACKLAT_A_MAX + 1];
 	int ret;
 
-	if (!sl_nl_may_write(cb->skb, cb->extack))
-		return -EPERM;
-	ret = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, STACKLAT_A_MAX,
-			  sl_nl_policy, cb->extack);
+	ret = sl_nl_dump_parse(cb, tb, true);
 	if (ret)
 		return ret;
 	cb->args[0] = 0;
@@ -692,11 +679,8 @@ static int sl_nl_cpus_start(struct netlink_callback *cb)
 {
 	struct nlattr *tb[STACKLAT_A_MAX + 1];
 
-	if (!sl_nl_may_read(cb->skb, cb->extack))
-		return -EPERM;
 	cb->args[0] = 0;
-	return nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, STACKLAT_A_MAX,
-			   sl_nl_policy, cb->extack);
+	return sl_nl_dump_parse(cb, tb, false);
 }
 
 /*

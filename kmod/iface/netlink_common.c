@@ -26,6 +26,15 @@ bool sl_nl_may_read(const struct sk_buff *skb,
 	return false;
 }
 
+bool sl_nl_may_write(const struct sk_buff *skb, struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN) ||
+	    netlink_capable(skb, CAP_PERFMON))
+		return true;
+	NL_SET_ERR_MSG(extack, "needs CAP_SYS_ADMIN or CAP_PERFMON");
+	return false;
+}
+
 const struct nla_policy sl_nl_policy[STACKLAT_A_MAX + 1] = {
 	[STACKLAT_A_PIPELINE_NAME] = { .type = NLA_NUL_STRING,
 				       .len = STACKLAT_NAME_MAX - 1 },
@@ -60,6 +69,20 @@ struct sl_pipeline *sl_nl_pipe(struct nlattr **attrs,
 }
 
 /*
+ * The request of a dump, parsed into tb once its sender may read (change
+ * false) or make a change (change true: a dump that consumes shared state).
+ */
+int sl_nl_dump_parse(struct netlink_callback *cb, struct nlattr **tb,
+		     bool change)
+{
+	if (change ? !sl_nl_may_write(cb->skb, cb->extack) :
+		     !sl_nl_may_read(cb->skb, cb->extack))
+		return -EPERM;
+	return nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, STACKLAT_A_MAX,
+			   sl_nl_policy, cb->extack);
+}
+
+/*
  * Parse the request of a dump: which pipeline (args[2] = index + 1).  An
  * unknown one fails the dump here, before any message, with ENOENT.
  */
@@ -69,10 +92,7 @@ int sl_nl_dump_start(struct netlink_callback *cb)
 	struct sl_pipeline *p;
 	int ret;
 
-	if (!sl_nl_may_read(cb->skb, cb->extack))
-		return -EPERM;
-	ret = nlmsg_parse(cb->nlh, GENL_HDRLEN, tb, STACKLAT_A_MAX,
-			  sl_nl_policy, cb->extack);
+	ret = sl_nl_dump_parse(cb, tb, false);
 	if (ret)
 		return ret;
 	cb->args[0] = 0;

@@ -11,6 +11,9 @@ extern const struct nla_policy sl_nl_policy[STACKLAT_A_MAX + 1];
 extern const struct genl_family *sl_nl_family;
 
 bool sl_nl_may_read(const struct sk_buff *skb, struct netlink_ext_ack *extack);
+bool sl_nl_may_write(const struct sk_buff *skb, struct netlink_ext_ack *extack);
+int sl_nl_dump_parse(struct netlink_callback *cb, struct nlattr **tb,
+		     bool change);
 struct sl_pipeline *sl_nl_pipe(struct nlattr **attrs,
 			       struct netlink_ext_ack *extack, bool required);
 int sl_nl_dump_start(struct netlink_callback *cb);

@@ -39,6 +39,8 @@ typedef int64_t s64;
 #endif
 #ifndef noinline
 #define noinline		__attribute__((__noinline__))
+#define notrace
+#define NOKPROBE_SYMBOL(f)
 #endif
 #define __aligned(x)		__attribute__((aligned(x)))
 #define __percpu
