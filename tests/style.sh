@@ -24,19 +24,44 @@ if [ ! -x "$cache/scripts/checkpatch.pl" ]; then
 		'*/scripts/const_structs.checkpatch'
 fi
 
-for f in kmod/*.c kmod/*.h kmod/*/*.c kmod/*/*.h uapi/*.h; do
-	ignore=""
-	[ "$f" = kmod/compat.h ] && ignore="--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON"
-	# shellcheck disable=SC2086
-	if ! out=$("$cache/scripts/checkpatch.pl" --no-tree --terse --show-types $ignore -f "$f" 2>&1); then
-		echo "$out"
-		fail=1
-	elif grep -qE ": (ERROR|WARNING|CHECK):" <<<"$out"; then
-		echo "$out"
-		fail=1
+# checkpatch, sparse and shellcheck run side by side (each one process,
+# or make -j: the machine's cores), each into a file of its own; their
+# verdicts are printed below in this order
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# checkpatch: one perl for all files (compat.h apart, for its ignores); a
+# file fails on any ERROR, WARNING or CHECK
+checkpatch() {
+	local files=() f rc=0
+	for f in kmod/*.c kmod/*.h kmod/*/*.c kmod/*/*.h uapi/*.h; do
+		[ "$f" = kmod/compat.h ] || files+=("$f")
+	done
+	"$cache/scripts/checkpatch.pl" --no-tree --terse --show-types -f "${files[@]}" > "$tmp/cp" 2>&1 || rc=1
+	"$cache/scripts/checkpatch.pl" --no-tree --terse --show-types \
+		--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f kmod/compat.h >> "$tmp/cp" 2>&1 || rc=1
+	if [ $rc != 0 ] || grep -qE ": (ERROR|WARNING|CHECK):" "$tmp/cp"; then
+		grep -vE "^total: 0 errors, 0 warnings" "$tmp/cp"
+		return 1
 	fi
-done
-[ $fail = 0 ] && echo "style: checkpatch clean"
+	echo "style: checkpatch clean"
+}
+checkpatch > "$tmp/checkpatch.out" 2>&1 &
+cp_pid=$!
+
+# the test scripts: shellcheck, warnings and errors (.shellcheckrc)
+shellcheck_all() {
+	local out
+	if out=$(shellcheck -x -S warning kmod/*.sh tests/*.sh tests/unit/*.sh tests/vm/*.sh \
+		tests/vm/scenarios/*.sh tests/vm/bench/*.sh 2>&1); then
+		echo "style: shellcheck clean (tests/, kmod/*.sh)"
+	else
+		echo "$out"
+		return 1
+	fi
+}
+shellcheck_all > "$tmp/shellcheck.out" 2>&1 &
+sc_pid=$!
 
 # the layering of kmod/ (tests/layers.py): no include up a floor, no
 # circle between rooms, a pipeline includes of the engine only sl.h and
@@ -56,18 +81,18 @@ if [ -z "$kdir" ]; then
 	fi
 fi
 if [ -n "$kdir" ] && command -v sparse >/dev/null; then
-	tmp=$(mktemp -d)
-	cp -r Kbuild Makefile VERSION kmod uapi "$tmp/"
-	if ! out=$(make -j"$(nproc)" -C "$kdir" M="$tmp" C=2 modules 2>&1); then
+	sp=$tmp/sparse
+	mkdir "$sp"
+	cp -r Kbuild Makefile VERSION kmod uapi "$sp/"
+	if ! out=$(make -j"$(nproc)" -C "$kdir" M="$sp" C=2 modules 2>&1); then
 		echo "$out"; fail=1
 	elif grep -E "warning:|error:" <<<"$out"; then
 		fail=1
 	else
 		echo "style: sparse clean ($(basename "$kdir"))"
 		# what the objects reference of each other runs down too
-		python3 tests/layers.py --objects "$tmp" || fail=1
+		python3 tests/layers.py --objects "$sp" || fail=1
 	fi
-	rm -rf "$tmp"
 else
 	echo "style: no 6.1 headers or no sparse: sparse not run"
 	fail=1
@@ -80,12 +105,8 @@ else
 	echo "$out"
 	fail=1
 fi
-# the test scripts: shellcheck, warnings and errors (.shellcheckrc)
-if out=$(shellcheck -x -S warning kmod/*.sh tests/*.sh tests/unit/*.sh tests/vm/*.sh \
-	tests/vm/scenarios/*.sh tests/vm/bench/*.sh 2>&1); then
-	echo "style: shellcheck clean (tests/, kmod/*.sh)"
-else
-	echo "$out"
-	fail=1
-fi
+wait $cp_pid || fail=1
+cat "$tmp/checkpatch.out"
+wait $sc_pid || fail=1
+cat "$tmp/shellcheck.out"
 exit $fail
