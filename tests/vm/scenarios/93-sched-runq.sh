@@ -109,10 +109,12 @@ assert_range "max (ns)" "$spin" $((2 * SPIN * 1000000)) "$max"
 # runqueue clock, stamped a few instructions from the tracepoints) but on
 # another clock: sched_clock, which under TCG (an unstable TSC) is kept
 # within a tick of the timekeeping clock per CPU, where stacklat reads
-# ktime_get_mono_fast_ns(); 2 % and 2 ms (6.1: 0.04 % to 1.0 % seen)
+# ktime_get_mono_fast_ns(); 3 % and 2 ms (seen: 6.1 0.04 % to 1.0 %,
+# 6.1-rt 1.4 %, 7.3 0.06 %) - a wait missed or counted twice is the
+# pcount check's
 assert_range "total against run_delay (ns)" \
-	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 0.98 - 2000000 }')" \
-	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 1.02 + 2000000 }')" "$total"
+	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 0.97 - 2000000 }')" \
+	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 1.03 + 2000000 }')" "$total"
 hog_total=$total hog_max=$max hog_waits=$waits
 
 note "no hog: the writer is SCHED_OTHER and does not spin"
@@ -132,8 +134,8 @@ assert_range "no hog: max (ns)" 1 \
 [ "$total" -lt $((N * SPIN * 1000000 / 10)) ] ||
 	fail "no hog: total $total ns, not a tenth of the hog's"
 assert_range "no hog: total against run_delay (ns)" \
-	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 0.98 - 2000000 }')" \
-	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 1.02 + 2000000 }')" \
+	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 0.97 - 2000000 }')" \
+	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 1.03 + 2000000 }')" \
 	"$total"
 nohog_max=$max
 
