@@ -133,6 +133,17 @@ case $(tp_proto sched_switch sched) in
 esac
 [ "$(tp_proto sched_waking sched)" = "struct task_struct *p" ] ||
 	flag SCHED_WAKING_TP_UNKNOWN
+# the task's state: ->__state from 5.14 (->state, a volatile long, before);
+# pipelines/sched.c asks whether a task leaving its CPU is still runnable
+if has linux/sched.h '^[[:space:]]*unsigned int[[:space:]]+__state;'; then
+	flag TASK_STATE_IS___STATE
+elif ! has linux/sched.h '^[[:space:]]*volatile long[[:space:]]+state;'; then
+	flag TASK_STATE_UNKNOWN
+fi
+case "$(tp_proto sched_wakeup sched)|$(tp_proto sched_wakeup_new sched)" in
+"struct task_struct *p|struct task_struct *p") ;;
+*) flag SCHED_WAKEUP_TP_UNKNOWN ;;
+esac
 # sched_process_exit says whether the whole process ended (7.x; before,
 # pipelines/syscalls.c reads the signal struct's live count)
 case $(tp_proto sched_process_exit sched) in

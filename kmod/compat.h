@@ -316,6 +316,22 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 #endif
 
 /*
+ * Whether task @t is runnable (TASK_RUNNING: on a runqueue, or on its
+ * CPU): the kernel's task_is_running(), on ->__state from 5.14, ->state
+ * before (pipelines/sched.c).  sched_wakeup and sched_wakeup_new take the
+ * woken task alone on every kernel known; compat-probe.sh checks it.
+ */
+#if defined(COMPAT_TASK_STATE_UNKNOWN) || \
+	defined(COMPAT_SCHED_WAKEUP_TP_UNKNOWN)
+#error "stacklat: the task's state or sched_wakeup is not what pipelines/sched.c knows"
+#endif
+#ifdef COMPAT_TASK_STATE_IS___STATE
+#define sl_compat_task_running(t)	(READ_ONCE((t)->__state) == TASK_RUNNING)
+#else
+#define sl_compat_task_running(t)	(READ_ONCE((t)->state) == TASK_RUNNING)
+#endif
+
+/*
  * sched_process_exit tells whether the thread was the last of its process
  * (group_dead) in 7.x; before, the probe reads the signal struct's count
  * of live threads, which do_exit() decremented before the tracepoint.

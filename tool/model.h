@@ -157,11 +157,22 @@ struct dk_row {
 	uint64_t discard_bytes, discard_ops, flush_ops, other_ops;
 };
 
+/* ---- the sched pipeline's rows (GET_KEYED) ---------------------------- */
+
+/* One row: a thread's run-queue waits. */
+struct sd_row {
+	uint32_t tgid, tid;
+	char comm[16];			/* the process's */
+	char tcomm[16];			/* the thread's */
+	uint64_t count, time_ns, max_ns, preempted;
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
 /* ---- a keyed pipeline's rows (GET_KEYED) ------------------------------- */
 
 /*
  * Every row of one GET_KEYED dump, of the pipeline's row type: struct
- * sc_row for syscalls, struct dk_row for disktop.
+ * sc_row for syscalls, struct dk_row for disktop, struct sd_row for sched.
  */
 struct keyed_set {
 	void *r;

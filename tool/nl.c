@@ -603,13 +603,28 @@ void sl_nl_get_hists(const char *pipe, struct hist_set *set)
 
 /* ---- GET_KEYED -------------------------------------------------------------- */
 
+/* A log2 histogram as syscalls' rows send it, into @hist; -EINVAL if it does not fit. */
+static int fill_sc_hist(uint64_t *hist, struct nlattr *first_a, struct nlattr *h)
+{
+	uint32_t first;
+	size_t nb, i;
+
+	if (!h)
+		return 0;
+	first = get_u32(first_a);
+	nb = (size_t)nla_len(h) / sizeof(uint64_t);
+	if (first >= STACKLAT_SC_NBUCKETS || nb > STACKLAT_SC_NBUCKETS - first)
+		return -EINVAL;
+	for (i = 0; i < nb; i++)
+		memcpy(&hist[first + i], (const char *)nla_data(h) + i * 8, 8);
+	return 0;
+}
+
 /* The row's attributes from @nest into @row (zeroed); 0 or a negative errno. */
 static int fill_sc_row(void *row, struct nlattr *nest)
 {
 	struct nlattr *t[STACKLAT_SC_A_MAX + 1], *et[STACKLAT_SC_ERRNO_A_MAX + 1], *a;
 	struct sc_row *r = row;
-	uint32_t first;
-	size_t nb, i;
 	int rem;
 
 	if (nla_parse_nested(t, STACKLAT_SC_A_MAX, nest, NULL) ||
@@ -637,16 +652,7 @@ static int fill_sc_row(void *row, struct nlattr *nest)
 			r->errno_other += get_u64(et[STACKLAT_SC_ERRNO_A_COUNT]);
 		}
 	}
-	if (t[STACKLAT_SC_A_HIST]) {
-		first = get_u32(t[STACKLAT_SC_A_HIST_FIRST]);
-		nb = (size_t)nla_len(t[STACKLAT_SC_A_HIST]) / sizeof(uint64_t);
-		if (first >= STACKLAT_SC_NBUCKETS || nb > STACKLAT_SC_NBUCKETS - first)
-			return -EINVAL;
-		for (i = 0; i < nb; i++)
-			memcpy(&r->hist[first + i],
-			       (const char *)nla_data(t[STACKLAT_SC_A_HIST]) + i * 8, 8);
-	}
-	return 0;
+	return fill_sc_hist(r->hist, t[STACKLAT_SC_A_HIST_FIRST], t[STACKLAT_SC_A_HIST]);
 }
 
 static int fill_dk_row(void *row, struct nlattr *nest)
@@ -670,6 +676,25 @@ static int fill_dk_row(void *row, struct nlattr *nest)
 	r->flush_ops = get_u64(t[STACKLAT_DK_A_FLUSH_OPS]);
 	r->other_ops = get_u64(t[STACKLAT_DK_A_OTHER_OPS]);
 	return 0;
+}
+
+static int fill_sd_row(void *row, struct nlattr *nest)
+{
+	struct nlattr *t[STACKLAT_SD_A_MAX + 1];
+	struct sd_row *r = row;
+
+	if (nla_parse_nested(t, STACKLAT_SD_A_MAX, nest, NULL) ||
+	    !t[STACKLAT_SD_A_TGID] || !t[STACKLAT_SD_A_TID])
+		return -EINVAL;
+	r->tgid = get_u32(t[STACKLAT_SD_A_TGID]);
+	r->tid = get_u32(t[STACKLAT_SD_A_TID]);
+	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_SD_A_COMM]);
+	copy_str(r->tcomm, sizeof(r->tcomm), t[STACKLAT_SD_A_THREAD_COMM]);
+	r->count = get_u64(t[STACKLAT_SD_A_COUNT]);
+	r->time_ns = get_u64(t[STACKLAT_SD_A_TIME_NS]);
+	r->max_ns = get_u64(t[STACKLAT_SD_A_MAX_NS]);
+	r->preempted = get_u64(t[STACKLAT_SD_A_PREEMPTED]);
+	return fill_sc_hist(r->hist, t[STACKLAT_SD_A_HIST_FIRST], t[STACKLAT_SD_A_HIST]);
 }
 
 /* A keyed pipeline's rows: their type, and the set they go to. */
@@ -740,6 +765,11 @@ void sl_nl_get_syscalls(struct keyed_set *s)
 void sl_nl_get_disktop(struct keyed_set *s)
 {
 	get_keyed("disktop", sizeof(struct dk_row), fill_dk_row, s);
+}
+
+void sl_nl_get_sched(struct keyed_set *s)
+{
+	get_keyed("sched", sizeof(struct sd_row), fill_sd_row, s);
 }
 
 /* ---- GET_INFLIGHT ---------------------------------------------------------- */

@@ -22,11 +22,12 @@ void pipe_list_free(struct pipe_list *pl);
 void sl_nl_get_hists(const char *pipe, struct hist_set *set);
 
 /*
- * The rows of the syscalls pipeline (struct sc_row) or of disktop (struct
- * dk_row) by GET_KEYED, retried if interrupted.
+ * The rows of the syscalls pipeline (struct sc_row), of disktop (struct
+ * dk_row) or of sched (struct sd_row) by GET_KEYED, retried if interrupted.
  */
 void sl_nl_get_syscalls(struct keyed_set *s);
 void sl_nl_get_disktop(struct keyed_set *s);
+void sl_nl_get_sched(struct keyed_set *s);
 void keyed_set_free(struct keyed_set *s);
 
 /* Every live entry of the in-flight table (of @pipe, or all). */

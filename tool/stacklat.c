@@ -638,6 +638,28 @@ static void dk_show(const struct top_args *a, const struct keyed_set *s, bool ma
 	dk_table_free(&t);
 }
 
+static void sd_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
+{
+	char tot[FMT_NS_LEN], p99[FMT_NS_LEN], mx[FMT_NS_LEN];
+	struct sd_table t;
+
+	if (sd_build(s, a, max, &t))
+		fatal("out of memory");
+	if (env) {
+		sd_json(env, &t, a, max);
+	} else {
+		fmt_ns(tot, sizeof(tot), t.time_ns);
+		fmt_ns(p99, sizeof(p99), t.p99_ns);
+		fmt_ns(mx, sizeof(mx), t.max_ns);
+		printf(": %llu run-queue waits, %s in all, p99 %s%s%s (%llu after a preemption)\n",
+		       (unsigned long long)t.count, tot, p99, max ? ", max " : "",
+		       max ? mx : "", (unsigned long long)t.preempted);
+		sd_render(stdout, &t, a, max);
+	}
+	sd_table_free(&t);
+}
+
 /* One sample: the cumulative one (@elapsed 0) or the last interval's. */
 static void top_print(const struct top_args *a, const struct top_kind *k,
 		      const struct keyed_set *s, uint64_t elapsed, bool first)
@@ -773,6 +795,8 @@ static int cmd_top(int argc, char **argv)
 				   sc_delta, sc_show },
 		[TOP_DISK] = { "disktop", "disk I/O", "bios", sl_nl_get_disktop,
 			       dk_delta, dk_show },
+		[TOP_SCHED] = { "sched", "run-queue latency", "waits", sl_nl_get_sched,
+				sd_delta, sd_show },
 	};
 	struct top_args a;
 	char err[160];
@@ -982,11 +1006,14 @@ static const struct subcommand subcommands[] = {
 	  "the kernel's (a quantile from them is within a factor of two).\n" },
 	{ "top", cmd_top,
 	  "syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j] [INTERVAL [COUNT]]\n"
-	  "       stacklat top disk [-p PID] [-n N] [-j] [INTERVAL [COUNT]]",
+	  "       stacklat top disk [-p PID] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top sched [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
 	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
-	  "most bytes, per disk - bcc's biotop, from the disktop pipeline.",
+	  "most bytes, per disk - bcc's biotop, from the disktop pipeline.  top sched:\n"
+	  "run-queue latency (runnable, woken or preempted, to on a CPU) per process,\n"
+	  "or per thread of -p's - bcc's runqlat -P, from the sched pipeline.",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
 	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
@@ -1017,7 +1044,18 @@ static const struct subcommand subcommands[] = {
 	  "\"read_bytes\",\"write_bytes\",\"read_ops\",\"write_ops\",\"total\",\"rows\":\n"
 	  "[{\"tgid\",\"comm\",\"dev\",\"major\",\"minor\",\"disk\",\"read_bytes\",\n"
 	  "\"read_ops\",\"write_bytes\",\"write_ops\",\"discard_bytes\",\"discard_ops\",\n"
-	  "\"flush_ops\",\"other_ops\",\"ops\"}].\n" },
+	  "\"flush_ops\",\"other_ops\",\"ops\"}].\n"
+	  "\n"
+	  "top sched: a row per process (its threads summed), or with -p PID per\n"
+	  "thread: PID COMM THREADS WAITS TOTAL AVG P99 MAX PREEMPT; -s total\n"
+	  "(default), max, p99 or count.  A wait runs from the thread becoming\n"
+	  "runnable - woken, or switched out still runnable (preempted, yielding:\n"
+	  "PREEMPT counts those) - to its switch onto a CPU.  P99 is the upper bound\n"
+	  "of its log2 bucket (at most MAX); MAX is not known for an interval (\"-\").\n"
+	  "-j: \"what\":\"sched\",\"by\":\"process\"|\"thread\",\"pid\",\"sort\",\"waits\",\n"
+	  "\"time_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"total\",\"hist\",\"rows\":\n"
+	  "[{\"tgid\",\"tid\" (by thread),\"comm\",\"threads\" (by process),\"waits\",\n"
+	  "\"time_ns\",\"avg_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"hist\"}].\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

@@ -49,10 +49,15 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			sorted = true;
 			if (!strcmp(optarg, "count")) {
 				a->sort = TOP_SORT_COUNT;
-			} else if (!strcmp(optarg, "time")) {
+			} else if (!strcmp(optarg, "time") || !strcmp(optarg, "total")) {
 				a->sort = TOP_SORT_TIME;
+			} else if (!strcmp(optarg, "max")) {
+				a->sort = TOP_SORT_MAX;
+			} else if (!strcmp(optarg, "p99")) {
+				a->sort = TOP_SORT_P99;
 			} else {
-				snprintf(err, errlen, "-s: 'count' or 'time', not '%s'", optarg);
+				snprintf(err, errlen, "-s: 'count' or 'time' (sched: 'total', 'max', 'p99', 'count'), not '%s'",
+					 optarg);
 				return -1;
 			}
 			break;
@@ -80,10 +85,14 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 	i = optind;
 	if (i < argc && !strcmp(argv[i], "disk")) {
 		a->what = TOP_DISK;
+	} else if (i < argc && !strcmp(argv[i], "sched")) {
+		a->what = TOP_SCHED;
+		if (!sorted)
+			a->sort = TOP_SORT_TIME;
 	} else if (i >= argc || strcmp(argv[i], "syscalls")) {
 		snprintf(err, errlen, i < argc ?
-			 "'%s': 'syscalls' or 'disk' can be shown" :
-			 "what? (syscalls or disk)%s", i < argc ? argv[i] : "");
+			 "'%s': 'syscalls', 'disk' or 'sched' can be shown" :
+			 "what? (syscalls, disk or sched)%s", i < argc ? argv[i] : "");
 		return -1;
 	}
 	i++;
@@ -109,6 +118,15 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 	if (a->what == TOP_DISK && (a->errors || a->by_process || sorted)) {
 		snprintf(err, errlen, "%s: for syscalls only (disk: a row per process and disk, by bytes)",
 			 a->errors ? "-x" : a->by_process ? "-P" : "-s");
+		return -1;
+	}
+	if (a->what == TOP_SCHED && (a->errors || a->by_process)) {
+		snprintf(err, errlen, "%s: not for sched (a row per process; -p PID: per thread)",
+			 a->errors ? "-x" : "-P");
+		return -1;
+	}
+	if (a->what == TOP_SYSCALLS && a->sort > TOP_SORT_TIME) {
+		snprintf(err, errlen, "-s max, p99: for sched only");
 		return -1;
 	}
 	if (a->by_process && a->pid) {
@@ -154,21 +172,7 @@ const char *sc_name(uint32_t abi, uint32_t nr, char *buf, size_t len)
 
 /* ---- deltas ------------------------------------------------------------ */
 
-/* What a delta needs to know of a row type. */
-struct keyed_ops {
-	size_t size;					/* of a row */
-	int (*cmp_key)(const void *a, const void *b);	/* the order of the keys */
-	bool (*minus)(void *c, const void *p);		/* c -= p; false: p is no past of c */
-	bool (*active)(const void *r);			/* did something: kept */
-};
-
-/*
- * @cur minus @prev, row by row (the same key); a row new in @cur counts
- * whole, a row gone from @cur is left out, a reset (the generations
- * differ) or a row that went down counts @cur's whole; rows that did
- * nothing are left out.  0, or -1 when out of memory.
- */
-static int keyed_delta(const struct keyed_ops *o, const struct keyed_set *cur,
+int keyed_delta(const struct keyed_ops *o, const struct keyed_set *cur,
 		       const struct keyed_set *prev, struct keyed_set *out)
 {
 	bool reset = !prev || prev->generation != cur->generation;

@@ -18,8 +18,9 @@
 
 #include "model.h"
 
-enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME };
-enum top_what { TOP_SYSCALLS, TOP_DISK };
+/* TOP_SORT_TIME is sched's "total"; MAX and P99 are sched's only */
+enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME, TOP_SORT_MAX, TOP_SORT_P99 };
+enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED };
 
 struct top_args {
 	enum top_what what;
@@ -32,6 +33,23 @@ struct top_args {
 	uint64_t interval_ns;	/* 0: one cumulative sample */
 	uint64_t count;		/* samples; 0: until interrupted */
 };
+
+/* What a delta needs to know of a row type. */
+struct keyed_ops {
+	size_t size;					/* of a row */
+	int (*cmp_key)(const void *a, const void *b);	/* the order of the keys */
+	bool (*minus)(void *c, const void *p);		/* c -= p; false: p is no past of c */
+	bool (*active)(const void *r);			/* did something: kept */
+};
+
+/*
+ * @cur minus @prev, row by row (the same key); a row new in @cur counts
+ * whole, a row gone from @cur is left out, a reset (the generations
+ * differ) or a row that went down counts @cur's whole; rows that did
+ * nothing are left out.  0, or -1 when out of memory.
+ */
+int keyed_delta(const struct keyed_ops *o, const struct keyed_set *cur,
+		const struct keyed_set *prev, struct keyed_set *out);
 
 /*
  * top syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j]
@@ -168,5 +186,69 @@ void dk_render(FILE *f, const struct dk_table *t, const char *sysfs);
  */
 void dk_json(struct json_object *env, const struct dk_table *t,
 	     const struct top_args *a, const char *sysfs);
+
+/* ---- top sched -------------------------------------------------------- */
+
+/*
+ * @cur minus @prev (rows of struct sd_row, one per thread), as sc_delta();
+ * the maximum is not known for an interval (0).  0, or -1 out of memory.
+ */
+int sd_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out);
+
+/*
+ * The @q-th quantile (0 < q <= 1) of a log2 histogram of @count samples
+ * (stacklat_sc_lower() buckets): the upper bound of the bucket it falls
+ * in, no more than @max when @max is known (non-zero); 0 when empty.
+ */
+uint64_t sd_quantile(const uint64_t *hist, uint64_t count, uint64_t max,
+		     double q);
+
+/*
+ * A shown row: a process (its threads summed), or with -p a thread of it.
+ */
+struct sd_shown {
+	uint32_t tgid, tid;		/* tid 0: a process */
+	char comm[16];			/* the process's, or the thread's */
+	uint64_t comm_waits;		/* the waits of the row it came from */
+	uint32_t threads;		/* a process: its threads' rows */
+	uint64_t count, time_ns, max_ns, preempted, p99_ns;
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
+struct sd_table {
+	struct sd_shown *r;
+	size_t n;
+	size_t total;			/* rows before the cut */
+	uint64_t count, time_ns, max_ns, preempted, p99_ns;	/* all rows */
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
+/*
+ * @s's rows (struct sd_row) summed per process, or with -p PID that
+ * process's threads; sorted by @a's -s (total, max, p99, count), cut
+ * (-n).  @max: the maxima are known (no interval); without, -s max sorts
+ * by the p99.
+ */
+int sd_build(const struct keyed_set *s, const struct top_args *a, bool max,
+	     struct sd_table *t);
+void sd_table_free(struct sd_table *t);
+
+/*
+ * The table as text: PID COMM THREADS WAITS TOTAL AVG P99 MAX PREEMPT
+ * (TID COMM for a process's threads), MAX "-" for an interval.
+ */
+void sd_render(FILE *f, const struct sd_table *t, const struct top_args *a,
+	       bool max);
+
+/*
+ * Added to @env: {"what":"sched","by":"process"|"thread","pid","sort",
+ * "waits","time_ns","max_ns"|null,"p99_ns","preempted","total",
+ * "hist":[[lo,hi|null,count]...],"rows":[{"tgid","tid" (a thread),
+ * "comm","threads" (a process),"waits","time_ns","avg_ns","max_ns"|null,
+ * "p99_ns","preempted","hist"}]}.
+ */
+void sd_json(struct json_object *env, const struct sd_table *t,
+	     const struct top_args *a, bool max);
 
 #endif

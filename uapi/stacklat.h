@@ -214,6 +214,20 @@
  *       STACKLAT_DK_A_FLUSH_OPS      u64, cache flushes (a flush, or a
  *                                    write with no data asking for one)
  *       STACKLAT_DK_A_OTHER_OPS      u64, any other (write zeroes, zones)
+ *                                  for sched enum stacklat_sd_attr: one
+ *                                  thread's run-queue waits
+ *       STACKLAT_SD_A_TGID           u32, its process
+ *       STACKLAT_SD_A_TID            u32, the thread
+ *       STACKLAT_SD_A_COMM           NUL string, the process's name
+ *       STACKLAT_SD_A_THREAD_COMM    NUL string, the thread's name
+ *       STACKLAT_SD_A_COUNT          u64, waits that ended on a CPU
+ *       STACKLAT_SD_A_TIME_NS        u64, their total time
+ *       STACKLAT_SD_A_MAX_NS         u64, the longest
+ *       STACKLAT_SD_A_PREEMPTED      u64, of the waits, those that began
+ *                                    with a switch-out while runnable
+ *                                    (the others with a wakeup)
+ *       STACKLAT_SD_A_HIST_FIRST     u32, and STACKLAT_SD_A_HIST: as
+ *       STACKLAT_SD_A_HIST           syscalls' (stacklat_sc_lower())
  *   The dump is stamped with a sequence that changes whenever rows move or
  *   go (each fold, once a second, and each reset): a reply with
  *   NLM_F_DUMP_INTR set should be retried.  GET_PIPELINES gives the
@@ -733,5 +747,27 @@ enum stacklat_dk_attr {
 	__STACKLAT_DK_A_LAST
 };
 #define STACKLAT_DK_A_MAX (__STACKLAT_DK_A_LAST - 1)
+
+/*
+ * A row of the sched pipeline (GET_KEYED's STACKLAT_A_KEYED): one thread's
+ * run-queue latency, runnable (woken, or switched out still runnable) to
+ * on a CPU; the histogram's buckets are syscalls' (stacklat_sc_lower()).
+ */
+enum stacklat_sd_attr {
+	STACKLAT_SD_A_UNSPEC,
+	STACKLAT_SD_A_TGID,
+	STACKLAT_SD_A_TID,
+	STACKLAT_SD_A_COMM,
+	STACKLAT_SD_A_THREAD_COMM,
+	STACKLAT_SD_A_COUNT,
+	STACKLAT_SD_A_TIME_NS,
+	STACKLAT_SD_A_MAX_NS,
+	STACKLAT_SD_A_PREEMPTED,
+	STACKLAT_SD_A_HIST_FIRST,
+	STACKLAT_SD_A_HIST,
+	STACKLAT_SD_A_PAD,
+	__STACKLAT_SD_A_LAST
+};
+#define STACKLAT_SD_A_MAX (__STACKLAT_SD_A_LAST - 1)
 
 #endif /* _UAPI_STACKLAT_H */

@@ -4,7 +4,8 @@
 # kmod/compat-probe.sh on header snippets of the kernels the matrix does not
 # have, written as those kernels have them: 5.10.0-5.10.136 (block_rq_*
 # with a queue), 5.17 (kfree_skb with a reason, no rq->rq_disk), 6.11
-# (rx_sk, not const), interrupt events that changed, tracepoint probes
+# (rx_sk, not const), interrupt events that changed, the task's state
+# (->__state, 5.14) and sched_wakeup, tracepoint probes
 # called preemptible (6.13's syscall tracepoints, 7.x's all), and no
 # headers at all.  Each must give exactly the flags listed.  (The matrix's own header sets are probed by every build.)
 set -euo pipefail
@@ -52,9 +53,20 @@ TRACE_EVENT(sched_switch,
 DEFINE_EVENT(sched_wakeup_template, sched_waking,
 	     TP_PROTO(struct task_struct *p),
 	     TP_ARGS(p));
+DEFINE_EVENT(sched_wakeup_template, sched_wakeup,
+	     TP_PROTO(struct task_struct *p),
+	     TP_ARGS(p));
+DEFINE_EVENT(sched_wakeup_template, sched_wakeup_new,
+	     TP_PROTO(struct task_struct *p),
+	     TP_ARGS(p));
 DEFINE_EVENT(sched_process_template, sched_process_exit,
 	     TP_PROTO(struct task_struct *p),
 	     TP_ARGS(p));
+H
+	w "$1" linux/sched.h <<'H'
+struct task_struct {
+	volatile long			state;
+};
 H
 	w "$1" trace/events/net.h <<'H'
 TRACE_EVENT(net_dev_start_xmit,
@@ -213,6 +225,26 @@ H
 expect "tracepoints 7.x" "$t6" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
 	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T \
 	TP_PROBES_PREEMPTIBLE TP_SYSCALL_PROBES_PREEMPTIBLE
+
+# the task's state: ->__state from 5.14; neither it nor ->state: named
+t7=$tmp/state
+cp -r "$t6" "$t7"
+w "$t7" linux/sched.h <<'H'
+struct task_struct {
+	/* - 0 runnable, > 0 stopped: */
+	unsigned int			__state;
+};
+H
+expect "task __state" "$t7" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON KFREE_SKB_TP_HAS_RX_SK \
+	CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T \
+	TP_PROBES_PREEMPTIBLE TP_SYSCALL_PROBES_PREEMPTIBLE TASK_STATE_IS___STATE
+sed -i 's/__state;/state_word;/' "$t7/include/linux/sched.h"
+sed -i 's/TP_PROTO(struct task_struct \*p),/TP_PROTO(struct task_struct *p, int cpu),/' \
+	"$t7/include/trace/events/sched.h"
+expect "task state, sched_wakeup changed" "$t7" HAS_GET_KRETPROBE HAS_NLA_STRSCPY KFREE_SKB_TP_HAS_REASON \
+	KFREE_SKB_TP_HAS_RX_SK CONSUME_SKB_TP_HAS_LOCATION BLOCK_RQ_COMPLETE_TP_HAS_BLK_STATUS LOOKUP_BDEV_HAS_DEV_T \
+	TP_PROBES_PREEMPTIBLE TP_SYSCALL_PROBES_PREEMPTIBLE TASK_STATE_UNKNOWN SCHED_WAKEUP_TP_UNKNOWN \
+	SCHED_WAKING_TP_UNKNOWN SCHED_PROCESS_EXIT_TP_UNKNOWN
 
 # a net_dev_xmit that changed: named, not guessed
 sed -i 's/unsigned int skb_len)/unsigned int skb_len, int more)/' "$t2/include/trace/events/net.h"

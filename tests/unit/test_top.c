@@ -3,7 +3,9 @@
  * "stacklat top syscalls" (tool/top.c): its command line, syscall and
  * errno names, deltas between samples, the summed and sorted table, its
  * text and its JSON; and "stacklat top disk": the same for the disktop
- * rows, and disk names from a sysfs tree.
+ * rows, and disk names from a sysfs tree; and "stacklat top sched"
+ * (tool/top_sched.c): its arguments, quantiles from log2 buckets, threads
+ * summed per process, sorting, deltas and JSON.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +25,7 @@
 /* row @i of a keyed set of struct sc_row, of struct dk_row */
 #define SC(s, i)	(((struct sc_row *)(s).r)[i])
 #define DK(s, i)	(((struct dk_row *)(s).r)[i])
+#define SD(s, i)	(((struct sd_row *)(s).r)[i])
 
 static int parse(const char *line, struct top_args *a, char *err)
 {
@@ -546,6 +549,174 @@ static void test_disk_build_render(void **state)
 	rm_sysfs(sys);
 }
 
+static void test_sched_args(void **state)
+{
+	struct top_args a;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(parse("sched", &a, err), 0);
+	assert_int_equal(a.what, TOP_SCHED);
+	assert_int_equal(a.sort, TOP_SORT_TIME);	/* total */
+	assert_int_equal(parse("sched -s p99 -p 9 -j 1 2", &a, err), 0);
+	assert_int_equal(a.sort, TOP_SORT_P99);
+	assert_int_equal(a.pid, 9);
+	assert_int_equal(a.count, 2);
+	assert_int_equal(parse("-s max sched", &a, err), 0);
+	assert_int_equal(a.sort, TOP_SORT_MAX);
+	assert_int_equal(parse("sched -s count", &a, err), 0);
+	assert_int_equal(a.sort, TOP_SORT_COUNT);
+	assert_int_equal(parse("sched -s total", &a, err), 0);
+	assert_int_equal(a.sort, TOP_SORT_TIME);
+	assert_int_equal(parse("sched -s size", &a, err), -1);
+	assert_int_equal(parse("sched -x", &a, err), -1);
+	assert_int_equal(parse("sched -P", &a, err), -1);
+	assert_int_equal(parse("syscalls -s p99", &a, err), -1);
+	assert_non_null(strstr(err, "sched only"));
+	assert_int_equal(parse("scheds", &a, err), -1);
+	assert_non_null(strstr(err, "sched"));
+}
+
+static void test_sched_quantile(void **state)
+{
+	uint64_t h[STACKLAT_SC_NBUCKETS] = { 0 };
+	unsigned int b50 = stacklat_sc_bucket(50000000);
+
+	(void)state;
+	assert_int_equal(sd_quantile(h, 0, 0, 0.99), 0);
+	/* 99 waits of ~1 us, one of 50 ms: p99 in the 1 us bucket */
+	h[stacklat_sc_bucket(1000)] = 99;
+	h[b50] = 1;
+	assert_int_equal(sd_quantile(h, 100, 0, 0.99), stacklat_sc_lower(stacklat_sc_bucket(1000) + 1));
+	/* p99.5: the 50 ms bucket's upper bound, or the max when lower */
+	assert_int_equal(sd_quantile(h, 100, 0, 0.995), stacklat_sc_lower(b50 + 1));
+	assert_int_equal(sd_quantile(h, 100, 50000000, 0.995), 50000000);
+	/* the last bucket: no upper bound, the max if known */
+	memset(h, 0, sizeof(h));
+	h[STACKLAT_SC_NBUCKETS - 1] = 1;
+	assert_int_equal(sd_quantile(h, 1, 5000000000ULL, 0.99), 5000000000ULL);
+	assert_int_equal(sd_quantile(h, 1, 0, 0.99), stacklat_sc_lower(STACKLAT_SC_NBUCKETS - 1));
+}
+
+static void sd_fill(struct sd_row *r, uint32_t tgid, uint32_t tid, const char *comm,
+		    const char *tcomm, uint64_t n, uint64_t each)
+{
+	memset(r, 0, sizeof(*r));
+	r->tgid = tgid;
+	r->tid = tid;
+	strcpy(r->comm, comm);
+	strcpy(r->tcomm, tcomm);
+	r->count = n;
+	r->time_ns = n * each;
+	r->max_ns = each;
+	r->preempted = n / 2;
+	r->hist[stacklat_sc_bucket(each)] = n;
+}
+
+static void test_sched_build(void **state)
+{
+	struct sd_row rows[4];
+	struct keyed_set s = { rows, 4, 4, 1 }, p = { 0 }, d = { 0 };
+	struct sd_row prow[1];
+	struct top_args a;
+	struct sd_table t;
+	struct json_object *env, *o;
+	char err[160], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	sd_fill(&rows[0], 10, 10, "db", "db", 100, 1000);		/* 100 us */
+	sd_fill(&rows[1], 10, 11, "db", "db-worker", 10, 50000000);	/* 500 ms */
+	sd_fill(&rows[2], 20, 20, "web", "web", 1000, 200000);	/* 200 ms */
+	sd_fill(&rows[3], 30, 30, "cron", "cron", 1, 90000000);	/* 90 ms */
+
+	/* by process: db's two threads summed, sorted by total */
+	assert_int_equal(parse("sched", &a, err), 0);
+	assert_int_equal(sd_build(&s, &a, true, &t), 0);
+	assert_int_equal(t.n, 3);
+	assert_int_equal(t.r[0].tgid, 10);
+	assert_int_equal(t.r[0].threads, 2);
+	assert_int_equal(t.r[0].count, 110);
+	assert_int_equal(t.r[0].time_ns, 100000 + 500000000);
+	assert_int_equal(t.r[0].max_ns, 50000000);
+	assert_string_equal(t.r[0].comm, "db");
+	assert_int_equal(t.r[1].tgid, 20);
+	assert_int_equal(t.count, 1111);
+	assert_int_equal(t.max_ns, 90000000);
+	/* db: 10 of 110 at 50 ms, p99 in that bucket, bounded by the max */
+	assert_int_equal(t.r[0].p99_ns, 50000000);
+	sd_table_free(&t);
+
+	/* by max, by p99, by count */
+	assert_int_equal(parse("sched -s max", &a, err), 0);
+	assert_int_equal(sd_build(&s, &a, true, &t), 0);
+	assert_int_equal(t.r[0].tgid, 30);
+	sd_table_free(&t);
+	assert_int_equal(parse("sched -s p99", &a, err), 0);
+	assert_int_equal(sd_build(&s, &a, true, &t), 0);
+	assert_int_equal(t.r[0].tgid, 30);
+	assert_int_equal(t.r[1].tgid, 10);
+	sd_table_free(&t);
+	assert_int_equal(parse("sched -s count -n 1", &a, err), 0);
+	assert_int_equal(sd_build(&s, &a, true, &t), 0);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(t.total, 3);
+	assert_int_equal(t.r[0].tgid, 20);
+	sd_table_free(&t);
+
+	/* -p: that process's threads, named as threads */
+	assert_int_equal(parse("sched -p 10", &a, err), 0);
+	assert_int_equal(sd_build(&s, &a, true, &t), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.r[0].tid, 11);
+	assert_string_equal(t.r[0].comm, "db-worker");
+	assert_int_equal(t.count, 110);
+	f = open_memstream(&text, &len);
+	sd_render(f, &t, &a, true);
+	fclose(f);
+	assert_non_null(strstr(text, "TID"));
+	assert_non_null(strstr(text, "db-worker"));
+	assert_non_null(strstr(text, "500ms"));
+	free(text);
+	env = json_object_new_object();
+	sd_json(env, &t, &a, true);
+	assert_true(json_object_object_get_ex(env, "by", &o));
+	assert_string_equal(json_object_get_string(o), "thread");
+	assert_true(json_object_object_get_ex(env, "waits", &o));
+	assert_int_equal(json_object_get_uint64(o), 110);
+	assert_true(json_object_object_get_ex(env, "rows", &o));
+	assert_int_equal(json_object_array_length(o), 2);
+	o = json_object_array_get_idx(o, 0);
+	assert_true(json_object_object_get_ex(o, "tid", &o));
+	assert_int_equal(json_object_get_uint64(o), 11);
+	json_object_put(env);
+	sd_table_free(&t);
+
+	/* a delta: the row's growth, no max; a reset counts whole */
+	sd_fill(&prow[0], 20, 20, "web", "web", 400, 200000);
+	p.r = prow;
+	p.n = p.cap = 1;
+	p.generation = 1;
+	assert_int_equal(sd_delta(&s, &p, &d), 0);
+	assert_int_equal(d.n, 4);
+	assert_int_equal(SD(d, 2).count, 600);
+	assert_int_equal(SD(d, 2).time_ns, 600 * 200000ULL);
+	assert_int_equal(SD(d, 2).max_ns, 0);
+	assert_int_equal(SD(d, 2).hist[stacklat_sc_bucket(200000)], 600);
+	p.generation = 2;
+	assert_int_equal(sd_delta(&s, &p, &d), 0);
+	assert_int_equal(SD(d, 2).count, 1000);
+	/* an interval's table: no max, -s max falls back to the p99 */
+	assert_int_equal(parse("sched -s max", &a, err), 0);
+	assert_int_equal(sd_build(&d, &a, false, &t), 0);
+	assert_int_equal(t.max_ns, 0);
+	assert_int_equal(t.r[0].max_ns, 0);
+	assert_true(t.r[0].p99_ns > 0);
+	sd_table_free(&t);
+	free(d.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -558,6 +729,9 @@ int main(void)
 		cmocka_unit_test(test_disk_delta),
 		cmocka_unit_test(test_disk_names),
 		cmocka_unit_test(test_disk_build_render),
+		cmocka_unit_test(test_sched_args),
+		cmocka_unit_test(test_sched_quantile),
+		cmocka_unit_test(test_sched_build),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched: run-queue latency (bcc's runqlat) - how long a thread waits,
+ * runnable, for a CPU - as the stage "runqueue" (every thread of the
+ * host, or those the filter lets in) and per thread in the engine's keyed
+ * aggregation (core/keyed.c): count, total, max and a log2 histogram, so
+ * that a reader sums a process's threads and takes percentiles.
+ *
+ * A wait begins when the thread becomes runnable:
+ *   - woken (sched_wakeup, sched_wakeup_new: the task is on a runqueue
+ *     from then on), or
+ *   - switched out while still runnable (sched_switch's prev): preempted
+ *     by a task of higher priority or at the end of its slice, or yielding
+ *     - the kernel's task_is_running(prev), read at the tracepoint (the
+ *     prev_state argument of 5.18+ is the state before __schedule()
+ *     looked at signals; 5.10 has none).  bcc's runqlat counts both kinds
+ *     too; a row says how many of its waits began with a switch-out
+ *     ("preempted").
+ * That is the kernel's own accounting (sched_info: run_delay and pcount in
+ * /proc/PID/task/TID/schedstat), with one difference: a task preempted
+ * after it set a sleeping state (between prepare_to_wait() and
+ * schedule()) is on its runqueue but not runnable, and its wait starts
+ * when it is woken (sched_wakeup from ttwu_runnable), where sched_info
+ * counts none.
+ * and ends when it is switched in (sched_switch's next).  The time asleep
+ * (blocked, not runnable) is not in it: that is off-CPU time.
+ *
+ * The start is kept per thread in the in-flight table (the chain of the
+ * thread's id, as syscalls keeps sys_enter's time), since the wakeup and
+ * the switch-in happen on different CPUs: a wakeup opens the chain or keeps
+ * the one there (a preempted task woken from the sleeping state it had set
+ * is runnable since its preemption), a runnable switch-out starts it anew,
+ * the switch-in records and forgets it.  A wakeup of a task that is on its
+ * CPU (->on_cpu: woken before it got to sleep, sched_wakeup from
+ * ttwu_runnable) starts nothing: no switch-in follows.  A switch-in with no
+ * start is counted "unmatched": the threads that were runnable when the
+ * pipeline was enabled, a start the table had no room for (table_full,
+ * busy), a wait longer than stale_ms (stale).  The idle tasks (pid 0) are
+ * never followed.
+ *
+ * Context: sched_wakeup and sched_wakeup_new run inside the scheduler
+ * with the woken task's runqueue locked and interrupts off; sched_switch
+ * inside __schedule() with the runqueue locked and interrupts off.  On
+ * 7.x the tracepoint calls its probes under SRCU, preemptible as far as
+ * the tracepoint is concerned, and SL_TP_DEFINE_POST turns preemption off
+ * around the probe (a no-op here: interrupts are already off).  Nothing
+ * here may take a runqueue lock or wake anything: the probes use the
+ * in-flight table (bounded, lock-free for the reader that gives up),
+ * per-CPU histograms and keyed buffers, and count - no printk, no wakeup.
+ * Slow events are not written: the event records the current task, which
+ * at sched_switch is the one leaving, not the one whose wait ended.
+ *
+ * Rows: (tgid, tid), the thread's; their group is the process, retired
+ * when its last thread exits (sched_process_exit) and aged out
+ * keyed_linger_ms later, so a thread that ended in a process that goes on
+ * keeps its row until the process ends.  Each row carries the thread's
+ * name and its process's (the group leader's), taken when the row is
+ * first used in a CPU's buffer.  Filters: tgid, tid - of the thread that
+ * waits, not of the task running the probe.
+ */
+#include <linux/ctype.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <net/netlink.h>
+#include <trace/events/sched.h>
+
+#include "sl.h"
+
+/* timestamp slots */
+enum { SD_READY, SD_ONCPU };
+
+/* the stages */
+enum { SD_ST_RUNQ };
+
+/* A row's values (keyed.h: value 0 is its weight, the waits). */
+enum {
+	SV_COUNT,				/* waits that ended */
+	SV_TIME,				/* their total */
+	SV_MAX,
+	SV_PREEMPTED,				/* waits begun by a switch-out */
+	SV_COMM,				/* the thread's name, 16 bytes */
+	SV_PCOMM = SV_COMM + 2,			/* the process's */
+	SV_HIST = SV_PCOMM + 2,
+	SV_NVALS = SV_HIST + STACKLAT_SC_NBUCKETS
+};
+
+/* aux[0] of a chain: the wait began with a switch-out */
+#define SD_AUX_PREEMPTED	1
+
+static struct sl_stage sl_sd_stages[] = {
+	[SD_ST_RUNQ] = { "runqueue", "runnable", "oncpu", SD_READY, SD_ONCPU },
+};
+
+static __always_inline u64 sl_sd_key(u32 tgid, u32 tid)
+{
+	return (u64)tgid << 32 | tid;
+}
+
+/* uapi's stacklat_sc_bucket(), without its loop */
+static __always_inline unsigned int sl_sd_bucket(u64 ns)
+{
+	unsigned int b;
+
+	if (ns < 256)
+		return 0;
+	b = fls64(ns) - 8;
+	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
+}
+
+/* Task @t (not the current one) passes the pipeline's tgid/tid filter. */
+static __always_inline bool sl_sd_task_ok(const struct sl_pipeline *p,
+					  const struct task_struct *t)
+{
+	const struct sl_filter *f = sl_filter_of(p);
+	u32 tgid = READ_ONCE(f->tgid), tid = READ_ONCE(f->tid);
+
+	if (tgid && tgid != (u32)READ_ONCE(t->tgid))
+		return false;
+	if (tid && tid != (u32)READ_ONCE(t->pid))
+		return false;
+	return true;
+}
+
+static __always_inline void sl_sd_name(char *c, const char *from)
+{
+	unsigned int i;
+
+	for (i = 0; i < 15; i++)
+		c[i] = READ_ONCE(from[i]);
+	c[15] = '\0';
+}
+
+/* One ended wait of @t, @ns long, in its row of this CPU's buffer. */
+static __always_inline void sl_sd_count(struct sl_keyed *t,
+					const struct task_struct *tsk,
+					u64 ns, bool preempted)
+{
+	struct sl_keyed_buf *b = sl_keyed_begin(t);
+	const struct task_struct *g;
+	bool fresh;
+	u64 *v;
+
+	if (!b)
+		return;
+	v = sl_keyed_row(t, b, sl_sd_key((u32)tsk->tgid, (u32)tsk->pid),
+			 &fresh);
+	if (v) {
+		if (fresh) {
+			g = READ_ONCE(tsk->group_leader);
+			sl_sd_name((char *)&v[SV_COMM], tsk->comm);
+			sl_sd_name((char *)&v[SV_PCOMM], g->comm);
+		}
+		v[SV_COUNT]++;
+		v[SV_TIME] += ns;
+		if (ns > v[SV_MAX])
+			v[SV_MAX] = ns;
+		if (preempted)
+			v[SV_PREEMPTED]++;
+		v[SV_HIST + sl_sd_bucket(ns)]++;
+	}
+	sl_keyed_end(b);
+}
+
+/* A wait of @t begins @now (a wakeup: an earlier start is kept). */
+static __always_inline void sl_sd_runnable(struct sl_pipeline *p,
+					   const struct task_struct *t,
+					   u64 now, bool preempted)
+{
+	struct sl_flight_ent *e;
+	u32 pid = (u32)READ_ONCE(t->pid);
+
+	if (!pid || !sl_sd_task_ok(p, t))
+		return;
+	if (preempted) {
+		e = sl_chain_start(p, pid, SD_READY, now);
+		if (!e)
+			return;		/* counted by the table */
+		e->aux[0] = SD_AUX_PREEMPTED;
+	} else {
+		e = sl_chain_open(p, pid, now);
+		if (!e)
+			return;
+		if (!e->ts[SD_READY]) {
+			e->ts[SD_READY] = now;
+			e->aux[0] = 0;
+		}
+	}
+	sl_chain_put(e);
+}
+
+/* sched_wakeup(p), sched_wakeup_new(p) */
+static __always_inline int sl_sd_wakeup(struct sl_ev *ev,
+					struct sl_flight_ent *unused)
+{
+	const struct task_struct *t = sl_ev_ptr(ev, 0);
+
+	/* on its CPU still: woken before it slept, no switch-in follows */
+	if (READ_ONCE(t->on_cpu))
+		return SL_KEEP;
+	sl_sd_runnable(ev->p, t, sl_ev_now(ev), false);
+	return SL_KEEP;
+}
+
+/* sched_switch(preempt, prev, next[, prev_state]) */
+static __always_inline int sl_sd_switch(struct sl_ev *ev,
+					struct sl_flight_ent *unused)
+{
+	const struct task_struct *prev = sl_ev_ptr(ev, 1);
+	const struct task_struct *next = sl_ev_ptr(ev, 2);
+	struct sl_pipeline *p = ev->p;
+	struct sl_flight_ent *e;
+	struct sl_keyed *t;
+	u64 now = sl_ev_now(ev), t0, ns;
+	bool preempted;
+
+	if (sl_compat_task_running(prev))
+		sl_sd_runnable(p, prev, now, true);
+	if (!next->pid)
+		return SL_KEEP;
+	if (!sl_sd_task_ok(p, next)) {
+		sl_loss(p, SL_LOSS_FILTERED);
+		return SL_KEEP;
+	}
+	e = sl_chain_get(p, next->pid);
+	if (!e) {
+		sl_loss(p, SL_LOSS_UNMATCHED);
+		return SL_KEEP;
+	}
+	t0 = e->ts[SD_READY];
+	preempted = e->aux[0] == SD_AUX_PREEMPTED;
+	sl_chain_remove(p, e, SL_NO_LOSS);
+	ns = now - t0;
+	if (!t0) {
+		sl_loss(p, SL_LOSS_UNMATCHED);
+		return SL_KEEP;
+	}
+	if ((s64)ns < 0 || ns > sl_max_delta_ns) {
+		sl_loss(p, SL_LOSS_BAD_DELTA);
+		return SL_KEEP;
+	}
+	sl_record(p, SD_ST_RUNQ, (s64)ns);
+	t = sl_pipeline_keyed(p);
+	if (t)
+		sl_sd_count(t, next, ns, preempted);
+	return SL_KEEP;
+}
+
+/*
+ * sched_process_exit(p[, group_dead]), the exiting thread's own context:
+ * its chain is forgotten (the action), and the last thread of a process
+ * notes that its rows may age out.
+ */
+static int sl_sd_pexit(struct sl_ev *ev)
+{
+	struct sl_keyed *t = sl_pipeline_keyed(ev->p);
+	struct sl_keyed_buf *b;
+
+	if (!t || !sl_ev_arg(ev, 1) || !sl_task_ok(ev->p))
+		return 0;
+	b = sl_keyed_begin(t);
+	if (b) {
+		sl_keyed_retire(b, (u32)current->tgid);
+		sl_keyed_end(b);
+	}
+	return 0;
+}
+
+SL_TP_DEFINE_POST(sched_wakeup, sl_sd_wakeup, (struct task_struct *p),
+		  (unsigned long)p)
+SL_TP_DEFINE_POST(sched_wakeup_new, sl_sd_wakeup, (struct task_struct *p),
+		  (unsigned long)p)
+SL_TP_DEFINE_POST(sched_switch, sl_sd_switch, (SL_COMPAT_SCHED_SWITCH_ARGS),
+		  (unsigned long)preempt, (unsigned long)prev,
+		  (unsigned long)next)
+SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS),
+	     (unsigned long)p, (unsigned long)sl_compat_group_dead(p))
+
+static const struct sl_cand sl_c_sd_wakeup[] = {
+	SL_TPD_POST(sched_wakeup, sl_sd_wakeup) };
+static const struct sl_cand sl_c_sd_wakeup_new[] = {
+	SL_TPD_POST(sched_wakeup_new, sl_sd_wakeup) };
+static const struct sl_cand sl_c_sd_switch[] = {
+	SL_TPD_POST(sched_switch, sl_sd_switch) };
+static const struct sl_cand sl_c_sd_pexit[] = { SL_TPD(sched_process_exit) };
+
+static struct sl_hook sl_sd_hooks[] = {
+	SL_POINT("wakeup", sl_c_sd_wakeup, SL_ACT_NONE, SD_READY, 0,
+		 .post = sl_sd_wakeup),
+	SL_POINT("wakeup_new", sl_c_sd_wakeup_new, SL_ACT_NONE, SD_READY, 0,
+		 .post = sl_sd_wakeup),
+	SL_POINT("switch", sl_c_sd_switch, SL_ACT_NONE, SD_ONCPU, 0,
+		 .post = sl_sd_switch),
+	SL_POINT("process_exit", sl_c_sd_pexit, SL_ACT_FORGET, 0, SL_OBJ_TASK,
+		 .pre = sl_sd_pexit),
+};
+
+/* ---- folding and reading (process context) ---------------------------- */
+
+static void sl_sd_merge(u64 *dst, const u64 *src, unsigned int nvals,
+			bool fresh)
+{
+	unsigned int i;
+
+	dst[SV_COUNT] += src[SV_COUNT];
+	dst[SV_TIME] += src[SV_TIME];
+	dst[SV_MAX] = max(dst[SV_MAX], src[SV_MAX]);
+	dst[SV_PREEMPTED] += src[SV_PREEMPTED];
+	/* the newest names (a thread renamed, a process that ran exec) */
+	if (src[SV_COMM])
+		memcpy(&dst[SV_COMM], &src[SV_COMM], 32);
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		dst[SV_HIST + i] += src[SV_HIST + i];
+}
+
+/* Is process @tgid still there (rows whose end was not noted)? */
+static bool sl_sd_alive(u32 tgid)
+{
+	bool alive;
+
+	rcu_read_lock();
+	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
+			 PIDTYPE_TGID) != NULL;
+	rcu_read_unlock();
+	return alive;
+}
+
+static const struct sl_keyed_ops sl_sd_keyed_ops = {
+	.merge = sl_sd_merge,
+	.alive = sl_sd_alive,
+};
+
+/* A row's name, blanks and unprintable bytes as '?' (columns stay). */
+static void sl_sd_comm(char *comm, const u64 *from)
+{
+	unsigned int i;
+
+	memcpy(comm, from, 16);
+	comm[15] = '\0';
+	for (i = 0; comm[i]; i++)
+		if (!isgraph(comm[i]))
+			comm[i] = '?';
+	if (!comm[0])
+		strscpy(comm, "-", 16);
+}
+
+static void sl_sd_show(struct seq_file *m, u64 key, const u64 *v)
+{
+	char tot[16], avg[16], mx[16], lo[16], comm[16], pcomm[16];
+	unsigned int i;
+
+	if (!v) {
+		seq_printf(m, "%8s %8s %-15s %-15s %10s %10s %9s %9s %9s  %s\n",
+			   "tgid", "tid", "process", "thread", "waits",
+			   "preempted", "total", "avg", "max",
+			   "| run-queue latency from:count...");
+		return;
+	}
+	sl_sd_comm(comm, &v[SV_COMM]);
+	sl_sd_comm(pcomm, &v[SV_PCOMM]);
+	sl_fmt_ns(tot, sizeof(tot), v[SV_TIME]);
+	sl_fmt_ns(avg, sizeof(avg),
+		  v[SV_COUNT] ? div64_u64(v[SV_TIME], v[SV_COUNT]) : 0);
+	sl_fmt_ns(mx, sizeof(mx), v[SV_MAX]);
+	seq_printf(m, "%8u %8u %-15s %-15s %10llu %10llu %9s %9s %9s  |",
+		   sl_keyed_group(key), (u32)key, pcomm, comm, v[SV_COUNT],
+		   v[SV_PREEMPTED], tot, avg, mx);
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
+		if (!v[SV_HIST + i])
+			continue;
+		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
+		seq_printf(m, " %s:%llu", lo, v[SV_HIST + i]);
+	}
+	seq_puts(m, "\n");
+}
+
+static int sl_sd_put_u64(struct sk_buff *skb, int type, u64 v)
+{
+	return nla_put_u64_64bit(skb, type, v, STACKLAT_SD_A_PAD);
+}
+
+/* One row for GET_KEYED (inside its STACKLAT_A_KEYED nest). */
+static int sl_sd_put(struct sk_buff *skb, u64 key, const u64 *v)
+{
+	unsigned int i, first = STACKLAT_SC_NBUCKETS, last = 0;
+	char comm[16], pcomm[16];
+
+	memcpy(comm, &v[SV_COMM], sizeof(comm));
+	comm[15] = '\0';
+	memcpy(pcomm, &v[SV_PCOMM], sizeof(pcomm));
+	pcomm[15] = '\0';
+	if (nla_put_u32(skb, STACKLAT_SD_A_TGID, sl_keyed_group(key)) ||
+	    nla_put_u32(skb, STACKLAT_SD_A_TID, (u32)key) ||
+	    nla_put_string(skb, STACKLAT_SD_A_COMM, pcomm) ||
+	    nla_put_string(skb, STACKLAT_SD_A_THREAD_COMM, comm) ||
+	    sl_sd_put_u64(skb, STACKLAT_SD_A_COUNT, v[SV_COUNT]) ||
+	    sl_sd_put_u64(skb, STACKLAT_SD_A_TIME_NS, v[SV_TIME]) ||
+	    sl_sd_put_u64(skb, STACKLAT_SD_A_MAX_NS, v[SV_MAX]) ||
+	    sl_sd_put_u64(skb, STACKLAT_SD_A_PREEMPTED, v[SV_PREEMPTED]))
+		return -EMSGSIZE;
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
+		if (!v[SV_HIST + i])
+			continue;
+		first = min(first, i);
+		last = i + 1;
+	}
+	if (last > first &&
+	    (nla_put_u32(skb, STACKLAT_SD_A_HIST_FIRST, first) ||
+	     nla_put(skb, STACKLAT_SD_A_HIST, (last - first) * sizeof(u64),
+		     &v[SV_HIST + first])))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* ---- life ---------------------------------------------------------------- */
+
+#define SL_SD_FOLD_MS	1000
+
+/* The rows come with the first enable; disabling folds the last. */
+static int sl_sd_on_enable(struct sl_pipeline *p)
+{
+	return sl_pipeline_keyed_enable(p, SV_NVALS, &sl_sd_keyed_ops,
+					SL_SD_FOLD_MS);
+}
+
+SL_PIPELINE(sched) = {
+	.name = "sched",
+	.desc = "run-queue latency (runnable to on CPU) per thread and process: count, total, max, log2 histogram",
+	.key = STACKLAT_KEY_TASK,
+	.filter_caps = SL_F_TGID | SL_F_TID,
+	.hooks = sl_sd_hooks,
+	.nhooks = ARRAY_SIZE(sl_sd_hooks),
+	.stages = sl_sd_stages,
+	.nstages = ARRAY_SIZE(sl_sd_stages),
+	.on_enable = sl_sd_on_enable,
+	.on_disable = sl_pipeline_keyed_disable,
+	.teardown = sl_pipeline_keyed_teardown,
+	.keyed_show = sl_sd_show,
+	.keyed_put = sl_sd_put,
+};

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "stacklat top sched": the sched pipeline's rows (one per thread: its
+ * run-queue waits) summed per process, or a process's threads - bcc's
+ * runqlat -P / -L with the worst first.  Pure logic (see top.h).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "top.h"
+
+static int sd_cmp_key(const void *x, const void *y)
+{
+	const struct sd_row *a = x, *b = y;
+
+	if (a->tgid != b->tgid)
+		return a->tgid < b->tgid ? -1 : 1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+/* @c minus @p; false when @p is not a past of @c (a reset) */
+static bool sd_row_minus(void *cv, const void *pv)
+{
+	struct sd_row *c = cv;
+	const struct sd_row *p = pv;
+	unsigned int i;
+
+	if (c->count < p->count || c->time_ns < p->time_ns ||
+	    c->preempted < p->preempted)
+		return false;
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		if (c->hist[i] < p->hist[i])
+			return false;
+	c->count -= p->count;
+	c->time_ns -= p->time_ns;
+	c->preempted -= p->preempted;
+	c->max_ns = 0;		/* not known for an interval */
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		c->hist[i] -= p->hist[i];
+	return true;
+}
+
+static bool sd_row_active(const void *rv)
+{
+	return ((const struct sd_row *)rv)->count != 0;
+}
+
+int sd_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out)
+{
+	static const struct keyed_ops ops = {
+		sizeof(struct sd_row), sd_cmp_key, sd_row_minus, sd_row_active
+	};
+
+	return keyed_delta(&ops, cur, prev, out);
+}
+
+uint64_t sd_quantile(const uint64_t *hist, uint64_t count, uint64_t max,
+		     double q)
+{
+	uint64_t seen = 0, want, up;
+	unsigned int i;
+
+	if (!count)
+		return 0;
+	want = (uint64_t)(q * (double)count + 0.999999);
+	if (want < 1)
+		want = 1;
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
+		seen += hist[i];
+		if (seen >= want)
+			break;
+	}
+	/* the last bucket has no upper bound: its lower one, or the max */
+	up = i + 1 < STACKLAT_SC_NBUCKETS ? stacklat_sc_lower(i + 1) :
+	     stacklat_sc_lower(STACKLAT_SC_NBUCKETS - 1);
+	if (max && (up > max || i + 1 >= STACKLAT_SC_NBUCKETS))
+		up = max;
+	return up;
+}
+
+void sd_table_free(struct sd_table *t)
+{
+	free(t->r);
+	memset(t, 0, sizeof(*t));
+}
+
+static enum top_sort sd_sort;
+
+static uint64_t sd_sort_key(const struct sd_shown *r)
+{
+	switch (sd_sort) {
+	case TOP_SORT_COUNT:
+		return r->count;
+	case TOP_SORT_MAX:
+		return r->max_ns ? r->max_ns : r->p99_ns;
+	case TOP_SORT_P99:
+		return r->p99_ns;
+	default:
+		return r->time_ns;
+	}
+}
+
+static int sd_cmp_rows(const void *x, const void *y)
+{
+	const struct sd_shown *a = x, *b = y;
+	uint64_t ka = sd_sort_key(a), kb = sd_sort_key(b);
+
+	if (ka != kb)
+		return ka > kb ? -1 : 1;
+	if (a->time_ns != b->time_ns)
+		return a->time_ns > b->time_ns ? -1 : 1;
+	if (a->tgid != b->tgid)
+		return a->tgid < b->tgid ? -1 : 1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+static void sd_add(struct sd_shown *r, const struct sd_row *x)
+{
+	unsigned int i;
+
+	r->count += x->count;
+	r->time_ns += x->time_ns;
+	r->preempted += x->preempted;
+	if (x->max_ns > r->max_ns)
+		r->max_ns = x->max_ns;
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		r->hist[i] += x->hist[i];
+}
+
+int sd_build(const struct keyed_set *s, const struct top_args *a, bool max,
+	     struct sd_table *t)
+{
+	struct sd_shown *r;
+	size_t i, j;
+	unsigned int b;
+
+	memset(t, 0, sizeof(*t));
+	t->r = calloc(s->n + 1, sizeof(*t->r));
+	if (!t->r)
+		return -1;
+	for (i = 0; i < s->n; i++) {
+		const struct sd_row *x = (const struct sd_row *)s->r + i;
+
+		if (a->pid && x->tgid != a->pid)
+			continue;
+		if (a->pid) {
+			j = t->n;	/* a row per thread */
+		} else {
+			/* a linear search: a few hundred processes at most */
+			for (j = 0; j < t->n; j++)
+				if (t->r[j].tgid == x->tgid)
+					break;
+		}
+		r = &t->r[j];
+		if (j == t->n) {
+			t->n++;
+			r->tgid = x->tgid;
+			r->tid = a->pid ? x->tid : 0;
+			memcpy(r->comm, a->pid ? x->tcomm : x->comm,
+			       sizeof(r->comm));
+			r->comm_waits = x->count;
+		}
+		/* a process's name: that of its thread with the most waits */
+		if (!a->pid && (x->count > r->comm_waits || !r->comm[0])) {
+			memcpy(r->comm, x->comm, sizeof(r->comm));
+			r->comm_waits = x->count;
+		}
+		r->threads++;
+		sd_add(r, x);
+		t->count += x->count;
+		t->time_ns += x->time_ns;
+		t->preempted += x->preempted;
+		if (x->max_ns > t->max_ns)
+			t->max_ns = x->max_ns;
+		for (b = 0; b < STACKLAT_SC_NBUCKETS; b++)
+			t->hist[b] += x->hist[b];
+	}
+	for (i = 0; i < t->n; i++) {
+		r = &t->r[i];
+		if (!max)
+			r->max_ns = 0;
+		r->p99_ns = sd_quantile(r->hist, r->count, r->max_ns, 0.99);
+	}
+	if (!max)
+		t->max_ns = 0;
+	t->p99_ns = sd_quantile(t->hist, t->count, t->max_ns, 0.99);
+	sd_sort = a->sort;
+	qsort(t->r, t->n, sizeof(*t->r), sd_cmp_rows);
+	t->total = t->n;
+	if (a->top && t->n > a->top)
+		t->n = a->top;
+	return 0;
+}
+
+void sd_render(FILE *f, const struct sd_table *t, const struct top_args *a,
+	       bool max)
+{
+	char tot[FMT_NS_LEN], avg[FMT_NS_LEN], mx[FMT_NS_LEN], p99[FMT_NS_LEN];
+	size_t i;
+
+	fprintf(f, "%-8s %-16s %7s %10s %10s %10s %10s %10s %8s\n",
+		a->pid ? "TID" : "PID", "COMM", a->pid ? "" : "THREADS",
+		"WAITS", "TOTAL", "AVG", "P99", "MAX", "PREEMPT");
+	for (i = 0; i < t->n; i++) {
+		const struct sd_shown *r = &t->r[i];
+		char thr[16] = "";
+
+		fmt_ns(tot, sizeof(tot), r->time_ns);
+		fmt_ns(avg, sizeof(avg), r->count ? r->time_ns / r->count : 0);
+		fmt_ns(p99, sizeof(p99), r->p99_ns);
+		if (max)
+			fmt_ns(mx, sizeof(mx), r->max_ns);
+		else
+			snprintf(mx, sizeof(mx), "-");
+		if (!a->pid)
+			snprintf(thr, sizeof(thr), "%u", r->threads);
+		fprintf(f, "%-8u %-16s %7s %10llu %10s %10s %10s %10s %8llu\n",
+			a->pid ? r->tid : r->tgid, r->comm[0] ? r->comm : "-",
+			thr, (unsigned long long)r->count, tot, avg, p99, mx,
+			(unsigned long long)r->preempted);
+	}
+	if (t->total > t->n)
+		fprintf(f, "(%zu more not shown: -n 0 shows all)\n",
+			t->total - t->n);
+}
+
+static void jadd_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static struct json_object *jstr(const char *s)
+{
+	char *c = utf8_clean(s);
+	struct json_object *o = c ? json_object_new_string(c) : NULL;
+
+	free(c);
+	return o;
+}
+
+static struct json_object *sd_hist_json(const uint64_t *hist)
+{
+	struct json_object *h = json_object_new_array(), *b;
+	unsigned int i;
+
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
+		if (!hist[i])
+			continue;
+		b = json_object_new_array();
+		json_object_array_add(b, json_object_new_uint64(stacklat_sc_lower(i)));
+		json_object_array_add(b, i + 1 < STACKLAT_SC_NBUCKETS ?
+				      json_object_new_uint64(stacklat_sc_lower(i + 1)) : NULL);
+		json_object_array_add(b, json_object_new_uint64(hist[i]));
+		json_object_array_add(h, b);
+	}
+	return h;
+}
+
+void sd_json(struct json_object *env, const struct sd_table *t,
+	     const struct top_args *a, bool max)
+{
+	static const char * const sorts[] = {
+		[TOP_SORT_COUNT] = "count", [TOP_SORT_TIME] = "total",
+		[TOP_SORT_MAX] = "max", [TOP_SORT_P99] = "p99",
+	};
+	struct json_object *rows = json_object_new_array(), *o;
+	size_t i;
+
+	json_object_object_add(env, "what", jstr("sched"));
+	json_object_object_add(env, "by", jstr(a->pid ? "thread" : "process"));
+	json_object_object_add(env, "pid", a->pid ? json_object_new_uint64(a->pid) : NULL);
+	json_object_object_add(env, "sort", jstr(sorts[a->sort]));
+	jadd_u64(env, "waits", t->count);
+	jadd_u64(env, "time_ns", t->time_ns);
+	json_object_object_add(env, "max_ns", max ? json_object_new_uint64(t->max_ns) : NULL);
+	jadd_u64(env, "p99_ns", t->p99_ns);
+	jadd_u64(env, "preempted", t->preempted);
+	jadd_u64(env, "total", t->total);
+	json_object_object_add(env, "hist", sd_hist_json(t->hist));
+	for (i = 0; i < t->n; i++) {
+		const struct sd_shown *r = &t->r[i];
+
+		o = json_object_new_object();
+		jadd_u64(o, "tgid", r->tgid);
+		if (a->pid)
+			jadd_u64(o, "tid", r->tid);
+		json_object_object_add(o, "comm", jstr(r->comm));
+		if (!a->pid)
+			jadd_u64(o, "threads", r->threads);
+		jadd_u64(o, "waits", r->count);
+		jadd_u64(o, "time_ns", r->time_ns);
+		jadd_u64(o, "avg_ns", r->count ? r->time_ns / r->count : 0);
+		json_object_object_add(o, "max_ns", max ? json_object_new_uint64(r->max_ns) : NULL);
+		jadd_u64(o, "p99_ns", r->p99_ns);
+		jadd_u64(o, "preempted", r->preempted);
+		json_object_object_add(o, "hist", sd_hist_json(r->hist));
+		json_object_array_add(rows, o);
+	}
+	json_object_object_add(env, "rows", rows);
+}
