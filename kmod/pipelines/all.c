@@ -22,6 +22,8 @@ struct sl_pipeline *const sl_all_pipelines[] = {
 	&sl_pipe_irq,
 	&sl_pipe_syscalls,
 	&sl_pipe_disktop,
+	/* kernel stacks (issue 28) */
+	&sl_pipe_stacks,
 };
 
 const unsigned int sl_all_npipelines = ARRAY_SIZE(sl_all_pipelines);

@@ -23,6 +23,8 @@ extern struct sl_pipeline sl_pipe_reqresp;
 extern struct sl_pipeline sl_pipe_irq;
 extern struct sl_pipeline sl_pipe_syscalls;
 extern struct sl_pipeline sl_pipe_disktop;
+/* kernel stacks (issue 28) */
+extern struct sl_pipeline sl_pipe_stacks;
 
 extern struct sl_pipeline *const sl_all_pipelines[];
 extern const unsigned int sl_all_npipelines;
