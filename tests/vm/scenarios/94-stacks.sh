@@ -9,9 +9,11 @@
 # vfs_fsync_range itself; the point's hits equal the counts plus the
 # losses; every frame is function+offset (debugfs, netlink and the tool's
 # JSON), never an address.  On the function-entry backend of the kernel
-# (ftrace, or kprobes on 5.10) and with ftrace=0 (int3 kprobes).  Then a
-# table of 16 stacks on kfree: full, the losses counted, and still every
-# hit accounted for.  "stacks del" leaves nothing armed; reset empties.
+# (ftrace, or kprobes on 5.10) and with ftrace=0 (kprobes: at a function
+# entry x86 puts them on its ftrace site, so the stacks and their first
+# frame are the same).  Then a table of 16 stacks on kfree: full, the
+# losses counted, and still every hit accounted for.  "stacks del"
+# leaves nothing armed; reset empties.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 
