@@ -36,6 +36,11 @@ static struct sl_hook sl_stacks_hooks[SL_STACKS_MAX];
  */
 static int sl_stacks_hit(struct sl_ev *ev, struct sl_flight_ent *e)
 {
+	/* another task than the filter's: counted, so that hits add up */
+	if (!sl_task_ok(ev->p)) {
+		sl_loss(ev->p, SL_LOSS_FILTERED);
+		return SL_KEEP;
+	}
 	sl_stack_capture(ev->p, sl_ev_func(ev), 0, 0);
 	return SL_KEEP;
 }
@@ -142,6 +147,7 @@ SL_PIPELINE(stacks) = {
 	.name = "stacks",
 	.desc = "kernel stacks reaching the functions named by 'stacks add', counted",
 	.key = STACKLAT_KEY_NONE,
+	.filter_caps = SL_F_TGID | SL_F_TID,
 	.hooks = sl_stacks_hooks,
 	.nhooks = SL_STACKS_MAX,
 	.setup = sl_stacks_setup,

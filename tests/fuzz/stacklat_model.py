@@ -18,7 +18,7 @@ PIPES = {
     "syscalls": {"tgid", "tid"},
     "disktop": {"tgid", "tid", "dev"},
     # kernel stacks (issue 28)
-    "stacks": set(),
+    "stacks": {"tgid", "tid"},
 }
 # the pipelines that keep keyed rows (GET_KEYED)
 KEYED_PIPES = {"syscalls", "disktop"}
