@@ -17,6 +17,7 @@
 #include "chain.h"
 #include "events.h"
 #include "fmt.h"
+#include "stack.h"
 #include "iface/iface.h"
 #include "pipelines/all.h"
 
@@ -90,6 +91,18 @@ module_param_cb(keyed_linger_ms, &sl_uint_ops, &keyed_linger_ms, 0444);
 MODULE_PARM_DESC(keyed_linger_ms,
 		 "how long the rows of an ended process stay readable, 0..3600000 ms (default 5000)");
 
+static struct sl_uint_param stack_slots = { 4096, SL_STACK_MIN_SLOTS,
+					    SL_STACK_MAX_SLOTS };
+module_param_cb(stack_slots, &sl_uint_ops, &stack_slots, 0444);
+MODULE_PARM_DESC(stack_slots,
+		 "distinct kernel stacks a pipeline's stack table holds, 16..65536, rounded up to a power of two (default 4096)");
+
+static struct sl_uint_param stack_depth = { 32, SL_STACK_MIN_DEPTH,
+					    SL_STACK_MAX_DEPTH };
+module_param_cb(stack_depth, &sl_uint_ops, &stack_depth, 0444);
+MODULE_PARM_DESC(stack_depth,
+		 "frames kept of a kernel stack, 4..64 (default 32)");
+
 static char *enable;
 module_param(enable, charp, 0444);
 MODULE_PARM_DESC(enable, "comma-separated pipelines to enable at load");
@@ -102,6 +115,8 @@ static int __init sl_init(void)
 	sl_keyed_rows = keyed_rows.val;
 	sl_keyed_cpu_rows = keyed_cpu_rows.val;
 	sl_keyed_linger_ns = (u64)keyed_linger_ms.val * NSEC_PER_MSEC;
+	sl_stack_slots = stack_slots.val;
+	sl_stack_depth = stack_depth.val;
 	sl_ft = sl_flight_create(flight_entries.val,
 				 (u64)stale_ms.val * NSEC_PER_MSEC);
 	if (!sl_ft)

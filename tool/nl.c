@@ -983,3 +983,95 @@ void sl_nl_func(bool add, const char *symbol)
 	snprintf(what, sizeof(what), "func %s %s", add ? "add" : "del", symbol);
 	transact(msg, what, NULL, NULL, NULL);
 }
+
+/* ---- kernel stacks (issue 28) ----------------------------------------------- */
+
+void sl_nl_point(const char *pipe, bool add, const char *symbol)
+{
+	struct nl_msg *msg = new_msg(add ? STACKLAT_CMD_FUNC_ADD : STACKLAT_CMD_FUNC_DEL,
+				     NLM_F_ACK);
+	char what[STACKLAT_SYM_MAX + STACKLAT_NAME_MAX + 8];
+
+	put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
+	put_name(msg, STACKLAT_A_FUNC_SYMBOL, symbol);
+	snprintf(what, sizeof(what), "%s %s %s", pipe, add ? "add" : "del", symbol);
+	transact(msg, what, NULL, NULL, NULL);
+}
+
+static void stack_row_free(struct stack_row *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr; i++)
+		free(r->frames[i]);
+	free(r->frames);
+}
+
+void stack_set_free(struct stack_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		stack_row_free(&s->r[i]);
+	free(s->r);
+	memset(s, 0, sizeof(*s));
+}
+
+static void clear_stacks(void *arg)
+{
+	struct stack_set *s = arg;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		stack_row_free(&s->r[i]);
+	s->n = 0;
+}
+
+static int parse_stack(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[STACKLAT_A_MAX + 1], *st[STACKLAT_STACK_A_MAX + 1], *a;
+	struct stack_set *s = arg;
+	struct stack_row *r;
+	int rem, nr;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
+	    !tb[STACKLAT_A_STACK] ||
+	    nla_parse_nested(st, STACKLAT_STACK_A_MAX, tb[STACKLAT_A_STACK], NULL))
+		return -EINVAL;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		void *nr_ = realloc(s->r, cap * sizeof(*s->r));
+
+		if (!nr_)
+			return -ENOMEM;
+		s->r = nr_;
+		s->cap = cap;
+	}
+	r = &s->r[s->n];
+	memset(r, 0, sizeof(*r));
+	copy_str(r->pipe, sizeof(r->pipe), tb[STACKLAT_A_PIPELINE_NAME]);
+	r->id = get_u32(st[STACKLAT_STACK_A_ID]);
+	r->count = get_u64(st[STACKLAT_STACK_A_COUNT]);
+	r->sum = get_u64(st[STACKLAT_STACK_A_SUM]);
+	r->truncated = st[STACKLAT_STACK_A_TRUNCATED] &&
+		       nla_get_u8(st[STACKLAT_STACK_A_TRUNCATED]);
+	nr = count_nested(tb[STACKLAT_A_STACK], STACKLAT_STACK_A_FRAME);
+	r->frames = calloc(nr ? nr : 1, sizeof(*r->frames));
+	if (!r->frames)
+		return -ENOMEM;
+	s->n++;		/* freed with the set from here on */
+	nla_for_each_nested(a, tb[STACKLAT_A_STACK], rem) {
+		if (nla_type(a) != STACKLAT_STACK_A_FRAME)
+			continue;
+		r->frames[r->nr] = strndup(nla_data(a), nla_len(a));
+		if (!r->frames[r->nr])
+			return -ENOMEM;
+		r->nr++;
+	}
+	return 0;
+}
+
+void sl_nl_get_stacks(const char *pipe, struct stack_set *s)
+{
+	dump_retry(STACKLAT_CMD_GET_STACKS, pipe, "stacks", parse_stack, s, clear_stacks);
+}

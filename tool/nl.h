@@ -42,6 +42,29 @@ void sl_nl_set_filter(const char *pipe, const struct filter_spec *f);
 void sl_nl_reset(const char *pipe);
 void sl_nl_func(bool add, const char *symbol);
 
+/* ---- kernel stacks (issue 28) ---- */
+
+/* One stack of GET_STACKS: its frames symbolised by the module. */
+struct stack_row {
+	char pipe[STACKLAT_NAME_MAX];
+	uint32_t id;
+	uint64_t count, sum;
+	bool truncated;
+	unsigned int nr;
+	char **frames;
+};
+
+struct stack_set {
+	struct stack_row *r;
+	size_t n, cap;
+};
+
+/* FUNC_ADD/DEL on the pipeline @pipe ("stacks"). */
+void sl_nl_point(const char *pipe, bool add, const char *symbol);
+/* The stacks of @pipe (NULL: all), retried if interrupted. */
+void sl_nl_get_stacks(const char *pipe, struct stack_set *s);
+void stack_set_free(struct stack_set *s);
+
 /* Attempts of a dump that keeps coming back NLM_F_DUMP_INTR. */
 #define SL_NL_DUMP_TRIES 5
 

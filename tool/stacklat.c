@@ -25,6 +25,7 @@
 #include "render.h"
 #include "stacklat_filter.h"
 #include "top.h"
+#include "stacks.h"
 
 #ifndef STACKLAT_TOOL_VERSION
 #define STACKLAT_TOOL_VERSION "unknown"
@@ -938,6 +939,59 @@ static int cmd_func(int argc, char **argv)
 	return 0;
 }
 
+/* ---- kernel stacks (issue 28) ---- */
+
+static void check_symbol(const char *sym)
+{
+	if (!sym[0] || strlen(sym) >= STACKLAT_SYM_MAX)
+		usage_error("a kernel symbol has 1 to %d characters", STACKLAT_SYM_MAX - 1);
+	if (!stacklat_valid_symbol(sym))
+		usage_error("'%s' is not a kernel symbol ([A-Za-z_][A-Za-z0-9_.]*, optionally MODULE:)",
+			    sym);
+}
+
+static int cmd_stacks(int argc, char **argv)
+{
+	struct stack_set s = { 0 };
+	bool json = false;
+	long n = 0;
+	char *end;
+	int i;
+
+	if (argc < 2)
+		usage_error("add, del or show");
+	if (!strcmp(argv[1], "add") || !strcmp(argv[1], "del")) {
+		if (argc != 3)
+			usage_error("%s", argc < 3 ? "a SYMBOL" : "one SYMBOL at a time");
+		check_symbol(argv[2]);
+		sl_nl_open();
+		sl_nl_point("stacks", argv[1][0] == 'a', argv[2]);
+		sl_nl_close();
+		return 0;
+	}
+	if (strcmp(argv[1], "show"))
+		usage_error("'%s' is none of add, del, show", argv[1]);
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+			errno = 0;
+			n = strtol(argv[++i], &end, 10);
+			if (errno || *end || end == argv[i] || n < 1 || n > 1000000)
+				usage_error("-n: '%s' is not 1..1000000", argv[i]);
+		} else {
+			usage_error("unexpected '%s'", argv[i]);
+		}
+	}
+	sl_nl_open();
+	sl_nl_get_stacks(NULL, &s);
+	sl_nl_close();
+	stacks_sort(&s);
+	stacks_print(stdout, &s, (size_t)n, json, now_ns(CLOCK_REALTIME));
+	stack_set_free(&s);
+	return 0;
+}
+
 static int cmd_help(int argc, char **argv);
 
 static const struct subcommand subcommands[] = {
@@ -1074,6 +1128,20 @@ static const struct subcommand subcommands[] = {
 	{ "func", cmd_func, "add|del SYMBOL",
 	  "Time a kernel function from entry to return in the \"func\" pipeline\n"
 	  "(CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
+	/* kernel stacks (issue 28) */
+	{ "stacks", cmd_stacks, "add|del SYMBOL | show [-n N] [-j|--json]",
+	  "Count the kernel stacks that reach a kernel function (the \"stacks\"\n"
+	  "pipeline; add/del and show need CAP_SYS_ADMIN or CAP_PERFMON: the frames\n"
+	  "say where kernel code lies).",
+	  "add SYMBOL    count the stacks reaching SYMBOL's entry (enable stacks too)\n"
+	  "del SYMBOL    stop; what was counted stays until reset\n"
+	  "show          every stack, the most counted first: \"stack ID PIPELINE\n"
+	  "              count=N sum=S\", then its frames, innermost (the function\n"
+	  "              itself) first, as function+0xoff/0xsize [module]\n"
+	  "-n N          the first N stacks only\n"
+	  "-j, --json    one JSON line: {\"schema\":1,\"command\":\"stacks\",\"time_ns\",\n"
+	  "              \"total\",\"stacks\":[{\"pipeline\",\"id\",\"count\",\"sum\",\n"
+	  "              \"truncated\",\"frames\":[...]}]}\n" },
 	{ "help", cmd_help, "[COMMAND]", "This text, or one command's.", NULL },
 };
 

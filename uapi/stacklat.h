@@ -234,11 +234,36 @@
  *   table's own counters (STACKLAT_PIPE_A_KEYED, enum
  *   stacklat_keyed_stats_attr): rows and bounds, bytes per row, losses.
  *
+ * Kernel stacks (issue 28): STACKLAT_CMD_FUNC_ADD and _DEL with
+ * STACKLAT_A_PIPELINE_NAME "stacks" add or remove a function whose
+ * callers' kernel stacks are counted (without the name: the "func"
+ * pipeline, as before).
+ *
+ * STACKLAT_CMD_GET_STACKS (dump, CAP_SYS_ADMIN or CAP_PERFMON: the frames
+ * say where kernel code is)
+ *   request:  STACKLAT_A_PIPELINE_NAME (optional: every pipeline with a
+ *             stack table)
+ *   reply, one message per distinct stack, in table order (sort by count
+ *   yourself):
+ *     STACKLAT_A_PIPELINE_NAME     NUL string
+ *     STACKLAT_A_GENERATION        u64, the pipeline's reset generation
+ *     STACKLAT_A_STACK             nest, enum stacklat_stack_attr
+ *       STACKLAT_STACK_A_ID          u32, the stack's id (> 0)
+ *       STACKLAT_STACK_A_COUNT       u64, times it was captured
+ *       STACKLAT_STACK_A_SUM         u64, the sum of the values captured
+ *                                    with it (a time in ns, or 0)
+ *       STACKLAT_STACK_A_TRUNCATED   u8, 1: deeper than stack_depth=, cut
+ *       STACKLAT_STACK_A_FRAME       NUL string, repeated, innermost
+ *                                    first: "function+0xoff/0xsize
+ *                                    [module]", "?" if it has no symbol;
+ *                                    never an address
+ *
  * Control file (/sys/kernel/debug/stacklat/control), one command a line:
  *   enable PIPELINE | disable PIPELINE | reset [PIPELINE]
  *   filter PIPELINE clear | filter PIPELINE KEY=VALUE...  (added to the
  *                   current filter; the grammar is stacklat_filter.h)
  *   func add SYMBOL | func del SYMBOL  (symbol syntax: stacklat_filter.h)
+ *   stacks add SYMBOL | stacks del SYMBOL  (kernel stacks reaching SYMBOL)
  *   threshold PIPELINE NS  (slow events above NS nanoseconds; 0: off)
  *   # a comment: a line whose first non-blank character is '#'
  * A write holding a NUL byte is refused; so is a whole write if any of its
@@ -269,6 +294,8 @@ enum stacklat_cmd {
 	STACKLAT_CMD_GET_EVENTS,
 	STACKLAT_CMD_GET_KEYED,
 	STACKLAT_CMD_GET_CPU_STATUS,
+	/* kernel stacks (issue 28) */
+	STACKLAT_CMD_GET_STACKS,
 	__STACKLAT_CMD_MAX
 };
 #define STACKLAT_CMD_MAX (__STACKLAT_CMD_MAX - 1)
@@ -297,9 +324,24 @@ enum stacklat_attr {
 	STACKLAT_A_STAGE_UNIT,
 	STACKLAT_A_KEYED,
 	STACKLAT_A_EVENT_COMPACT,
+	/* kernel stacks (issue 28) */
+	STACKLAT_A_STACK,
 	__STACKLAT_A_LAST
 };
 #define STACKLAT_A_MAX (__STACKLAT_A_LAST - 1)
+
+/* a stack of GET_STACKS (STACKLAT_A_STACK) */
+enum stacklat_stack_attr {
+	STACKLAT_STACK_A_UNSPEC,
+	STACKLAT_STACK_A_ID,		/* u32 */
+	STACKLAT_STACK_A_COUNT,		/* u64 */
+	STACKLAT_STACK_A_SUM,		/* u64 */
+	STACKLAT_STACK_A_PAD,
+	STACKLAT_STACK_A_TRUNCATED,	/* u8 */
+	STACKLAT_STACK_A_FRAME,		/* NUL string, repeated */
+	__STACKLAT_STACK_A_LAST
+};
+#define STACKLAT_STACK_A_MAX (__STACKLAT_STACK_A_LAST - 1)
 
 enum stacklat_flight_attr {
 	STACKLAT_FLIGHT_A_UNSPEC,
@@ -444,6 +486,10 @@ enum stacklat_loss_attr {
 	STACKLAT_LOSS_A_PAD,
 	STACKLAT_LOSS_A_BUSY,		/* u64, an in-flight entry or bucket held by another */
 	STACKLAT_LOSS_A_ORPHANED,	/* u64, returns of calls whose point was removed */
+	/* kernel stacks */
+	STACKLAT_LOSS_A_STACK_FULL,	/* u64, a new stack found no slot (stack_slots=) */
+	STACKLAT_LOSS_A_STACK_TRUNC,	/* u64, stacks deeper than stack_depth=, kept cut */
+	STACKLAT_LOSS_A_STACK_BUSY,	/* u64, a capture nested on its CPU, or its stack being written */
 	__STACKLAT_LOSS_A_LAST
 };
 #define STACKLAT_LOSS_A_MAX (__STACKLAT_LOSS_A_LAST - 1)
@@ -461,6 +507,9 @@ static inline const char *stacklat_loss_name(__u32 attr)
 	case STACKLAT_LOSS_A_DROPPED: return "dropped";
 	case STACKLAT_LOSS_A_BUSY: return "busy";
 	case STACKLAT_LOSS_A_ORPHANED: return "orphaned";
+	case STACKLAT_LOSS_A_STACK_FULL: return "stack_full";
+	case STACKLAT_LOSS_A_STACK_TRUNC: return "stack_truncated";
+	case STACKLAT_LOSS_A_STACK_BUSY: return "stack_busy";
 	}
 	return "?";
 }

@@ -201,6 +201,16 @@ static __always_inline int sl_hook_cand(const struct sl_hook *hk)
 	return READ_ONCE(hk->priv.cand);
 }
 
+/*
+ * The function whose entry a hit came through, at an entry point (a
+ * kprobe, or the ftrace backend, whose address is its kprobe's): a
+ * stack's anchor (sl_stack_capture()).  0 at a tracepoint.
+ */
+static __always_inline unsigned long sl_ev_func(const struct sl_ev *ev)
+{
+	return (unsigned long)READ_ONCE(ev->hk->priv.kp.addr);
+}
+
 /* Its flavor, copied into the hook when it was resolved. */
 static __always_inline u8 sl_ev_flavor(const struct sl_ev *ev)
 {

@@ -17,6 +17,7 @@
 #include "chain.h"
 #include "events.h"
 #include "keyed.h"
+#include "stack.h"
 #include "clock.h"
 #include "fmt.h"
 
@@ -64,6 +65,8 @@ static void sl_pipeline_free(struct sl_pipeline *p)
 	p->priv.fips = NULL;
 	free_percpu(p->priv.loss);
 	p->priv.loss = NULL;
+	sl_stacks_destroy(p->priv.stacks);
+	p->priv.stacks = NULL;
 }
 
 /*
@@ -326,6 +329,8 @@ void sl_pipeline_reset(struct sl_pipeline *p)
 		sl_hist_reset(&p->priv.hists[i]);
 	if (p->priv.keyed)
 		sl_keyed_reset(p->priv.keyed);
+	if (p->priv.stacks)
+		sl_stacks_reset(p->priv.stacks);
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(p->priv.loss, cpu), 0,
 		       sizeof(struct sl_losses));
@@ -351,6 +356,21 @@ int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
 			return -ENOMEM;
 	}
 	sl_keyed_start(p->priv.keyed, fold_ms);
+	return 0;
+}
+
+int sl_pipeline_stacks_enable(struct sl_pipeline *p)
+{
+	struct sl_stacks *t;
+
+	lockdep_assert_held(&sl_lock);
+	if (p->priv.stacks)
+		return 0;
+	t = sl_stacks_create(sl_stack_slots, sl_stack_depth);
+	if (!t)
+		return -ENOMEM;
+	/* made whole before a probe can see it */
+	smp_store_release(&p->priv.stacks, t);
 	return 0;
 }
 
@@ -475,7 +495,8 @@ int sl_point_add(struct sl_pipeline *p, struct sl_hook *hk,
 	ret = sl_hook_set_cands(hk, cands, n, p->priv.enabled);
 	if (ret)
 		return ret;
-	sl_hist_reset(&p->priv.hists[stage]);
+	if (stage < p->max_stages)	/* stacks' points have none */
+		sl_hist_reset(&p->priv.hists[stage]);
 	sl_dump_seq++;
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "types.h"
 
 struct sl_keyed_ops;
+struct sl_stacks;
 struct netlink_ext_ack;
 
 /*
@@ -50,6 +51,19 @@ sl_pipeline_keyed(const struct sl_pipeline *p)
 
 void sl_pipeline_keyed_disable(struct sl_pipeline *p);
 void sl_pipeline_keyed_teardown(struct sl_pipeline *p);
+/*
+ * A pipeline that captures kernel stacks (sl_stack_capture()): its table,
+ * stack_slots= stacks of stack_depth= frames, made on its first enable
+ * (from on_enable); reset with the pipeline, shown in status and the
+ * "stacks" file and GET_STACKS, freed at unload.
+ */
+int sl_pipeline_stacks_enable(struct sl_pipeline *p);
+/* The pipeline's stack table, NULL before it is made. */
+static __always_inline struct sl_stacks *
+sl_pipeline_stacks(const struct sl_pipeline *p)
+{
+	return READ_ONCE(p->priv.stacks);
+}
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);
 int sl_pipeline_set_threshold(struct sl_pipeline *p, u64 ns,
 			      struct netlink_ext_ack *extack);

@@ -14,7 +14,9 @@
  *   events.h    slow events
  *   dim.h       breakdown dimensions (per interface, per disk)
  *   keyed.h     keyed aggregation (per process and syscall, ...)
- *   pipeline.h  sl_lock, a keyed table's life, points added at run time
+ *   stack.h     kernel stacks: sl_stack_capture() into a table of stack ids
+ *   pipeline.h  sl_lock, a keyed or stack table's life, points added at
+ *               run time
  *   clock.h     sl_now()
  *   fmt.h       sl_err(), sl_info(), sl_fmt_ns()
  *
@@ -42,6 +44,7 @@
 #include "events.h"
 #include "dim.h"
 #include "keyed.h"
+#include "stack.h"
 #include "pipeline.h"
 #include "clock.h"
 #include "fmt.h"

@@ -34,6 +34,10 @@ enum sl_loss {
 	SL_LOSS_DROPPED,
 	SL_LOSS_BUSY,
 	SL_LOSS_ORPHANED,
+	/* kernel stacks (stack.h) */
+	SL_LOSS_STACK_FULL,
+	SL_LOSS_STACK_TRUNC,
+	SL_LOSS_STACK_BUSY,
 	SL_LOSS_NR
 };
 
@@ -313,6 +317,7 @@ struct sl_pipe_priv {
 	struct sl_losses __percpu *loss;
 	u64 ev_thresh;			/* slow events above it, ns; 0 off */
 	struct sl_keyed *keyed;		/* sl_pipeline_keyed_enable()'s */
+	struct sl_stacks *stacks;	/* sl_pipeline_stacks_enable()'s */
 	/*
 	 * The ftrace backends' address map: fips[i] is hooks[i]'s function
 	 * while that point is on the ftrace_ops or the fprobe, 0 otherwise.

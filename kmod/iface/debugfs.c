@@ -13,6 +13,8 @@
 #include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
+#include <linux/mm.h>
 
 #include "pipeline.h"
 #include "hook.h"
@@ -20,6 +22,7 @@
 #include "events.h"
 #include "filter.h"
 #include "keyed.h"
+#include "stack.h"
 #include "clock.h"
 #include "fmt.h"
 #include "stacklat_filter.h"
@@ -36,6 +39,9 @@ static const char * const sl_loss_names[SL_LOSS_NR] = {
 	[SL_LOSS_DROPPED] = "dropped",
 	[SL_LOSS_BUSY] = "busy",
 	[SL_LOSS_ORPHANED] = "orphaned",
+	[SL_LOSS_STACK_FULL] = "stack_full",
+	[SL_LOSS_STACK_TRUNC] = "stack_truncated",
+	[SL_LOSS_STACK_BUSY] = "stack_busy",
 };
 
 static const char * const sl_unit_names[__STACKLAT_UNIT_MAX] = {
@@ -111,6 +117,10 @@ static int sl_status_show(struct seq_file *m, void *v)
 				   nfp, fpm);
 		if (p->priv.keyed)
 			sl_keyed_status(m, p->priv.keyed);
+		if (p->priv.stacks)
+			seq_printf(m, "  stacks: %u/%u ids used, %u frames at most\n",
+				   atomic_read(&p->priv.stacks->used),
+				   p->priv.stacks->slots, p->priv.stacks->depth);
 		for (j = 0; j < p->nhooks; j++) {
 			struct sl_hook *hk = &p->hooks[j];
 
@@ -213,6 +223,53 @@ static int sl_keyed_show_rows(struct seq_file *m, struct sl_pipeline *p)
 	return 0;
 }
 
+/*
+ * The pipeline's stacks (issue 28), the most counted first, after a blank
+ * line: "stack ID count=N sum=S", then its frames, innermost first, one a
+ * line, symbolised (never an address).  They say where kernel code lies:
+ * shown only to an opener with CAP_SYS_ADMIN or CAP_PERFMON, as netlink's
+ * GET_STACKS.
+ */
+static int sl_stacks_show_rows(struct seq_file *m, struct sl_pipeline *p)
+{
+	char frame[KSYM_SYMBOL_LEN];
+	struct sl_stack_info si;
+	unsigned int i, j, n;
+	struct sl_stacks *t;
+	u32 *ids;
+
+	if (!READ_ONCE(p->priv.stacks))
+		return 0;
+	if (!file_ns_capable(m->file, &init_user_ns, CAP_SYS_ADMIN) &&
+	    !file_ns_capable(m->file, &init_user_ns, CAP_PERFMON)) {
+		seq_puts(m, "\nstacks: not shown: they need CAP_SYS_ADMIN or CAP_PERFMON\n");
+		return 0;
+	}
+	mutex_lock(&sl_lock);
+	t = p->priv.stacks;
+	ids = kvmalloc_array(t->slots, sizeof(*ids), GFP_KERNEL);
+	if (!ids) {
+		mutex_unlock(&sl_lock);
+		return -ENOMEM;
+	}
+	n = sl_stacks_ids(t, ids, t->slots);
+	seq_printf(m, "\nstacks: %u distinct (%u slots of %u frames)\n", n,
+		   t->slots, t->depth);
+	for (i = 0; i < n; i++) {
+		if (!sl_stacks_get(t, ids[i], &si))
+			continue;
+		seq_printf(m, "stack %u count=%llu sum=%llu%s\n", ids[i],
+			   si.count, si.sum, si.truncated ? " truncated" : "");
+		for (j = 0; j < si.nr; j++) {
+			sl_stack_frame(frame, sizeof(frame), si.ip[j]);
+			seq_printf(m, "  %s\n", frame);
+		}
+	}
+	mutex_unlock(&sl_lock);
+	kvfree(ids);
+	return 0;
+}
+
 static int sl_table_show(struct seq_file *m, void *v)
 {
 	int ret;
@@ -222,7 +279,10 @@ static int sl_table_show(struct seq_file *m, void *v)
 	ret = sl_show_stages(m, sl_table_row);
 	if (ret)
 		return ret;
-	return sl_keyed_show_rows(m, m->private);
+	ret = sl_keyed_show_rows(m, m->private);
+	if (ret)
+		return ret;
+	return sl_stacks_show_rows(m, m->private);
 }
 DEFINE_SHOW_ATTRIBUTE(sl_table);
 
@@ -481,6 +541,25 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 		sl_err("control: usage: func add|del SYMBOL\n");
 		return -EINVAL;
 	}
+	/* kernel stacks (issue 28): the "stacks" pipeline's points */
+	if (!strcmp(cmd, "stacks")) {
+		arg = rest ? strsep(&rest, " \t") : NULL;
+		rest = rest ? strim(rest) : NULL;
+		if (arg && rest && *rest &&
+		    (!strcmp(arg, "add") || !strcmp(arg, "del"))) {
+			if (!stacklat_valid_symbol(rest)) {
+				sl_err("control: stacks %s: '%*pE' is not a kernel symbol\n",
+				       arg, sl_uq(rest), rest);
+				return -EINVAL;
+			}
+			if (!apply)
+				return 0;
+			return sl_pipeline_point(sl_pipeline_find("stacks"),
+						 arg[0] == 'a', rest, extack);
+		}
+		sl_err("control: usage: stacks add|del SYMBOL\n");
+		return -EINVAL;
+	}
 	if (!strcmp(cmd, "threshold")) {
 		u64 ns;
 
@@ -568,6 +647,7 @@ static int sl_control_show(struct seq_file *m, void *v)
 	seq_puts(m, "enable PIPELINE\ndisable PIPELINE\nreset [PIPELINE]\n"
 		 "filter PIPELINE [clear] [tgid=N] [tid=N] [lport=N] [rport=N] [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN|DISK] [op=read|write|open|fsync] [fs=ext4|xfs|btrfs|bdev|0xMAGIC]\n"
 		 "func add SYMBOL\nfunc del SYMBOL\n"
+		 "stacks add SYMBOL\nstacks del SYMBOL\n"
 		 "threshold PIPELINE NS   (slow events above NS ns, 0..3600000000000; 0: off)\n"
 		 "# a comment\n");
 	return 0;

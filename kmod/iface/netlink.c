@@ -30,6 +30,7 @@
 #include "iface.h"
 #include "netlink_common.h"
 #include "netlink_keyed.h"
+#include "netlink_stacks.h"
 
 static struct genl_family sl_genl_family;
 
@@ -177,6 +178,9 @@ static const int sl_loss_attr[SL_LOSS_NR] = {
 	[SL_LOSS_DROPPED] = STACKLAT_LOSS_A_DROPPED,
 	[SL_LOSS_BUSY] = STACKLAT_LOSS_A_BUSY,
 	[SL_LOSS_ORPHANED] = STACKLAT_LOSS_A_ORPHANED,
+	[SL_LOSS_STACK_FULL] = STACKLAT_LOSS_A_STACK_FULL,
+	[SL_LOSS_STACK_TRUNC] = STACKLAT_LOSS_A_STACK_TRUNC,
+	[SL_LOSS_STACK_BUSY] = STACKLAT_LOSS_A_STACK_BUSY,
 };
 
 /* A keyed table's own counters (STACKLAT_PIPE_A_KEYED). */
@@ -495,7 +499,15 @@ static int sl_nl_func(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	mutex_lock(&sl_lock);
-	ret = sl_pipeline_point(sl_pipeline_find("func"),
+	/* another pipeline's points: "stacks" (issue 28) */
+	if (info->attrs[STACKLAT_A_PIPELINE_NAME])
+		ret = sl_pipeline_point(sl_nl_pipe(info->attrs, info->extack,
+						   true),
+					info->genlhdr->cmd ==
+					STACKLAT_CMD_FUNC_ADD,
+					nla_data(a), info->extack);
+	else
+		ret = sl_pipeline_point(sl_pipeline_find("func"),
 				info->genlhdr->cmd == STACKLAT_CMD_FUNC_ADD,
 				nla_data(a), info->extack);
 	mutex_unlock(&sl_lock);
@@ -752,6 +764,11 @@ static const struct genl_ops sl_genl_ops[] = {
 		.cmd = STACKLAT_CMD_GET_CPU_STATUS,
 		.start = sl_nl_cpus_start,
 		.dumpit = sl_nl_dump_cpus,
+	}, {
+		/* kernel stacks (issue 28) */
+		.cmd = STACKLAT_CMD_GET_STACKS,
+		.start = sl_nl_stacks_start,
+		.dumpit = sl_nl_dump_stacks,
 	},
 };
 

@@ -17,11 +17,14 @@ PIPES = {
     "block": {"dev"},
     "syscalls": {"tgid", "tid"},
     "disktop": {"tgid", "tid", "dev"},
+    "sched": {"tgid", "tid"},
+    # kernel stacks (issue 28)
+    "stacks": {"tgid", "tid"},
 }
 # the pipelines that keep keyed rows (GET_KEYED)
-KEYED_PIPES = {"syscalls", "disktop"}
+KEYED_PIPES = {"syscalls", "disktop", "sched"}
 # those of PIPES without slow events: a threshold other than 0 is refused
-NOEVENT_PIPES = {"storage", "disktop"}
+NOEVENT_PIPES = {"storage", "disktop", "stacks", "sched"}
 KEYS = ["tgid", "tid", "lport", "rport", "proto", "ifindex", "iface", "dev",
         "op", "fs"]
 ATTR_OF_KEY = {"tgid": 1, "tid": 2, "lport": 3, "rport": 4, "proto": 5,
@@ -125,7 +128,7 @@ def ctl_line_ok(line):
             return False
         words = [w for w in re.split(r"[ \t]", args) if w]
         return filter_words_ok(pipe, words)
-    if cmd == "func":
+    if cmd in ("func", "stacks"):
         j = min([x for x in (rest.find(" "), rest.find("\t")) if x >= 0] or
                 [len(rest)])
         arg, sym = rest[:j], (rest[j + 1:] if j < len(rest) else "").strip(WS)
@@ -168,11 +171,13 @@ CMD_GET_STATUS, CMD_GET_PIPELINES, CMD_GET_HIST = 1, 2, 3
 CMD_SET_PIPELINE, CMD_RESET, CMD_FUNC_ADD, CMD_FUNC_DEL = 4, 5, 6, 7
 CMD_GET_INFLIGHT, CMD_GET_EVENTS, CMD_GET_KEYED = 8, 9, 10
 CMD_GET_CPU_STATUS = 11
-CMD_LAST = 11
+CMD_GET_STACKS = 12
+CMD_LAST = 12
 DUMP_CMDS = (CMD_GET_PIPELINES, CMD_GET_HIST, CMD_GET_INFLIGHT,
-             CMD_GET_EVENTS, CMD_GET_KEYED, CMD_GET_CPU_STATUS)
+             CMD_GET_EVENTS, CMD_GET_KEYED, CMD_GET_CPU_STATUS,
+             CMD_GET_STACKS)
 A_PIPELINE_NAME, A_ENABLE, A_FILTER, A_FUNC_SYMBOL = 7, 12, 13, 14
-A_THRESHOLD_NS, A_MAX = 17, 19
+A_THRESHOLD_NS, A_MAX = 17, 20
 THRESHOLD_MAX_NS = 3600 * 10**9
 FILTER_A_MAX = 9
 # attribute -> (kind, size or max string length)
@@ -277,7 +282,8 @@ def nl_must_reject(cmd, attr_bytes, dump):
     name = None
     if A_PIPELINE_NAME in tb:
         name = nul_string(tb[A_PIPELINE_NAME], 31)
-    if cmd in (CMD_GET_PIPELINES, CMD_GET_HIST, CMD_RESET, CMD_GET_INFLIGHT):
+    if cmd in (CMD_GET_PIPELINES, CMD_GET_HIST, CMD_RESET, CMD_GET_INFLIGHT,
+               CMD_GET_STACKS):
         if name is not None and name not in PIPES:
             return "unknown pipeline"
         return None

@@ -81,6 +81,15 @@ typedef struct {
 #define atomic_sub(i, v)	((void)__atomic_fetch_sub(&(v)->counter, (i), __ATOMIC_RELAXED))
 #define atomic_set_release(v, i) \
 	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELEASE)
+/* 64-bit counters (core/stack.c's count and sum a stack) */
+typedef struct {
+	s64 counter;
+} atomic64_t;
+#define atomic64_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+#define atomic64_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
+#define atomic64_add(i, v)	((void)__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED))
+#define atomic64_inc(v)		atomic64_add(1, (v))
+
 static inline bool atomic_try_cmpxchg_acquire(atomic_t *v, int *old, int new)
 {
 	return __atomic_compare_exchange_n(&v->counter, old, new, false,

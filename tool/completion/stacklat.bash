@@ -33,7 +33,7 @@ _stacklat()
 	[[ -z $line || $line =~ [[:space:]]$ ]] && words+=("")
 	cword=$((${#words[@]} - 1))
 	cur=${words[cword]}
-	local cmds="status show hist top events metrics inflight enable disable reset filter func help"
+	local cmds="status show hist top events metrics inflight enable disable reset filter func stacks help"
 	local keys="tgid= tid= lport= rport= proto= ifindex= iface= dev= op= fs="
 
 	if ((cword == 1)); then
@@ -120,6 +120,15 @@ _stacklat()
 		elif ((nargs == 1)) && [[ ${words[2]} == del ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "$(_stacklat_stages func)" -- "$cur")
 		elif ((nargs == 1)) && [[ -r /proc/kallsyms && ${#cur} -ge 3 ]]; then
+			mapfile -t COMPREPLY < <(awk -v p="$cur" '$2 ~ /^[tT]$/ && index($3, p) == 1 { print $3 }' /proc/kallsyms 2>/dev/null | head -n 200)
+		fi
+		;;
+	stacks)
+		if ((nargs == 0)); then
+			mapfile -t COMPREPLY < <(compgen -W "add del show" -- "$cur")
+		elif ((nargs == 1)) && [[ ${words[2]} == show ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "-n -j --json" -- "$cur")
+		elif ((nargs == 1)) && [[ ${words[2]} == add && -r /proc/kallsyms && ${#cur} -ge 3 ]]; then
 			mapfile -t COMPREPLY < <(awk -v p="$cur" '$2 ~ /^[tT]$/ && index($3, p) == 1 { print $3 }' /proc/kallsyms 2>/dev/null | head -n 200)
 		fi
 		;;

@@ -9,6 +9,8 @@ set -euo pipefail
 
 sl_load
 echo "func add __x64_sys_getppid" > "$SL_DBG/control"
+# stacks, like func, arms only the functions it is given
+echo "stacks add vfs_fsync_range" > "$SL_DBG/control"
 dmesg -C
 traffic_start 90
 trap traffic_stop EXIT
