@@ -87,6 +87,24 @@ run() {
 	wait $rq || fail "sl-runq $name failed"
 }
 
+# tol: how far our total of the waiter's waits may be from the kernel's
+# run_delay of the same waits.  Both stamp the same events a few
+# instructions apart, on two clocks: the kernel's runqueue clock is
+# sched_clock_cpu(), which with the unstable TSC of a TCG guest is kept
+# within [the ktime of the CPU's last tick, that + TICK_NSEC]
+# (kernel/sched/clock.c), where stacklat reads ktime_get_mono_fast_ns(): each
+# stamp may be up to a tick off, each wait's difference up to a tick either
+# way - and on a loaded host the error runs one way (5.10 in a make check:
+# +25.8 ms over 22 waits, 1.2 ms a wait at HZ=250).  So: a tick a wait the
+# kernel counted (pcount), or 3 % and 2 ms when that is more.
+hz=
+for c in "$MODROOT/boot/config-$KVER" "$MODROOT/usr/lib/modules/$KVER/config"; do
+	[ -r "$c" ] && hz=$(sed -n 's/^CONFIG_HZ=//p' "$c") && [ -n "$hz" ] && break
+done
+hz=${hz:-250}
+note "CONFIG_HZ=$hz"
+tol() { awk -v d="$delay" -v w="$pcount" -v hz="$hz" 'BEGIN { a = d * 0.03 + 2000000; b = w * 1000000000 / hz; printf "%d", a > b ? a : b }'; }
+
 sl_load
 ctl enable sched
 for h in wakeup wakeup_new switch process_exit; do
@@ -97,7 +115,12 @@ done
 note "hog: $N wakeups of a waiter while a SCHED_FIFO writer spins ${SPIN} ms on CPU $CPU"
 run hog
 read -r waits total max long <<<"$(row "$json" "$waiter")"
-assert_eq "waits of 33.5 ms or more" $N "$long"
+# one a round; a short wait (microseconds) grows to 33.5 ms only if a TCG
+# vCPU stalls inside it on a loaded host, and the kernel's run_delay then
+# holds that stall too: at most as many more as fit in what it holds
+# beyond the N spins
+longhi=$(awk -v d="$delay" -v t="$(tol)" -v n=$N -v s="$spin" 'BEGIN { e = (d + t - n * s) / 33554432; printf "%d", n + (e > 0 ? e : 0) }')
+assert_range "waits of 33.5 ms or more" $N "$longhi" "$long"
 assert_eq "waits, as the kernel counts the waiter's runs (pcount)" "$pcount" "$waits"
 # each long wait began before the spin the writer measured and ended after
 # it: at least spin_min_ns each; the longest is one spin, a switch and the
@@ -106,27 +129,22 @@ assert_eq "waits, as the kernel counts the waiter's runs (pcount)" "$pcount" "$w
 # stall the kernel's run_delay counts too: so the longest is at most all of
 # the waiting the kernel counted (with the clocks' tolerance, below) less
 # the other N - 1 long waits, each at least the spin
-maxhi=$(awk -v d="$delay" -v n=$N -v s="$spin" 'BEGIN { printf "%d", d * 1.03 + 2000000 - (n - 1) * s }')
+maxhi=$(awk -v d="$delay" -v t="$(tol)" -v n=$N -v s="$spin" 'BEGIN { printf "%d", d + t - (n - 1) * s }')
 assert_range "max (ns)" "$spin" "$maxhi" "$max"
 [ "$total" -ge $((N * spin)) ] || fail "total $total < $N spins of $spin ns"
-# the kernel's run_delay covers the same waits (enqueue to arrival, on the
-# runqueue clock, stamped a few instructions from the tracepoints) but on
-# another clock: sched_clock, which under TCG (an unstable TSC) is kept
-# within a tick of the timekeeping clock per CPU, where stacklat reads
-# ktime_get_mono_fast_ns(); 3 % and 2 ms (seen: 6.1 0.04 % to 1.0 %,
-# 6.1-rt 1.4 %, 7.3 0.06 %) - a wait missed or counted twice is the
-# pcount check's
-assert_range "total against run_delay (ns)" \
-	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 0.97 - 2000000 }')" \
-	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 1.03 + 2000000 }')" "$total"
-hog_total=$total hog_max=$max hog_waits=$waits
+# the kernel's run_delay covers the same waits (enqueue to arrival),
+# within tol (above; seen: 6.1 0.04 % to 1.0 %, 6.1-rt 1.4 %, 7.3 0.06 %,
+# 5.10 under load 4.6 %) - a wait missed or counted twice is the pcount
+# check's, a spin missed the long waits'
+assert_range "total against run_delay (ns)" $((delay - $(tol))) $((delay + $(tol))) "$total"
+hog_total=$total hog_max=$max hog_waits=$waits hog_long=$long
 
 note "no hog: the writer is SCHED_OTHER and does not spin"
 run nohog -N
 read -r waits total max long <<<"$(row "$json" "$waiter")"
 # none of 33.5 ms or more but for a vCPU's stalls, which the kernel's
 # run_delay counts too: at most as many as fit in it
-longhi=$(awk -v d="$delay" 'BEGIN { printf "%d", (d * 1.03 + 2000000) / 33554432 }')
+longhi=$(awk -v d="$delay" -v t="$(tol)" 'BEGIN { printf "%d", (d + t) / 33554432 }')
 assert_range "no hog: waits of 33.5 ms or more" 0 "$longhi" "$long"
 assert_eq "no hog: waits, as the kernel counts them" "$pcount" "$waits"
 assert_eq "no hog: debugfs, the waiter's waits" "$waits" \
@@ -137,12 +155,8 @@ assert_eq "no hog: debugfs, the waiter's waits" "$waits" \
 # the longest wait is no longer than all the waiting the kernel counted,
 # and the collapse is the kernel's as much as ours - the total agrees with
 # its run_delay (below), whatever the host did
-assert_range "no hog: max (ns)" 1 \
-	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 1.03 + 2000000 }')" "$max"
-assert_range "no hog: total against run_delay (ns)" \
-	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 0.97 - 2000000 }')" \
-	"$(awk -v d="$delay" 'BEGIN { printf "%d", d * 1.03 + 2000000 }')" \
-	"$total"
+assert_range "no hog: max (ns)" 1 $((delay + $(tol))) "$max"
+assert_range "no hog: total against run_delay (ns)" $((delay - $(tol))) $((delay + $(tol))) "$total"
 nohog_max=$max
 
 note "the stage: the system-wide histogram"
@@ -172,4 +186,4 @@ ctl filter sched clear
 kill $sl
 grep '^pipeline sched' -A12 "$SL_DBG/status" | grep -E 'lost|keyed' || true
 ctl disable sched
-pass "hog: $N waits >= 33.5 ms, total $hog_total ns (run_delay agrees), max $hog_max; no hog: max $nohog_max; stage, filter"
+pass "hog: $hog_long of $N rounds waits >= 33.5 ms, total $hog_total ns (run_delay agrees), max $hog_max; no hog: max $nohog_max; stage, filter"
