@@ -120,6 +120,7 @@ port=$((port + 1))
 ctl filter net_tx clear rport=$port
 ctl reset
 m0=$(missed net_tx)
+b0=$(lost net_tx busy)
 out=$(python3 - $port 2000 $SIZE <<'PY'
 import socket, struct, sys, threading
 port, n, size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
@@ -148,16 +149,23 @@ s.close()
 PY
 ) || fail "two senders on one socket failed"
 cat "$SL_DBG/net_tx"
+awk '/^pipeline / { cur = $2 } cur == "net_tx:" && $1 == "lost:"' "$SL_DBG/status"
 segs2=$(cnt net_tx tcp-\>ip)
 m=$(($(missed net_tx) - m0))
-note "two senders, 2 x 2000 messages: $segs2 segments ($out retransmitted), $m probe hits missed"
+# the socket's application entry held by the other sender (one send
+# entering or returning on one CPU while the other's segment passes its
+# application point on the other) is counted busy: that segment goes on
+# from TCP down without its application point (6.12 in a make check: 2 of
+# 3,810)
+b=$(($(lost net_tx busy) - b0))
+note "two senders, 2 x 2000 messages: $segs2 segments ($out retransmitted), $m probe hits missed, $b application points lost as busy"
 assert_range "two senders: segments" 1 $((4000 + out)) "$segs2"
 # a probe hit the kernel skipped takes one segment's point at most; the
 # retransmitted skbs are at least one and at most $out (tcpi_total_retrans
 # counts MSS-sized segments, an skb can hold several: see the burst)
 r1=$((out > 0 ? 1 : 0))
-assert_range "two senders: app->tcp = segments - retransmitted skbs" \
-	$((segs2 - out - m)) $((segs2 - r1)) "$(cnt net_tx app-\>tcp)"
+assert_range "two senders: app->tcp = segments - retransmitted skbs (- busy)" \
+	$((segs2 - out - m - b)) $((segs2 - r1)) "$(cnt net_tx app-\>tcp)"
 assert_eq "two senders: total = app->tcp" "$(cnt net_tx app-\>tcp)" "$(cnt net_tx total)"
 
 ctl disable net_rx
