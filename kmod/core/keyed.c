@@ -17,6 +17,7 @@
  * free slot always exists.
  */
 #ifndef SL_USERSPACE
+#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/hash.h>
 #include <linux/kprobes.h>
@@ -25,7 +26,9 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <net/netlink.h>
 #endif
 
 #include "keyed.h"
@@ -509,5 +512,37 @@ void sl_keyed_stop(struct sl_keyed *t)
 		return;
 	cancel_delayed_work_sync(&t->work);
 	t->running = false;
+}
+
+void sl_keyed_show_comm(char *comm, const u64 *from)
+{
+	unsigned int i;
+
+	memcpy(comm, from, 16);
+	comm[15] = '\0';
+	for (i = 0; comm[i]; i++)
+		if (!isgraph(comm[i]))
+			comm[i] = '?';
+	if (!comm[0])
+		strscpy(comm, "-", 16);
+}
+
+int sl_keyed_put_hist(struct sk_buff *skb, int first_attr, int hist_attr,
+		      const u64 *hist, unsigned int n)
+{
+	unsigned int i, first = n, last = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!hist[i])
+			continue;
+		first = min(first, i);
+		last = i + 1;
+	}
+	if (last > first &&
+	    (nla_put_u32(skb, first_attr, first) ||
+	     nla_put(skb, hist_attr, (last - first) * sizeof(u64),
+		     &hist[first])))
+		return -EMSGSIZE;
+	return 0;
 }
 #endif

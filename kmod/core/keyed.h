@@ -222,6 +222,21 @@ void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st);
 /* A fold every @period_ms from a work item, until sl_keyed_stop(). */
 void sl_keyed_start(struct sl_keyed *t, unsigned int period_ms);
 void sl_keyed_stop(struct sl_keyed *t);
+
+/*
+ * For the pipelines' readers (process context).  A name a row keeps in
+ * 16 bytes at @from, for a table: NUL-ended, blanks and unprintable bytes
+ * as '?' (the columns stay), "-" when empty.
+ */
+void sl_keyed_show_comm(char *comm, const u64 *from);
+struct sk_buff;
+/*
+ * A row's log2 histogram of @n buckets for GET_KEYED: its non-zero range
+ * only, the first bucket's index in @first_attr and the buckets as u64 in
+ * @hist_attr; nothing when all are zero.  0 or -EMSGSIZE.
+ */
+int sl_keyed_put_hist(struct sk_buff *skb, int first_attr, int hist_attr,
+		      const u64 *hist, unsigned int n);
 #endif
 
 #endif /* _STACKLAT_KEYED_H */

@@ -53,7 +53,6 @@
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
-#include <linux/ctype.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
@@ -257,7 +256,6 @@ static void sl_dk_comm_of(char *comm, const u64 *v)
 static void sl_dk_show(struct seq_file *m, u64 key, const u64 *v)
 {
 	char comm[16], dev[24];
-	unsigned int i;
 
 	if (!v) {
 		seq_printf(m, "%8s %-15s %9s %12s %8s %12s %8s %10s %6s %6s %6s\n",
@@ -266,12 +264,7 @@ static void sl_dk_show(struct seq_file *m, u64 key, const u64 *v)
 			   "flush", "other");
 		return;
 	}
-	sl_dk_comm_of(comm, v);
-	for (i = 0; comm[i]; i++)
-		if (!isgraph(comm[i]))
-			comm[i] = '?';
-	if (!comm[0])
-		strscpy(comm, "-", sizeof(comm));
+	sl_keyed_show_comm(comm, &v[DV_COMM]);
 	snprintf(dev, sizeof(dev), "%u:%u", MAJOR((u32)key), MINOR((u32)key));
 	seq_printf(m, "%8u %-15s %9s %12llu %8llu %12llu %8llu %10llu %6llu %6llu %6llu\n",
 		   sl_keyed_group(key), comm, dev, v[DV_RBYTES], v[DV_ROPS],

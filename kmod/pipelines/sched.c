@@ -58,7 +58,6 @@
  * first used in a CPU's buffer.  Filters: tgid, tid - of the thread that
  * waits, not of the task running the probe.
  */
-#include <linux/ctype.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
@@ -332,20 +331,6 @@ static const struct sl_keyed_ops sl_sd_keyed_ops = {
 	.alive = sl_sd_alive,
 };
 
-/* A row's name, blanks and unprintable bytes as '?' (columns stay). */
-static void sl_sd_comm(char *comm, const u64 *from)
-{
-	unsigned int i;
-
-	memcpy(comm, from, 16);
-	comm[15] = '\0';
-	for (i = 0; comm[i]; i++)
-		if (!isgraph(comm[i]))
-			comm[i] = '?';
-	if (!comm[0])
-		strscpy(comm, "-", 16);
-}
-
 static void sl_sd_show(struct seq_file *m, u64 key, const u64 *v)
 {
 	char tot[16], avg[16], mx[16], lo[16], comm[16], pcomm[16];
@@ -358,8 +343,8 @@ static void sl_sd_show(struct seq_file *m, u64 key, const u64 *v)
 			   "| run-queue latency from:count...");
 		return;
 	}
-	sl_sd_comm(comm, &v[SV_COMM]);
-	sl_sd_comm(pcomm, &v[SV_PCOMM]);
+	sl_keyed_show_comm(comm, &v[SV_COMM]);
+	sl_keyed_show_comm(pcomm, &v[SV_PCOMM]);
 	sl_fmt_ns(tot, sizeof(tot), v[SV_TIME]);
 	sl_fmt_ns(avg, sizeof(avg),
 		  v[SV_COUNT] ? div64_u64(v[SV_TIME], v[SV_COUNT]) : 0);
@@ -384,7 +369,6 @@ static int sl_sd_put_u64(struct sk_buff *skb, int type, u64 v)
 /* One row for GET_KEYED (inside its STACKLAT_A_KEYED nest). */
 static int sl_sd_put(struct sk_buff *skb, u64 key, const u64 *v)
 {
-	unsigned int i, first = STACKLAT_SC_NBUCKETS, last = 0;
 	char comm[16], pcomm[16];
 
 	memcpy(comm, &v[SV_COMM], sizeof(comm));
@@ -400,18 +384,9 @@ static int sl_sd_put(struct sk_buff *skb, u64 key, const u64 *v)
 	    sl_sd_put_u64(skb, STACKLAT_SD_A_MAX_NS, v[SV_MAX]) ||
 	    sl_sd_put_u64(skb, STACKLAT_SD_A_PREEMPTED, v[SV_PREEMPTED]))
 		return -EMSGSIZE;
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
-		if (!v[SV_HIST + i])
-			continue;
-		first = min(first, i);
-		last = i + 1;
-	}
-	if (last > first &&
-	    (nla_put_u32(skb, STACKLAT_SD_A_HIST_FIRST, first) ||
-	     nla_put(skb, STACKLAT_SD_A_HIST, (last - first) * sizeof(u64),
-		     &v[SV_HIST + first])))
-		return -EMSGSIZE;
-	return 0;
+	return sl_keyed_put_hist(skb, STACKLAT_SD_A_HIST_FIRST,
+				 STACKLAT_SD_A_HIST, &v[SV_HIST],
+				 STACKLAT_SC_NBUCKETS);
 }
 
 /* ---- life ---------------------------------------------------------------- */

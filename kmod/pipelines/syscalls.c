@@ -35,7 +35,6 @@
  * (SL_TP_DEFINE_FAULTABLE).
  */
 #include <linux/compat.h>
-#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -350,13 +349,7 @@ static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 	}
 	abi = sl_sc_key_abi(key);
 	timed = v[SV_COUNT] - v[SV_UNTIMED];
-	memcpy(comm, &v[SV_COMM], sizeof(comm));
-	comm[15] = '\0';
-	for (i = 0; comm[i]; i++)
-		if (!isgraph(comm[i]))
-			comm[i] = '?';
-	if (!comm[0])
-		strscpy(comm, "-", sizeof(comm));
+	sl_keyed_show_comm(comm, &v[SV_COMM]);
 	sl_fmt_ns(tot, sizeof(tot), v[SV_TIME]);
 	sl_fmt_ns(avg, sizeof(avg), timed ? div64_u64(v[SV_TIME], timed) : 0);
 	sl_fmt_ns(mx, sizeof(mx), v[SV_MAX]);
@@ -388,7 +381,7 @@ static int sl_sc_put_u64(struct sk_buff *skb, int type, u64 v)
 /* One row for GET_KEYED (inside its STACKLAT_A_KEYED nest). */
 static int sl_sc_put(struct sk_buff *skb, u64 key, const u64 *v)
 {
-	unsigned int i, first = STACKLAT_SC_NBUCKETS, last = 0;
+	unsigned int i;
 	struct nlattr *nest;
 	char comm[16];
 
@@ -416,18 +409,9 @@ static int sl_sc_put(struct sk_buff *skb, u64 key, const u64 *v)
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
-		if (!v[SV_HIST + i])
-			continue;
-		first = min(first, i);
-		last = i + 1;
-	}
-	if (last > first &&
-	    (nla_put_u32(skb, STACKLAT_SC_A_HIST_FIRST, first) ||
-	     nla_put(skb, STACKLAT_SC_A_HIST, (last - first) * sizeof(u64),
-		     &v[SV_HIST + first])))
-		return -EMSGSIZE;
-	return 0;
+	return sl_keyed_put_hist(skb, STACKLAT_SC_A_HIST_FIRST,
+				 STACKLAT_SC_A_HIST, &v[SV_HIST],
+				 STACKLAT_SC_NBUCKETS);
 }
 
 /* ---- life ---------------------------------------------------------------- */
