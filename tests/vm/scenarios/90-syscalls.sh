@@ -33,15 +33,6 @@ keyed() {
 	fi
 }
 
-# kib: the keyed table's memory, KiB
-kib() { sed -n 's/^  keyed rows: .* \([0-9]*\) KiB in all$/\1/p' "$SL_DBG/status"; }
-
-# hits HOOK: the syscalls pipeline's hook hits
-hits() {
-	awk -v h="$1" '/^pipeline / { cur = $2; sub(":", "", cur) }
-		cur == "syscalls" && $1 == "hook" && $2 == h { for (i = 3; i <= NF; i++) if ($i ~ /^hits=/) { sub("hits=", "", $i); print $i } }' "$SL_DBG/status"
-}
-
 # lost KIND: a loss counter of the syscalls pipeline
 lost() {
 	awk -v k="$1" '/^pipeline / { cur = $2; sub(":", "", cur) }
@@ -54,9 +45,6 @@ dbg() {
 	awk -v t="$1" -v a="$2" -v n="$3" -v c="$4" '$1 == "tgid" { on = 1; next }
 		on && $1 == t && $3 == a && $4 == n { print $c; f = 1 } END { if (!f) print 0 }' "$SL_DBG/syscalls"
 }
-
-# dbgsum: the calls in every row of the debugfs table
-dbgsum() { awk '$1 == "tgid" { on = 1; next } on { s += $5 } END { print s + 0 }' "$SL_DBG/syscalls"; }
 
 # snap PID...: read each one's rows once ("stacklat top syscalls -p PID -j
 # -n 0", one python for them all) into $T/top.PID, a line "SYSCALL FIELD
