@@ -427,6 +427,6 @@ struct sl_pipeline {
 	struct sl_pipe_priv priv;
 };
 
-#define SL_MAX_PIPELINES	16
+#define SL_MAX_PIPELINES	32
 
 #endif /* _STACKLAT_TYPES_H */
