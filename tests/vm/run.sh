@@ -82,7 +82,7 @@ case ${1:-} in
 -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
 esac
 # the Makefile's KERNELS
-[ $# -gt 0 ] || set -- 7.3+preempt 5.10 6.12 6.1+dkms 6.1-rt
+[ $# -gt 0 ] || set -- 5.10 6.12 7.3+preempt 6.1+dkms 6.1-rt
 [ "$mode" != demo ] || set -- "$1"
 
 # Boot variants: KERNEL+VARIANT is KERNEL's image and headers booted
@@ -736,8 +736,8 @@ for k in "$@"; do
 	fi
 done
 # --fetch: each kernel (once per image) and the chroot its build needs,
-# two at a time in order (the first kernel, 7.3, needs the build chroot,
-# which takes longest: the others are fetched meanwhile); make check runs
+# two at a time in order (7.3, third, needs the build chroot, which takes
+# longest: it is made while the first two run); make check runs
 # it beside style and unit, so that the kernels wait for nothing but their
 # own fetch
 fetch_one() { # fetch_one BASE: the kernel and its toolchain
