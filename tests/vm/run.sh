@@ -624,8 +624,15 @@ run_kernel() {
 	# boot watchdog: the guest must reach guest-run.sh in BOOT_TIMEOUT s;
 	# meanwhile verdicts are shown as they come
 	nres=0
+	# and the CPU time QEMU used (utime + stime of timeout's child, in
+	# clock ticks, the last reading before it ends): the time note says
+	# how busy the guest kept its host core, i.e. how much of the slot
+	# went to sleeps and waits in the scenarios
+	qcpu=0
 	while kill -0 "$qpid" 2>/dev/null; do
 		collect "$k" "$out/results.log"
+		qc=$(pgrep -P "$qpid" | head -n1) || true
+		[ -z "$qc" ] || qcpu=$(awk '{ print $14 + $15 }' "/proc/$qc/stat" 2>/dev/null || echo "$qcpu")
 		if [ $((SECONDS - t0)) -ge "$boot_timeout" ] &&
 			! grep -aq '^STACKLAT-GUEST-UP' "$out/results.log"; then
 			why="the guest did not come up in ${boot_timeout}s"
@@ -670,7 +677,7 @@ run_kernel() {
 	else
 		note "$k" kernel-log "clean (no Oops/WARNING/BUG/lockdep/KASAN/UBSAN/hung task)"
 	fi
-	note "$k" time "boot + ${mode} ${secs}s; $(grep -a '^STACKLAT-TIME ' "$out/results.log" | awk '{ printf "%s%s %s", sep, $2, $3; sep = ", " }')"
+	note "$k" time "boot + ${mode} ${secs}s, QEMU busy $((qcpu / $(getconf CLK_TCK)))s; $(grep -a '^STACKLAT-TIME ' "$out/results.log" | awk '{ printf "%s%s %s", sep, $2, $3; sep = ", " }')"
 	exec {lockfd}>&-
 }
 
