@@ -462,11 +462,18 @@ static int cmd_events(int argc, char **argv)
 
 		if (is_json_opt(o)) {
 			c.json = true;
+		} else if (!strcmp(o, "--all")) {
+			if (set_t)
+				usage_error("--all and -t: one threshold");
+			thresh = STACKLAT_THRESHOLD_ALL;
+			set_t = true;
 		} else if (!strcmp(o, "-t") || !strcmp(o, "-p") || !strcmp(o, "-n") ||
 			   !strcmp(o, "-d")) {
 			if (a + 1 >= argc)
 				usage_error("%s needs a value", o);
 			a++;
+			if (o[1] == 't' && set_t)
+				usage_error("--all and -t: one threshold");
 			if (o[1] == 't' && parse_duration(argv[a], &thresh))
 				usage_error("bad THRESHOLD '%s' (e.g. 500us, 10ms; at most 3600s)", argv[a]);
 			if (o[1] == 'p' && parse_u64_range(argv[a], 1, 4194304, &pid))
@@ -1032,21 +1039,29 @@ static const struct subcommand subcommands[] = {
 	  "            [{\"pipeline\",\"age_ns\",\"tid\",\"desc\",\"points\":[{\"name\",\n"
 	  "            \"offset_ns\"}]}]} (README, \"JSON output\").\n" },
 	{ "events", cmd_events,
-	  "[-j] [-t THRESHOLD] [-p PID] [-n COUNT] [-d SECONDS] [PIPELINE...]",
+	  "[-j] [-t THRESHOLD|--all] [-p PID] [-n COUNT] [-d SECONDS] [PIPELINE...]",
 	  "Slow objects, one line each: time (CLOCK_MONOTONIC s), comm, tgid/tid,\n"
-	  "pipeline, total and every stage passed in wire order.",
+	  "pipeline, total and every stage passed in wire order; identity lines\n"
+	  "(tcpretrans: one per retransmission) add the socket's addresses, ports,\n"
+	  "state, RTO, srtt, cwnd and retransmissions.",
 	  "-t THRESHOLD  set the pipelines' threshold (500us, 10ms...; all enabled\n"
 	  "              pipelines with slow events if none is named) for the run,\n"
 	  "              restored after (CAP_SYS_ADMIN or CAP_PERFMON); without it,\n"
 	  "              the thresholds set (control \"threshold PIPELINE NS\") are\n"
 	  "              used.  Pipelines that count values or instants (netsize,\n"
-	  "              netdrop, tcpretrans, storage, disktop) have none.\n"
+	  "              netdrop, storage, disktop) have none.\n"
+	  "--all         every object, whatever its time (control \"threshold\n"
+	  "              PIPELINE all\"); at most event_rate= lines a second per\n"
+	  "              pipeline and CPU, the rest counted \"suppressed\".\n"
 	  "-p PID        only events of this process (or thread)\n"
 	  "-n COUNT      stop after COUNT events; -d SECONDS: after SECONDS\n"
 	  "-j, --json    JSON lines: {\"schema\":1,\"command\":\"events\",\"time_ns\",\n"
 	  "              \"interval_ns\":null,\"event\":{\"mono_ns\",\"pipeline\",\"comm\",\n"
 	  "              \"tgid\",\"tid\",\"cpu\",\"seq\",\"total_ns\",\"stages\":[{\"name\",\n"
-	  "              \"index\",\"ns\"}]}}, last a line with \"summary\":{\"read\",\n"
+	  "              \"index\",\"ns\"}], and what the object was where known:\n"
+	  "              \"ifname\",\"sport\",\"dport\",\"dev\",\"op\",\"sector\",\"bytes\",\n"
+	  "              \"family\",\"saddr\",\"daddr\",\"state\",\"rto_us\",\"srtt_us\",\n"
+	  "              \"cwnd\",\"retrans\"}}, last a line with \"summary\":{\"read\",\n"
 	  "              \"shown\",\"overruns\"}.\n"
 	  "Reading consumes the kernel's rings (one reader at a time; debugfs\n"
 	  "\"events\" reads the same).  At the end it reports the kernel's overruns\n"

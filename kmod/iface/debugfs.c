@@ -42,6 +42,7 @@ static const char * const sl_loss_names[SL_LOSS_NR] = {
 	[SL_LOSS_STACK_FULL] = "stack_full",
 	[SL_LOSS_STACK_TRUNC] = "stack_truncated",
 	[SL_LOSS_STACK_BUSY] = "stack_busy",
+	[SL_LOSS_SUPPRESSED] = "suppressed",
 };
 
 static const char * const sl_unit_names[__STACKLAT_UNIT_MAX] = {
@@ -568,9 +569,12 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 		if (!p)
 			return -EINVAL;
 		rest = rest ? strim(rest) : NULL;
-		if (!rest || !*rest || !isdigit(*rest) || kstrtou64(rest, 10, &ns) ||
-		    ns > STACKLAT_THRESHOLD_MAX_NS) {
-			sl_err("control: threshold %s: '%*pE' is not 0..%llu (ns)\n",
+		if (rest && !strcmp(rest, "all"))
+			ns = STACKLAT_THRESHOLD_ALL;
+		else if (!rest || !*rest || !isdigit(*rest) ||
+			 kstrtou64(rest, 10, &ns) ||
+			 ns > STACKLAT_THRESHOLD_MAX_NS) {
+			sl_err("control: threshold %s: '%*pE' is not 0..%llu (ns) or all\n",
 			       p->name, sl_uq(rest ?: ""), rest ?: "",
 			       STACKLAT_THRESHOLD_MAX_NS);
 			return -EINVAL;

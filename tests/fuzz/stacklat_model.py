@@ -137,7 +137,10 @@ def ctl_line_ok(line):
         j = min([x for x in (rest.find(" "), rest.find("\t")) if x >= 0] or
                 [len(rest)])
         pipe, v = rest[:j], (rest[j + 1:] if j < len(rest) else "").strip(WS)
-        # kstrtou64 base 10: digits only, at most 3600 s in ns
+        # "all" (every object: 1 ns), or kstrtou64 base 10: digits only,
+        # at most 3600 s in ns
+        if pipe in PIPES and v == "all":
+            return pipe not in NOEVENT_PIPES
         return (pipe in PIPES and v != "" and all("0" <= c <= "9" for c in v)
                 and int(v) <= THRESHOLD_MAX_NS
                 and (pipe not in NOEVENT_PIPES or int(v) == 0))
