@@ -337,6 +337,8 @@ plan_end() {
 }
 
 cache=$here/.cache
+# this run, for what it leaves in the cache for itself (build_ahead)
+run_id=$$.$(date +%s%N)
 # a fresh clone has no cache yet: the host tools' logs go there first
 mkdir -p "$cache"
 boot_timeout=${BOOT_TIMEOUT:-300}
@@ -507,6 +509,39 @@ build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
 	! grep -qiE "warning:|error:" "$log"
 }
 
+# make_module KERNEL LOG: the module KERNEL boots, in $cache/build/KERNEL:
+# DKMS's for KERNEL+dkms (dkms-build.sh), else build_module's
+make_module() {
+	local k=$1 log=$2
+	if has_variant "$k" dkms; then
+		mkdir -p "$cache/build/$k"
+		"$here/dkms-build.sh" "$(kbase "$k")" "$cache/build/$k/stacklat.ko" > "$log" 2>&1
+	else
+		build_module "$k" "$log"
+	fi
+}
+
+# build_ahead KERNEL: make_module while the first kernels run (one make
+# job, beside their guests), leaving its log and "RUN_ID / STATUS SECS" in
+# $cache/build/KERNEL.ahead for run_kernel, which waits on the same lock
+# and takes it only from this run.  A slot that frees then boots at once
+# instead of building for a minute or more first (the builds of the last
+# kernels were on the critical path).
+build_ahead() {
+	local k=$1 t0=$SECONDS rc=0 fd
+	exec {fd}> "$cache/locks/build-$k"
+	flock "$fd"
+	# its guest started first (and may be loading that module): leave it
+	if [ "$(cat "$cache/build/$k.started" 2>/dev/null)" = "$run_id" ]; then
+		exec {fd}>&-
+		return
+	fi
+	rm -f "$cache/build/$k.ahead"
+	SL_BUILD_JOBS=1 make_module "$k" "$cache/build/$k.ahead.log" || rc=$?
+	printf '%s\n%s %s\n' "$run_id" "$rc" $((SECONDS - t0)) > "$cache/build/$k.ahead"
+	exec {fd}>&-
+}
+
 # Host programs the guest runs over 9p: the tool and the test helpers.
 build_host_tools() {
 	local d
@@ -550,24 +585,40 @@ run_kernel() {
 	local boot_timeout=$((boot_timeout * TIMEOUT_SCALE)) vm_timeout=$((vm_timeout * TIMEOUT_SCALE))
 	local stimeout=$((${SL_SCENARIO_TIMEOUT:-600} * TIMEOUT_SCALE))
 	t0=$SECONDS
+	# the module: built ahead by this run (build_ahead, below) or now
+	local bsecs brc=0 ahead=
+	exec {blockfd}> "$cache/locks/build-$k"
+	flock "$blockfd"
+	if [ -f "$cache/build/$k.ahead" ] &&
+	   [ "$(sed -n 1p "$cache/build/$k.ahead")" = "$run_id" ]; then
+		read -r brc bsecs < <(sed -n 2p "$cache/build/$k.ahead")
+		cp "$cache/build/$k.ahead.log" "$out/build.log"
+		ahead="built ahead, "
+	else
+		make_module "$k" "$out/build.log" || brc=$?
+		bsecs=$((SECONDS - t0))
+	fi
+	rm -f "$cache/build/$k.ahead" "$cache/build/$k.ahead.log"
+	mkdir -p "$cache/build"
+	echo "$run_id" > "$cache/build/$k.started"
+	exec {blockfd}>&-
 	if has_variant "$k" dkms; then
 		# KERNEL+dkms: the module DKMS builds from a dkms-src tree,
 		# as make dkms-install would, is the one the guest loads
-		mkdir -p "$cache/build/$k"
-		if ! "$here/dkms-build.sh" "$(kbase "$k")" "$cache/build/$k/stacklat.ko" > "$out/build.log" 2>&1; then
+		if [ "$brc" != 0 ]; then
 			record "$k" dkms-build FAIL "see $out/build.log"
 			tail -n 5 "$out/build.log" | sed "s/^/[$k]   /" || true
 			exec {lockfd}>&-
 			return
 		fi
-		record "$k" dkms-build PASS "$(tail -n 1 "$out/build.log") ($((SECONDS - t0))s)"
-	elif ! build_module "$k" "$out/build.log"; then
+		record "$k" dkms-build PASS "$(tail -n 1 "$out/build.log") (${ahead}${bsecs}s)"
+	elif [ "$brc" != 0 ]; then
 		record "$k" build FAIL "module build failed or warned: see $out/build.log"
 		grep -iE "warning:|error:" "$out/build.log" | head -n 5 | sed "s/^/[$k]   /" || true
 		exec {lockfd}>&-
 		return
 	else
-		note "$k" build "W=1 warning-free against $KVER ($((SECONDS - t0))s)"
+		note "$k" build "W=1 warning-free against $KVER (${ahead}${bsecs}s)"
 	fi
 	# make bench BENCH_BASE=REV: the engine of REV, measured in the same boot
 	rm -rf "$cache/build/$k-base"
@@ -821,8 +872,27 @@ set -- "${ks[@]}"
 # fetch ahead, one kernel after the other, while the first ones run (a
 # kernel that starts waits only for its own fetch: get_kernel's lock);
 # not a job of this shell, whose jobs are the guests
+# and, in a test run, build ahead the module of each kernel that does not
+# start at once (the first VM_JOBS do), in order, once those have built
+# theirs (not to slow down the builds the first guests wait for)
 if [ $# -gt 0 ]; then
-	(for k in "$@"; do get_kernel "$k" > /dev/null 2>&1 || true; done) &
+	(
+		i=0 first=("${@:1:$jobs}")
+		for k in "$@"; do
+			i=$((i + 1))
+			get_kernel "$k" > /dev/null 2>&1 || continue
+			[ "$mode" = test ] && [ $i -gt "$jobs" ] || continue
+			for f in "${first[@]}"; do
+				for _ in $(seq 1 600); do
+					[ "$(cat "$cache/build/$f.started" 2>/dev/null)" != "$run_id" ] || break
+					sleep 1
+				done
+			done
+			first=()
+			mkdir -p "$cache/build" "$cache/locks"
+			build_ahead "$k"
+		done
+	) &
 	disown $!
 fi
 [ "$mode" = build ] || build_host_tools
