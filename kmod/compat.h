@@ -407,16 +407,25 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
  * uprobe_unregister_nosync(), and uprobe_unregister_sync() waits for the
  * handlers (COMPAT_UPROBE_REGISTER_RETURNS_UPROBE).  The handlers gained
  * a session cookie in 6.13 (COMPAT_UPROBE_HANDLER_HAS_DATA), which
- * stacklat does not use: SL_UP_DATA_ARG is the extra parameter, or
- * nothing.
+ * stacklat does not use (it is not on the older kernels): SL_UP_HANDLER
+ * and SL_UP_RET_HANDLER declare a handler either way.
  */
 #include <linux/uprobes.h>
 #include <linux/err.h>
 
 #ifdef COMPAT_UPROBE_HANDLER_HAS_DATA
-#define SL_UP_DATA_ARG	, __u64 *data
+#define SL_UP_HANDLER(name, uc, regs)					\
+	int name(struct uprobe_consumer *uc, struct pt_regs *regs,	\
+		 __u64 *data)
+#define SL_UP_RET_HANDLER(name, uc, func, regs)				\
+	int name(struct uprobe_consumer *uc, unsigned long func,	\
+		 struct pt_regs *regs, __u64 *data)
 #else
-#define SL_UP_DATA_ARG
+#define SL_UP_HANDLER(name, uc, regs)					\
+	int name(struct uprobe_consumer *uc, struct pt_regs *regs)
+#define SL_UP_RET_HANDLER(name, uc, func, regs)				\
+	int name(struct uprobe_consumer *uc, unsigned long func,	\
+		 struct pt_regs *regs)
 #endif
 
 struct sl_compat_uprobe {

@@ -1164,7 +1164,7 @@ static const struct subcommand subcommands[] = {
 	{ "func", cmd_func, "add|del [-p PID] SYMBOL|PATH:SYMBOL|LIB:SYMBOL",
 	  "Time a kernel function, or a user-space one (a uprobe and a uretprobe),\n"
 	  "from entry to return in the \"func\" pipeline (CAP_SYS_ADMIN or\n"
-	  "CAP_PERFMON; a user function needs CAP_SYS_ADMIN).",
+	  "CAP_PERFMON).",
 	  "SYMBOL          a kernel function (MODULE:SYMBOL: one of that module)\n"
 	  "PATH:SYMBOL     a function of a program or library file (.symtab, else\n"
 	  "                .dynsym), e.g. /usr/sbin/memcached:process_command\n"

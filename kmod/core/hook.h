@@ -29,7 +29,6 @@ unsigned long sl_hook_addr(const struct sl_hook *hk);
 const char *sl_entry_backend(void);
 const char *sl_return_backend(void);
 bool sl_fprobe_stats(const struct sl_pipeline *p, unsigned int *n, u64 *nmissed);
-int sl_uprobe_check(const char *target);
 int sl_skip_validate(struct sl_pipeline *const *list, unsigned int n);
 
 #endif /* _STACKLAT_HOOK_H */

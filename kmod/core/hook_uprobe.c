@@ -32,7 +32,7 @@
 #include <linux/sched.h>
 #include <linux/preempt.h>
 
-#include "hook.h"
+#include "pipeline.h"
 #include "hook_backend.h"
 #include "dispatch.h"
 #include "chain.h"
@@ -52,8 +52,7 @@ static __always_inline u64 sl_up_key(struct sl_hook *hk)
 }
 
 /* Process context of the probed task, preemptible (above). */
-static int sl_up_entry(struct uprobe_consumer *uc,
-		       struct pt_regs *regs SL_UP_DATA_ARG)
+static SL_UP_HANDLER(sl_up_entry, uc, regs)
 {
 	struct sl_hook *hk = container_of(uc, struct sl_up, uc)->hk;
 	struct sl_flight_ent *e;
@@ -86,8 +85,7 @@ out:
 }
 
 /* Process context of the probed task, preemptible (above). */
-static int sl_up_ret(struct uprobe_consumer *uc, unsigned long func,
-		     struct pt_regs *regs SL_UP_DATA_ARG)
+static SL_UP_RET_HANDLER(sl_up_ret, uc, func, regs)
 {
 	struct sl_hook *hk = container_of(uc, struct sl_up, uc)->hk;
 	struct sl_flight_ent *e;

@@ -26,7 +26,6 @@
 #include <linux/kprobes.h>
 
 #include "sl.h"
-#include "hook.h"
 #include "stacklat_filter.h"
 
 #define SL_FUNC_MAX	16
