@@ -16,6 +16,9 @@
 #    clock_gettime per call, under a millisecond a call in an emulated
 #    guest (the tolerance: N ms, see the note printed);
 #  - status: the rows are armed uprobes on the file and offset;
+#  - slow events above 10 ms (the sleep is 20 ms): one per call of A's,
+#    with its comm, pid and thread and the function's stage (getppid's
+#    may pass 10 ms too in an emulated guest: not counted);
 #  - bad input: the tool refuses a missing file, a symbol not found and
 #    a file that is not ELF with a clear message; the control file
 #    refuses a path that does not exist, one that is not a regular file
@@ -84,6 +87,8 @@ real=$(realpath "$UF")
 grep -Eq "^  hook $real:0x[0-9a-f]+ +armed +uprobe " "$SL_DBG/status" || fail "sl_ufunc_work not an armed uprobe: $(hooks)"
 grep -Eq "^  hook /.*/libc\.so\.6:0x[0-9a-f]+ +armed +uprobe " "$SL_DBG/status" || fail "getppid not an armed uprobe: $(hooks)"
 f0=$(lost filtered)
+echo "threshold func 10000000" > "$SL_DBG/control"
+"$SL_TOOL" events -d 0.2 func > /dev/null	# drain
 ready $A
 ready $B
 kill -USR1 $A $B
@@ -94,6 +99,11 @@ cnt=$(awk '$1 == "sl_ufunc_work" { print $2 }' "$SL_DBG/func")
 assert_eq "sl_ufunc_work calls of A" $N "$cnt"
 cnt=$(awk '$1 == "getppid" { print $2 }' "$SL_DBG/func")
 assert_eq "getppid calls of A" $M "$cnt"
+"$SL_TOOL" events -d 0.5 func > "$T/ev"
+head -n 2 "$T/ev"
+ev=$(grep -c " sl-ufunc $A/$A func total=[^ ]* sl_ufunc_work=" "$T/ev" || true)
+assert_eq "slow events of A's calls" $N "$ev"
+echo "threshold func 0" > "$SL_DBG/control"
 filt=$(( $(lost filtered) - f0 ))
 [ "$filt" -ge $((K + M)) ] || fail "filtered $filt, B alone made $((K + M)) calls"
 
@@ -122,4 +132,4 @@ note "sum: ours $jsum ns, A's brackets $hsum ns, sleeps $lo ns: $(( (hsum - jsum
 "$SL_TOOL" func del c:getppid || fail "func del c:getppid"
 ! hooks | grep -q uprobe || fail "rows left after del: $(hooks)"
 echo "disable func" > "$SL_DBG/control"
-pass "user functions: $N calls and $M getppid exactly, B filtered ($filt), sum within the brackets; bad input refused"
+pass "user functions: $N calls and $M getppid exactly, $N slow events, B filtered ($filt), sum within the brackets; bad input refused"
