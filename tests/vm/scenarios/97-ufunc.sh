@@ -12,9 +12,11 @@
 #  - the time: each call's entry-to-return lies inside the bracket A
 #    measures around it (CLOCK_MONOTONIC, the module's clock), and a
 #    sleep never ends early, so N x US <= our sum <= A's sum; A's sum
-#    exceeds ours by the two breakpoint traps, the handlers and a
-#    clock_gettime per call, under a millisecond a call in an emulated
-#    guest (the tolerance: N ms, see the note printed);
+#    exceeds ours by the entry's breakpoint trap, the return trampoline,
+#    the handlers and a clock_gettime per call: 77 us a call measured on
+#    6.12, 117 us on 5.10, 851 us on 7.3 with preempt=full (where those
+#    steps are preempted, B and the tool running beside A under TCG); the
+#    tolerance is 2 ms a call, a tenth of the sleep (see the note printed);
 #  - status: the rows are armed uprobes on the file and offset;
 #  - slow events above 10 ms (the sleep is 20 ms): one per call of A's,
 #    with its comm, pid and thread and the function's stage (getppid's
@@ -125,7 +127,7 @@ lo=$((N * US * 1000))
 note "sum: ours $jsum ns, A's brackets $hsum ns, sleeps $lo ns: $(( (hsum - jsum) / N )) ns a call outside ours"
 [ "$jsum" -ge "$lo" ] || fail "our sum $jsum under the sleeps' $lo"
 [ "$jsum" -le "$hsum" ] || fail "our sum $jsum over A's brackets $hsum"
-[ $((hsum - jsum)) -le $((N * 1000000)) ] || fail "A's brackets $hsum exceed our $jsum by more than 1 ms a call"
+[ $((hsum - jsum)) -le $((N * 2000000)) ] || fail "A's brackets $hsum exceed our $jsum by more than 2 ms a call"
 
 # ---- func del of the same specs
 "$SL_TOOL" func del "$UF:sl_ufunc_work" || fail "func del"
