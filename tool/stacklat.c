@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "json.h"
 #include "metrics.h"
 #include "nl.h"
+#include "ufunc.h"
 #include "parse.h"
 #include "render.h"
 #include "stacklat_filter.h"
@@ -923,10 +925,25 @@ static int cmd_filter(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * func add|del [-p PID] SPEC: a kernel function (SYMBOL, MODULE:SYMBOL) or
+ * a user-space one (PATH:SYMBOL, LIB:SYMBOL: ufunc.c resolves it to the
+ * file offset the module takes).  -p sets the pipeline's tgid= filter.
+ */
 static int cmd_func(int argc, char **argv)
 {
+	char upoint[STACKLAT_SYM_MAX], err[PATH_MAX + 256];
+	const char *spec;
+	struct filter_spec f;
+	char *pid = NULL;
 	bool add;
+	int r;
 
+	if (argc == 5 && !strcmp(argv[2], "-p")) {
+		pid = argv[3];
+		argv[2] = argv[4];
+		argc = 3;
+	}
 	if (argc != 3)
 		usage_error("%s", argc < 3 ? "add or del, and a SYMBOL" : "one SYMBOL at a time");
 	if (!strcmp(argv[1], "add"))
@@ -935,13 +952,32 @@ static int cmd_func(int argc, char **argv)
 		add = false;
 	else
 		usage_error("'%s' is neither add nor del", argv[1]);
-	if (!argv[2][0] || strlen(argv[2]) >= STACKLAT_SYM_MAX)
-		usage_error("a kernel symbol has 1 to %d characters", STACKLAT_SYM_MAX - 1);
-	if (!stacklat_valid_symbol(argv[2]))
-		usage_error("'%s' is not a kernel symbol ([A-Za-z_][A-Za-z0-9_.]*, optionally MODULE:)",
-			    argv[2]);
+	if (pid) {
+		char tgid[64];
+		char *fa[1] = { tgid };
+
+		snprintf(tgid, sizeof(tgid), "tgid=%s", pid);
+		if (!add || parse_filter(1, fa, &f, err, sizeof(err)))
+			usage_error("-p: '%s' %s", pid,
+				    add ? "is not a process id" : "goes with add");
+	}
+	spec = argv[2];
+	r = ufunc_resolve(spec, upoint, sizeof(upoint), err, sizeof(err));
+	if (r < 0)
+		fatal("func %s: %s", argv[1], err);
+	if (!r) {
+		spec = upoint;
+	} else {
+		if (!spec[0] || strlen(spec) >= STACKLAT_SYM_MAX)
+			usage_error("a kernel symbol has 1 to %d characters", STACKLAT_SYM_MAX - 1);
+		if (!stacklat_valid_symbol(spec))
+			usage_error("'%s' is neither a kernel symbol ([A-Za-z_][A-Za-z0-9_.]*, optionally MODULE:) nor PATH:SYMBOL or LIB:SYMBOL",
+				    spec);
+	}
 	sl_nl_open();
-	sl_nl_func(add, argv[2]);
+	sl_nl_func(add, spec);
+	if (pid)
+		sl_nl_set_filter("func", &f);
 	sl_nl_close();
 	return 0;
 }
@@ -1140,9 +1176,18 @@ static const struct subcommand subcommands[] = {
 	  "  dev=MAJ:MIN|NAME      block device (NAME: /dev/NAME or a path)\n"
 	  "  op=read|write|open|fsync\n"
 	  "  fs=ext4|xfs|btrfs|bdev|0xMAGIC\n" },
-	{ "func", cmd_func, "add|del SYMBOL",
-	  "Time a kernel function from entry to return in the \"func\" pipeline\n"
-	  "(CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
+	{ "func", cmd_func, "add|del [-p PID] SYMBOL|PATH:SYMBOL|LIB:SYMBOL",
+	  "Time a kernel function, or a user-space one (a uprobe and a uretprobe),\n"
+	  "from entry to return in the \"func\" pipeline (CAP_SYS_ADMIN or\n"
+	  "CAP_PERFMON).",
+	  "SYMBOL          a kernel function (MODULE:SYMBOL: one of that module)\n"
+	  "PATH:SYMBOL     a function of a program or library file (.symtab, else\n"
+	  "                .dynsym), e.g. /usr/sbin/memcached:process_command\n"
+	  "LIB:SYMBOL      of a library in the loader's cache (ldconfig -p):\n"
+	  "                c:connect, libc:getaddrinfo, pthread:pthread_mutex_lock\n"
+	  "                (a loaded kernel module named LIB is the kernel's)\n"
+	  "-p PID          only that process's calls: the pipeline's tgid= filter\n"
+	  "                (for all its functions)" },
 	/* kernel stacks (issue 28) */
 	{ "stacks", cmd_stacks, "add|del SYMBOL | show [-n N] [-j|--json]",
 	  "Count the kernel stacks that reach a kernel function (the \"stacks\"\n"

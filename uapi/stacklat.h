@@ -443,6 +443,7 @@ enum stacklat_hook_kind {
 	STACKLAT_HOOK_KIND_KRETPROBE,
 	STACKLAT_HOOK_KIND_FTRACE,	/* function entry on an ftrace_ops */
 	STACKLAT_HOOK_KIND_FPROBE,	/* entry and return on an fprobe */
+	STACKLAT_HOOK_KIND_UPROBE,	/* user function: uprobe + uretprobe */
 	__STACKLAT_HOOK_KIND_MAX
 };
 
@@ -455,6 +456,7 @@ static inline const char *stacklat_hook_kind_name(__u32 kind)
 	case STACKLAT_HOOK_KIND_KRETPROBE: return "kretprobe";
 	case STACKLAT_HOOK_KIND_FTRACE: return "ftrace";
 	case STACKLAT_HOOK_KIND_FPROBE: return "fprobe";
+	case STACKLAT_HOOK_KIND_UPROBE: return "uprobe";
 	}
 	return "?";
 }

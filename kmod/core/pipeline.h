@@ -85,6 +85,12 @@ int sl_point_add(struct sl_pipeline *p, struct sl_hook *hk,
 		 const struct sl_cand *cands, unsigned int n,
 		 unsigned int stage);
 void sl_point_del(struct sl_pipeline *p, struct sl_hook *hk);
+/*
+ * Can the user-space point "/PATH:0xOFFSET" be probed: 0, or -ENOENT (no
+ * such file), -ENOEXEC (not a regular file), -ERANGE (the offset is past
+ * its end), another lookup error (core/hook_uprobe.c).
+ */
+int sl_uprobe_check(const char *target);
 int sl_pipeline_point(struct sl_pipeline *p, bool add, const char *arg,
 		      struct netlink_ext_ack *extack);
 

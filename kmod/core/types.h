@@ -164,6 +164,7 @@ enum sl_post {
 
 struct sl_hook;
 struct sl_pipeline;
+struct sl_up;
 struct seq_file;
 struct sk_buff;
 struct netlink_ext_ack;
@@ -223,6 +224,7 @@ struct sl_hook_priv {
 	 * old one and is not recorded (hook.c, hook_fprobe.c).
 	 */
 	u32 gen;
+	struct sl_up *up;		/* a user-space point (hook_uprobe.c) */
 };
 
 /*

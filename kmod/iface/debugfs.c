@@ -529,8 +529,10 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 		rest = rest ? strim(rest) : NULL;
 		if (arg && rest && *rest &&
 		    (!strcmp(arg, "add") || !strcmp(arg, "del"))) {
-			if (!stacklat_valid_symbol(rest)) {
-				sl_err("control: func %s: '%*pE' is not a kernel symbol\n",
+			/* a kernel symbol, or a user function (issue 27) */
+			if (!stacklat_valid_symbol(rest) &&
+			    !stacklat_valid_upoint(rest)) {
+				sl_err("control: func %s: '%*pE' is neither a kernel symbol nor /PATH:0xOFFSET[:NAME]\n",
 				       arg, sl_uq(rest), rest);
 				return -EINVAL;
 			}
@@ -539,7 +541,7 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 			return sl_pipeline_point(sl_pipeline_find("func"),
 						 arg[0] == 'a', rest, extack);
 		}
-		sl_err("control: usage: func add|del SYMBOL\n");
+		sl_err("control: usage: func add|del SYMBOL|/PATH:0xOFFSET[:NAME]\n");
 		return -EINVAL;
 	}
 	/* kernel stacks (issue 28): the "stacks" pipeline's points */
