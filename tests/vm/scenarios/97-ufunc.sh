@@ -16,8 +16,10 @@
 #    the handlers and a clock_gettime per call: 77 us a call measured on
 #    6.12, 117 us on 5.10, 513 us on 6.1-rt, 851 us on 7.3 with
 #    preempt=full, 939 us on 6.1 (those steps preempted or stalled, B,
-#    the tool and other guests running beside A under TCG); the tolerance
-#    is 2 ms a call, a tenth of the sleep (see the note printed);
+#    the tool and other guests running beside A under TCG): how much is
+#    the host's load (a vCPU the host deschedules there stretches it by
+#    its time slice), so it is printed, not bounded: the bounds are the
+#    two exact ones;
 #  - status: the rows are armed uprobes on the file and offset;
 #  - slow events above 10 ms (the sleep is 20 ms): one per call of A's,
 #    with its comm, pid and thread and the function's stage (getppid's
@@ -128,7 +130,6 @@ lo=$((N * US * 1000))
 note "sum: ours $jsum ns, A's brackets $hsum ns, sleeps $lo ns: $(( (hsum - jsum) / N )) ns a call outside ours"
 [ "$jsum" -ge "$lo" ] || fail "our sum $jsum under the sleeps' $lo"
 [ "$jsum" -le "$hsum" ] || fail "our sum $jsum over A's brackets $hsum"
-[ $((hsum - jsum)) -le $((N * 2000000)) ] || fail "A's brackets $hsum exceed our $jsum by more than 2 ms a call"
 
 # ---- func del of the same specs
 "$SL_TOOL" func del "$UF:sl_ufunc_work" || fail "func del"
