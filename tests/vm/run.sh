@@ -877,6 +877,8 @@ set -- "${ks[@]}"
 # theirs (not to slow down the builds the first guests wait for)
 if [ $# -gt 0 ]; then
 	(
+		# niced: it takes the cores the guests leave idle
+		renice -n 19 -p "$BASHPID" > /dev/null 2>&1 || true
 		i=0 first=("${@:1:$jobs}")
 		for k in "$@"; do
 			i=$((i + 1))
