@@ -148,6 +148,9 @@ jobs=${VM_JOBS:-$(($(nproc) < 2 ? 1 : 2))}
 # (the module build, the boot: boot_cost s; 100-110 s there).
 cost_default=60
 boot_cost=110
+# of it, the module's build, which the kernels after the first VM_JOBS
+# have made ahead (build_ahead) by the time their slot frees
+build_cost=60
 kfactor() {
 	case ${1%%+*} in
 	5.10) kf=15 ;;
@@ -228,16 +231,20 @@ kmatches() {
 #  - SL_FULL=1: each also on every matrix kernel.
 # SCENARIOS keeps only the scenarios whose names start so.  A malformed
 # declaration goes to plan_errors.
-declare -A plan_list=() plan_secs=() plan_kf=()
+declare -A plan_list=() plan_secs=() plan_kf=() plan_boot=()
 plan_errors=()
 plan_kernels=()
 plan_nsel=0
 plan() {
-	local k f name w ok best bend bsecs s hits kf anys=() matrix=()
+	local k f name w ok best bend bsecs s hits kf anys=() matrix=() i=0
 	plan_kernels=("$@")
 	for k; do
 		plan_list[$k]=
 		plan_secs[$k]=0
+		# the kernels after the first VM_JOBS boot a module built ahead
+		i=$((i + 1))
+		plan_boot[$k]=$boot_cost
+		[ $i -le "$jobs" ] || plan_boot[$k]=$((boot_cost - build_cost))
 		kfactor "$k"
 		plan_kf[$k]=$kf
 		knamed "$k" || matrix+=("$k")
@@ -301,14 +308,14 @@ plan() {
 # what NAME adds to kernel K's seconds (and the boot, with its first)
 plan_add() { # K NAME
 	local c=${costs[$2]:-$cost_default}
-	[ -n "${plan_list[$1]}" ] || c=$((c + boot_cost))
+	[ -n "${plan_list[$1]}" ] || c=$((c + plan_boot[$1]))
 	plan_list[$1]+="$2 "
 	plan_secs[$1]=$((plan_secs[$1] + c * plan_kf[$1] / 10))
 }
 plan_del() { # K NAME: undo the last plan_add K NAME
 	local c=${costs[$2]:-$cost_default}
 	plan_list[$1]=${plan_list[$1]%"$2 "}
-	[ -n "${plan_list[$1]}" ] || c=$((c + boot_cost))
+	[ -n "${plan_list[$1]}" ] || c=$((c + plan_boot[$1]))
 	plan_secs[$1]=$((plan_secs[$1] - c * plan_kf[$1] / 10))
 }
 # plan_end: sets end, when the last kernel (and VM_TAIL) would end, in s:
