@@ -56,6 +56,9 @@
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include "stacklat.h"
 #endif
 
 #define SL_KEYED_MAX_VALS	64	/* values a row */
@@ -197,6 +200,32 @@ u64 *sl_keyed_row(struct sl_keyed *t, struct sl_keyed_buf *b, u64 key,
 
 /* Group @grp ended: its rows age out after the next fold. */
 void sl_keyed_retire(struct sl_keyed_buf *b, u32 grp);
+
+#ifndef SL_USERSPACE
+/*
+ * The log2 bucket of @ns in a row's histogram of STACKLAT_SC_NBUCKETS
+ * (uapi's stacklat_sc_bucket(), without its loop).
+ */
+static __always_inline unsigned int sl_keyed_bucket(u64 ns)
+{
+	unsigned int b;
+
+	if (ns < 256)
+		return 0;
+	b = fls64(ns) - 8;
+	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
+}
+
+/* A task's name @from (16 bytes, may change under us) into a row's @c. */
+static __always_inline void sl_keyed_name(char *c, const char *from)
+{
+	unsigned int i;
+
+	for (i = 0; i < 15; i++)
+		c[i] = READ_ONCE(from[i]);
+	c[15] = '\0';
+}
+#endif
 
 /* ---- process context -------------------------------------------------- */
 

@@ -98,40 +98,6 @@ static __always_inline u64 sl_sd_key(u32 tgid, u32 tid)
 	return (u64)tgid << 32 | tid;
 }
 
-/* uapi's stacklat_sc_bucket(), without its loop */
-static __always_inline unsigned int sl_sd_bucket(u64 ns)
-{
-	unsigned int b;
-
-	if (ns < 256)
-		return 0;
-	b = fls64(ns) - 8;
-	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
-}
-
-/* Task @t (not the current one) passes the pipeline's tgid/tid filter. */
-static __always_inline bool sl_sd_task_ok(const struct sl_pipeline *p,
-					  const struct task_struct *t)
-{
-	const struct sl_filter *f = sl_filter_of(p);
-	u32 tgid = READ_ONCE(f->tgid), tid = READ_ONCE(f->tid);
-
-	if (tgid && tgid != (u32)READ_ONCE(t->tgid))
-		return false;
-	if (tid && tid != (u32)READ_ONCE(t->pid))
-		return false;
-	return true;
-}
-
-static __always_inline void sl_sd_name(char *c, const char *from)
-{
-	unsigned int i;
-
-	for (i = 0; i < 15; i++)
-		c[i] = READ_ONCE(from[i]);
-	c[15] = '\0';
-}
-
 /* One ended wait of @t, @ns long, in its row of this CPU's buffer. */
 static __always_inline void sl_sd_count(struct sl_keyed *t,
 					const struct task_struct *tsk,
@@ -149,8 +115,8 @@ static __always_inline void sl_sd_count(struct sl_keyed *t,
 	if (v) {
 		if (fresh) {
 			g = READ_ONCE(tsk->group_leader);
-			sl_sd_name((char *)&v[SV_COMM], tsk->comm);
-			sl_sd_name((char *)&v[SV_PCOMM], g->comm);
+			sl_keyed_name((char *)&v[SV_COMM], tsk->comm);
+			sl_keyed_name((char *)&v[SV_PCOMM], g->comm);
 		}
 		v[SV_COUNT]++;
 		v[SV_TIME] += ns;
@@ -158,7 +124,7 @@ static __always_inline void sl_sd_count(struct sl_keyed *t,
 			v[SV_MAX] = ns;
 		if (preempted)
 			v[SV_PREEMPTED]++;
-		v[SV_HIST + sl_sd_bucket(ns)]++;
+		v[SV_HIST + sl_keyed_bucket(ns)]++;
 	}
 	sl_keyed_end(b);
 }
@@ -171,7 +137,7 @@ static __always_inline void sl_sd_runnable(struct sl_pipeline *p,
 	struct sl_flight_ent *e;
 	u32 pid = (u32)READ_ONCE(t->pid);
 
-	if (!pid || !sl_sd_task_ok(p, t))
+	if (!pid || !sl_filter_task_ok(p, t))
 		return;
 	if (preempted) {
 		e = sl_chain_start(p, pid, SD_READY, now);
@@ -219,7 +185,7 @@ static __always_inline int sl_sd_switch(struct sl_ev *ev,
 		sl_sd_runnable(p, prev, now, true);
 	if (!next->pid)
 		return SL_KEEP;
-	if (!sl_sd_task_ok(p, next)) {
+	if (!sl_filter_task_ok(p, next)) {
 		sl_loss(p, SL_LOSS_FILTERED);
 		return SL_KEEP;
 	}
@@ -247,25 +213,6 @@ static __always_inline int sl_sd_switch(struct sl_ev *ev,
 	return SL_KEEP;
 }
 
-/*
- * sched_process_exit(p[, group_dead]), the exiting thread's own context:
- * its chain is forgotten (the action), and the last thread of a process
- * notes that its rows may age out.
- */
-static int sl_sd_pexit(struct sl_ev *ev)
-{
-	struct sl_keyed *t = sl_pipeline_keyed(ev->p);
-	struct sl_keyed_buf *b;
-
-	if (!t || !sl_ev_arg(ev, 1) || !sl_task_ok(ev->p))
-		return 0;
-	b = sl_keyed_begin(t);
-	if (b) {
-		sl_keyed_retire(b, (u32)current->tgid);
-		sl_keyed_end(b);
-	}
-	return 0;
-}
 
 SL_TP_DEFINE_POST(sched_wakeup, sl_sd_wakeup, (struct task_struct *p),
 		  (unsigned long)p)
@@ -293,7 +240,7 @@ static struct sl_hook sl_sd_hooks[] = {
 	SL_POINT("switch", sl_c_sd_switch, SL_ACT_NONE, SD_ONCPU, 0,
 		 .post = sl_sd_switch),
 	SL_POINT("process_exit", sl_c_sd_pexit, SL_ACT_FORGET, 0, SL_OBJ_TASK,
-		 .pre = sl_sd_pexit),
+		 .pre = sl_pipeline_keyed_pexit),
 };
 
 /* ---- folding and reading (process context) ---------------------------- */
@@ -314,21 +261,10 @@ static void sl_sd_merge(u64 *dst, const u64 *src, unsigned int nvals,
 		dst[SV_HIST + i] += src[SV_HIST + i];
 }
 
-/* Is process @tgid still there (rows whose end was not noted)? */
-static bool sl_sd_alive(u32 tgid)
-{
-	bool alive;
-
-	rcu_read_lock();
-	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
-			 PIDTYPE_TGID) != NULL;
-	rcu_read_unlock();
-	return alive;
-}
 
 static const struct sl_keyed_ops sl_sd_keyed_ops = {
 	.merge = sl_sd_merge,
-	.alive = sl_sd_alive,
+	.alive = sl_keyed_tgid_alive,
 };
 
 static void sl_sd_show(struct seq_file *m, u64 key, const u64 *v)
