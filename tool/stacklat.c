@@ -661,6 +661,33 @@ static void sd_show(const struct top_args *a, const struct keyed_set *s, bool ma
 	sd_table_free(&t);
 }
 
+static void oc_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
+{
+	char tot[FMT_NS_LEN], p99[FMT_NS_LEN], mx[FMT_NS_LEN];
+	struct stack_set ss = { 0 };
+	struct oc_table t;
+
+	if (oc_build(s, a, max, &t))
+		fatal("out of memory");
+	/* the frames: read after the rows, so that every row's stack is there */
+	if (a->stacks)
+		sl_nl_get_stacks("offcpu", &ss);
+	if (env) {
+		oc_json(env, &t, a, max, &ss);
+	} else {
+		fmt_ns(tot, sizeof(tot), t.time_ns);
+		fmt_ns(p99, sizeof(p99), t.p99_ns);
+		fmt_ns(mx, sizeof(mx), t.max_ns);
+		printf(": %llu blocks, %s off CPU in all, p99 %s%s%s\n",
+		       (unsigned long long)t.count, tot, p99, max ? ", max " : "",
+		       max ? mx : "");
+		oc_render(stdout, &t, a, max, &ss);
+	}
+	stack_set_free(&ss);
+	oc_table_free(&t);
+}
+
 /* One sample: the cumulative one (@elapsed 0) or the last interval's. */
 static void top_print(const struct top_args *a, const struct top_kind *k,
 		      const struct keyed_set *s, uint64_t elapsed, bool first)
@@ -798,6 +825,8 @@ static int cmd_top(int argc, char **argv)
 			       dk_delta, dk_show },
 		[TOP_SCHED] = { "sched", "run-queue latency", "waits", sl_nl_get_sched,
 				sd_delta, sd_show },
+		[TOP_OFFCPU] = { "offcpu", "off-CPU time", "blocks", sl_nl_get_offcpu,
+				 oc_delta, oc_show },
 	};
 	struct top_args a;
 	char err[160];
