@@ -143,7 +143,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		return -1;
 	}
 	if (a->what == TOP_SYSCALLS && a->sort > TOP_SORT_TIME) {
-		snprintf(err, errlen, "-s max, p99: for sched and offcpu only");
+		snprintf(err, errlen, "-s max, p99: for offcpu and sched only");
 		return -1;
 	}
 	if (a->by_process && a->pid) {
