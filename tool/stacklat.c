@@ -1090,13 +1090,16 @@ static const struct subcommand subcommands[] = {
 	{ "top", cmd_top,
 	  "syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top disk [-p PID] [-n N] [-j] [INTERVAL [COUNT]]\n"
-	  "       stacklat top sched [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
+	  "       stacklat top sched [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top offcpu [-p PID] [--stacks] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
 	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
 	  "most bytes, per disk - bcc's biotop, from the disktop pipeline.  top sched:\n"
 	  "run-queue latency (runnable, woken or preempted, to on a CPU) per process,\n"
-	  "or per thread of -p's - bcc's runqlat -P, from the sched pipeline.",
+	  "or per thread of -p's - bcc's runqlat -P, from the sched pipeline.  top\n"
+	  "offcpu: time blocked per process and reason, or per kernel stack -\n"
+	  "latencytap, bcc's offcputime - from the offcpu pipeline.",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
 	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
@@ -1138,7 +1141,19 @@ static const struct subcommand subcommands[] = {
 	  "-j: \"what\":\"sched\",\"by\":\"process\"|\"thread\",\"pid\",\"sort\",\"waits\",\n"
 	  "\"time_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"total\",\"hist\",\"rows\":\n"
 	  "[{\"tgid\",\"tid\" (by thread),\"comm\",\"threads\" (by process),\"waits\",\n"
-	  "\"time_ns\",\"avg_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"hist\"}].\n" },
+	  "\"time_ns\",\"avg_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"hist\"}].\n"
+	  "\n"
+	  "top offcpu: a row per process and reason - the innermost kernel function\n"
+	  "of the stack a thread blocked in that is not scheduler machinery (not in\n"
+	  ".sched.text: schedule, schedule_timeout, mutex_lock...), e.g. pipe_read,\n"
+	  "ep_poll - with --stacks a row per process and stack with its frames\n"
+	  "(function+offset): PID COMM REASON BLOCKS TOTAL AVG P99 MAX; -s as for\n"
+	  "sched.  A block runs from the switch-out of a thread not runnable to its\n"
+	  "next wakeup.  --stacks needs CAP_SYS_ADMIN or CAP_PERFMON (the frames).\n"
+	  "-j: \"what\":\"offcpu\",\"by\":\"reason\"|\"stack\",\"pid\",\"sort\",\"blocks\",\n"
+	  "\"time_ns\",\"max_ns\",\"p99_ns\",\"total\",\"hist\",\"rows\":[{\"tgid\",\"comm\",\n"
+	  "\"reason\",\"stack\" and \"frames\" (--stacks),\"blocks\",\"time_ns\",\"avg_ns\",\n"
+	  "\"max_ns\",\"p99_ns\",\"hist\"}].\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",
