@@ -103,7 +103,7 @@ assert_eq "blocks in pipe_read" $N "$blocks"
 # sched_clock_cpu(), each stamp of which a TCG guest keeps within a tick of
 # ktime (see 93): a tick a run the reader had (N + 1), or 3 % and 2 ms
 # when that is more.
-tol=$(awk -v r="$readns" -v n=$N -v hz="$hz" 'BEGIN { a = r * 0.03 + 2000000; b = (n + 1) * 1000000000 / hz; printf "%d", a > b ? a : b }')
+tol=$(awk -v r="$readns" -v n=$N -v hz="$hz" 'BEGIN { a = r * 0.03 + 2000000; b = (n + 1) * 1000000000 / hz; printf "%d", (a > b ? a : b) }')
 lo=$((readns - cpu - delay - tol))
 assert_range "total against the reader's clock (ns)" "$lo" $((readns + 1000000)) "$total"
 assert_range "max (ns): at least the average, at most the total" $((total / N)) "$total" "$max"
