@@ -258,6 +258,12 @@ void sl_keyed_stop(struct sl_keyed *t);
  * as '?' (the columns stay), "-" when empty.
  */
 void sl_keyed_show_comm(char *comm, const u64 *from);
+struct seq_file;
+/*
+ * A row's log2 histogram (STACKLAT_SC_NBUCKETS) for a table: " lo:count"
+ * for each non-zero bucket, then the end of the line.
+ */
+void sl_keyed_show_hist(struct seq_file *m, const u64 *hist);
 struct sk_buff;
 /*
  * A row's log2 histogram of @n buckets for GET_KEYED: its non-zero range

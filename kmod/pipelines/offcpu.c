@@ -60,9 +60,9 @@
 #include <linux/wait_bit.h>
 #include <linux/hrtimer.h>
 #include <net/netlink.h>
-#include <trace/events/sched.h>
 
 #include "sl.h"
+#include "sched_tp.h"
 
 /* timestamp slots */
 enum { OC_OFF, OC_WOKEN };
@@ -281,23 +281,7 @@ static __always_inline int sl_oc_switch(struct sl_ev *ev,
 	return SL_KEEP;
 }
 
-SL_TP_DEFINE_POST(sched_wakeup, sl_oc_wakeup, (struct task_struct *p),
-		  (unsigned long)p)
-SL_TP_DEFINE_POST(sched_wakeup_new, sl_oc_wakeup, (struct task_struct *p),
-		  (unsigned long)p)
-SL_TP_DEFINE_POST(sched_switch, sl_oc_switch, (SL_COMPAT_SCHED_SWITCH_ARGS),
-		  (unsigned long)preempt, (unsigned long)prev,
-		  (unsigned long)next)
-SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS),
-	     (unsigned long)p, (unsigned long)sl_compat_group_dead(p))
-
-static const struct sl_cand sl_c_oc_wakeup[] = {
-	SL_TPD_POST(sched_wakeup, sl_oc_wakeup) };
-static const struct sl_cand sl_c_oc_wakeup_new[] = {
-	SL_TPD_POST(sched_wakeup_new, sl_oc_wakeup) };
-static const struct sl_cand sl_c_oc_switch[] = {
-	SL_TPD_POST(sched_switch, sl_oc_switch) };
-static const struct sl_cand sl_c_oc_pexit[] = { SL_TPD(sched_process_exit) };
+SL_SCHED_TPS(oc, sl_oc_wakeup, sl_oc_switch);
 
 static struct sl_hook sl_oc_hooks[] = {
 	SL_POINT("switch", sl_c_oc_switch, SL_ACT_NONE, OC_OFF, 0,
@@ -336,9 +320,8 @@ extern struct sl_pipeline sl_pipe_offcpu;
 
 static void sl_oc_show(struct seq_file *m, u64 key, const u64 *v)
 {
-	char tot[16], avg[16], mx[16], lo[16], pcomm[16];
+	char tot[16], avg[16], mx[16], pcomm[16];
 	char reason[KSYM_SYMBOL_LEN];
-	unsigned int i;
 
 	if (!v) {
 		seq_printf(m, "%8s %-15s %6s %-28s %8s %9s %9s %9s  %s\n",
@@ -356,13 +339,7 @@ static void sl_oc_show(struct seq_file *m, u64 key, const u64 *v)
 	seq_printf(m, "%8u %-15s %6u %-28s %8llu %9s %9s %9s  |",
 		   sl_keyed_group(key), pcomm, (u32)key, reason, v[OV_COUNT],
 		   tot, avg, mx);
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
-		if (!v[OV_HIST + i])
-			continue;
-		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
-		seq_printf(m, " %s:%llu", lo, v[OV_HIST + i]);
-	}
-	seq_puts(m, "\n");
+	sl_keyed_show_hist(m, &v[OV_HIST]);
 }
 
 static int sl_oc_put_u64(struct sk_buff *skb, int type, u64 v)

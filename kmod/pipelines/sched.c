@@ -64,9 +64,9 @@
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <net/netlink.h>
-#include <trace/events/sched.h>
 
 #include "sl.h"
+#include "sched_tp.h"
 
 /* timestamp slots */
 enum { SD_READY, SD_ONCPU };
@@ -214,23 +214,7 @@ static __always_inline int sl_sd_switch(struct sl_ev *ev,
 }
 
 
-SL_TP_DEFINE_POST(sched_wakeup, sl_sd_wakeup, (struct task_struct *p),
-		  (unsigned long)p)
-SL_TP_DEFINE_POST(sched_wakeup_new, sl_sd_wakeup, (struct task_struct *p),
-		  (unsigned long)p)
-SL_TP_DEFINE_POST(sched_switch, sl_sd_switch, (SL_COMPAT_SCHED_SWITCH_ARGS),
-		  (unsigned long)preempt, (unsigned long)prev,
-		  (unsigned long)next)
-SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS),
-	     (unsigned long)p, (unsigned long)sl_compat_group_dead(p))
-
-static const struct sl_cand sl_c_sd_wakeup[] = {
-	SL_TPD_POST(sched_wakeup, sl_sd_wakeup) };
-static const struct sl_cand sl_c_sd_wakeup_new[] = {
-	SL_TPD_POST(sched_wakeup_new, sl_sd_wakeup) };
-static const struct sl_cand sl_c_sd_switch[] = {
-	SL_TPD_POST(sched_switch, sl_sd_switch) };
-static const struct sl_cand sl_c_sd_pexit[] = { SL_TPD(sched_process_exit) };
+SL_SCHED_TPS(sd, sl_sd_wakeup, sl_sd_switch);
 
 static struct sl_hook sl_sd_hooks[] = {
 	SL_POINT("wakeup", sl_c_sd_wakeup, SL_ACT_NONE, SD_READY, 0,
@@ -269,8 +253,7 @@ static const struct sl_keyed_ops sl_sd_keyed_ops = {
 
 static void sl_sd_show(struct seq_file *m, u64 key, const u64 *v)
 {
-	char tot[16], avg[16], mx[16], lo[16], comm[16], pcomm[16];
-	unsigned int i;
+	char tot[16], avg[16], mx[16], comm[16], pcomm[16];
 
 	if (!v) {
 		seq_printf(m, "%8s %8s %-15s %-15s %10s %10s %9s %9s %9s  %s\n",
@@ -288,13 +271,7 @@ static void sl_sd_show(struct seq_file *m, u64 key, const u64 *v)
 	seq_printf(m, "%8u %8u %-15s %-15s %10llu %10llu %9s %9s %9s  |",
 		   sl_keyed_group(key), (u32)key, pcomm, comm, v[SV_COUNT],
 		   v[SV_PREEMPTED], tot, avg, mx);
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
-		if (!v[SV_HIST + i])
-			continue;
-		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
-		seq_printf(m, " %s:%llu", lo, v[SV_HIST + i]);
-	}
-	seq_puts(m, "\n");
+	sl_keyed_show_hist(m, &v[SV_HIST]);
 }
 
 static int sl_sd_put_u64(struct sk_buff *skb, int type, u64 v)

@@ -291,7 +291,7 @@ static u32 sl_sc_key_nr(u64 key)
  */
 static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 {
-	char tot[16], avg[16], mx[16], lo[16], comm[16];
+	char tot[16], avg[16], mx[16], comm[16];
 	u64 timed;
 	unsigned int i;
 	u32 abi;
@@ -320,13 +320,7 @@ static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 	if (v[SV_ERRNO_OTHER])
 		seq_printf(m, " other:%llu", v[SV_ERRNO_OTHER]);
 	seq_puts(m, " |");
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
-		if (!v[SV_HIST + i])
-			continue;
-		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
-		seq_printf(m, " %s:%llu", lo, v[SV_HIST + i]);
-	}
-	seq_puts(m, "\n");
+	sl_keyed_show_hist(m, &v[SV_HIST]);
 }
 
 static int sl_sc_put_u64(struct sk_buff *skb, int type, u64 v)
