@@ -237,6 +237,11 @@ static __always_inline int sl_oc_wakeup(struct sl_ev *ev,
 	e = sl_chain_get(p, pid);
 	if (!e)
 		return SL_KEEP;		/* it did not block while we looked */
+	/* a block begun before the filter changed: not let in either */
+	if (!sl_filter_task_ok(p, t)) {
+		sl_chain_remove(p, e, SL_LOSS_FILTERED);
+		return SL_KEEP;
+	}
 	t0 = e->ts[OC_OFF];
 	stack = (u32)e->aux[0];
 	sl_chain_remove(p, e, SL_NO_LOSS);
