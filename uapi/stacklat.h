@@ -827,13 +827,14 @@ enum stacklat_sd_attr {
 enum stacklat_oc_attr {
 	STACKLAT_OC_A_UNSPEC,
 	STACKLAT_OC_A_TGID,		/* u32, the process */
-	STACKLAT_OC_A_STACK_ID,		/* u32, its stack in GET_STACKS of
-					 * "offcpu" (0: not kept, table full) */
+	/* u32, its stack in GET_STACKS of "offcpu" (0: not kept, full) */
+	STACKLAT_OC_A_STACK_ID,
 	STACKLAT_OC_A_COMM,		/* NUL string, the process's name */
-	STACKLAT_OC_A_REASON,		/* NUL string, the innermost function
-					 * of the stack that is not scheduler
-					 * machinery (.sched.text), "-" with
-					 * no stack, "?" if none */
+	/*
+	 * NUL string, the innermost function of the stack that is not
+	 * scheduler machinery (.sched.text); "-" with no stack, "?" if none
+	 */
+	STACKLAT_OC_A_REASON,
 	STACKLAT_OC_A_COUNT,		/* u64, blocks that ended (woken) */
 	STACKLAT_OC_A_TIME_NS,		/* u64, their total time */
 	STACKLAT_OC_A_MAX_NS,		/* u64, the longest */

@@ -103,6 +103,8 @@ static const char *const sl_oc_names[] = {
 };
 
 static unsigned long sl_oc_lo, sl_oc_hi;	/* set once, at setup */
+/* the pipeline, whose stack table the rows' readers look reasons up in */
+static struct sl_pipeline *sl_oc_self;
 
 /* the size of the function at @addr (0: unknown), from kallsyms */
 static unsigned long sl_oc_fsize(unsigned long addr)
@@ -136,6 +138,7 @@ static int sl_oc_setup(struct sl_pipeline *p)
 		sl_oc_lo = lo;
 		sl_oc_hi = hi;
 	}
+	sl_oc_self = p;
 	return 0;
 }
 
@@ -320,9 +323,6 @@ static const struct sl_keyed_ops sl_oc_keyed_ops = {
 	.alive = sl_keyed_tgid_alive,
 };
 
-/* the rows' reasons read its stack table */
-extern struct sl_pipeline sl_pipe_offcpu;
-
 static void sl_oc_show(struct seq_file *m, u64 key, const u64 *v)
 {
 	char tot[16], avg[16], mx[16], pcomm[16];
@@ -336,7 +336,7 @@ static void sl_oc_show(struct seq_file *m, u64 key, const u64 *v)
 		return;
 	}
 	sl_keyed_show_comm(pcomm, &v[OV_PCOMM]);
-	sl_oc_reason(&sl_pipe_offcpu, (u32)key, reason, sizeof(reason));
+	sl_oc_reason(sl_oc_self, (u32)key, reason, sizeof(reason));
 	sl_fmt_ns(tot, sizeof(tot), v[OV_TIME]);
 	sl_fmt_ns(avg, sizeof(avg),
 		  v[OV_COUNT] ? div64_u64(v[OV_TIME], v[OV_COUNT]) : 0);
@@ -359,7 +359,7 @@ static int sl_oc_put(struct sk_buff *skb, u64 key, const u64 *v)
 
 	memcpy(pcomm, &v[OV_PCOMM], sizeof(pcomm));
 	pcomm[15] = '\0';
-	sl_oc_reason(&sl_pipe_offcpu, (u32)key, reason, sizeof(reason));
+	sl_oc_reason(sl_oc_self, (u32)key, reason, sizeof(reason));
 	if (nla_put_u32(skb, STACKLAT_OC_A_TGID, sl_keyed_group(key)) ||
 	    nla_put_u32(skb, STACKLAT_OC_A_STACK_ID, (u32)key) ||
 	    nla_put_string(skb, STACKLAT_OC_A_COMM, pcomm) ||
