@@ -124,7 +124,7 @@ static unsigned long sl_oc_fsize(unsigned long addr)
 static int sl_oc_setup(struct sl_pipeline *p)
 {
 	unsigned long lo = ULONG_MAX, hi = 0, a, sz;
-	unsigned int i;
+	unsigned int i, n = 0;
 
 	for (i = 0; i < ARRAY_SIZE(sl_oc_anchors); i++) {
 		a = (unsigned long)dereference_symbol_descriptor(sl_oc_anchors[i]);
@@ -133,11 +133,15 @@ static int sl_oc_setup(struct sl_pipeline *p)
 			continue;
 		lo = min(lo, a);
 		hi = max(hi, a + sz);
+		n++;
 	}
 	if (hi > lo) {
 		sl_oc_lo = lo;
 		sl_oc_hi = hi;
 	}
+	/* what the reasons rest on, once: sizes, never an address */
+	sl_info("offcpu: scheduler text bounded by %u of %zu functions, %lu bytes\n",
+		n, ARRAY_SIZE(sl_oc_anchors), hi > lo ? hi - lo : 0);
 	sl_oc_self = p;
 	return 0;
 }
