@@ -670,6 +670,33 @@ static void sd_show(const struct top_args *a, const struct keyed_set *s, bool ma
 	sd_table_free(&t);
 }
 
+static void oc_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
+{
+	char tot[FMT_NS_LEN], p99[FMT_NS_LEN], mx[FMT_NS_LEN];
+	struct stack_set ss = { 0 };
+	struct oc_table t;
+
+	if (oc_build(s, a, max, &t))
+		fatal("out of memory");
+	/* the frames: read after the rows, so that every row's stack is there */
+	if (a->stacks)
+		sl_nl_get_stacks("offcpu", &ss);
+	if (env) {
+		oc_json(env, &t, a, max, &ss);
+	} else {
+		fmt_ns(tot, sizeof(tot), t.time_ns);
+		fmt_ns(p99, sizeof(p99), t.p99_ns);
+		fmt_ns(mx, sizeof(mx), t.max_ns);
+		printf(": %llu blocks, %s off CPU in all, p99 %s%s%s\n",
+		       (unsigned long long)t.count, tot, p99, max ? ", max " : "",
+		       max ? mx : "");
+		oc_render(stdout, &t, a, max, &ss);
+	}
+	stack_set_free(&ss);
+	oc_table_free(&t);
+}
+
 /* One sample: the cumulative one (@elapsed 0) or the last interval's. */
 static void top_print(const struct top_args *a, const struct top_kind *k,
 		      const struct keyed_set *s, uint64_t elapsed, bool first)
@@ -807,6 +834,8 @@ static int cmd_top(int argc, char **argv)
 			       dk_delta, dk_show },
 		[TOP_SCHED] = { "sched", "run-queue latency", "waits", sl_nl_get_sched,
 				sd_delta, sd_show },
+		[TOP_OFFCPU] = { "offcpu", "off-CPU time", "blocks", sl_nl_get_offcpu,
+				 oc_delta, oc_show },
 	};
 	struct top_args a;
 	char err[160];
@@ -1085,7 +1114,7 @@ static const struct subcommand subcommands[] = {
 	  "              restored after (CAP_SYS_ADMIN or CAP_PERFMON); without it,\n"
 	  "              the thresholds set (control \"threshold PIPELINE NS\") are\n"
 	  "              used.  Pipelines that count values or instants (netsize,\n"
-	  "              netdrop, storage, disktop) have none.\n"
+	  "              netdrop, storage, disktop, stacks, sched, offcpu) have none.\n"
 	  "--all         every object, whatever its time (control \"threshold\n"
 	  "              PIPELINE all\"); at most event_rate= lines a second per\n"
 	  "              pipeline and CPU, the rest counted \"suppressed\".\n"
@@ -1112,13 +1141,16 @@ static const struct subcommand subcommands[] = {
 	{ "top", cmd_top,
 	  "syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top disk [-p PID] [-n N] [-j] [INTERVAL [COUNT]]\n"
-	  "       stacklat top sched [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
+	  "       stacklat top sched [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top offcpu [-p PID] [--stacks] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
 	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
 	  "most bytes, per disk - bcc's biotop, from the disktop pipeline.  top sched:\n"
 	  "run-queue latency (runnable, woken or preempted, to on a CPU) per process,\n"
-	  "or per thread of -p's - bcc's runqlat -P, from the sched pipeline.",
+	  "or per thread of -p's - bcc's runqlat -P, from the sched pipeline.  top\n"
+	  "offcpu: time blocked per process and reason, or per kernel stack -\n"
+	  "latencytap, bcc's offcputime - from the offcpu pipeline.",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
 	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
@@ -1160,7 +1192,19 @@ static const struct subcommand subcommands[] = {
 	  "-j: \"what\":\"sched\",\"by\":\"process\"|\"thread\",\"pid\",\"sort\",\"waits\",\n"
 	  "\"time_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"total\",\"hist\",\"rows\":\n"
 	  "[{\"tgid\",\"tid\" (by thread),\"comm\",\"threads\" (by process),\"waits\",\n"
-	  "\"time_ns\",\"avg_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"hist\"}].\n" },
+	  "\"time_ns\",\"avg_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"hist\"}].\n"
+	  "\n"
+	  "top offcpu: a row per process and reason - the innermost kernel function\n"
+	  "of the stack a thread blocked in that is not scheduler machinery (not in\n"
+	  ".sched.text: schedule, schedule_timeout, mutex_lock...), e.g. pipe_read,\n"
+	  "ep_poll - with --stacks a row per process and stack with its frames\n"
+	  "(function+offset): PID COMM REASON BLOCKS TOTAL AVG P99 MAX; -s as for\n"
+	  "sched.  A block runs from the switch-out of a thread not runnable to its\n"
+	  "next wakeup.  --stacks needs CAP_SYS_ADMIN or CAP_PERFMON (the frames).\n"
+	  "-j: \"what\":\"offcpu\",\"by\":\"reason\"|\"stack\",\"pid\",\"sort\",\"blocks\",\n"
+	  "\"time_ns\",\"max_ns\",\"p99_ns\",\"total\",\"hist\",\"rows\":[{\"tgid\",\"comm\",\n"
+	  "\"reason\",\"stack\" and \"frames\" (--stacks),\"blocks\",\"time_ns\",\"avg_ns\",\n"
+	  "\"max_ns\",\"p99_ns\",\"hist\"}].\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

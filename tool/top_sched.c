@@ -227,12 +227,12 @@ void sd_render(FILE *f, const struct sd_table *t, const struct top_args *a,
 			t->total - t->n);
 }
 
-static void jadd_u64(struct json_object *o, const char *k, uint64_t v)
+void top_jadd_u64(struct json_object *o, const char *k, uint64_t v)
 {
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
-static struct json_object *jstr(const char *s)
+struct json_object *top_jstr(const char *s)
 {
 	char *c = utf8_clean(s);
 	struct json_object *o = c ? json_object_new_string(c) : NULL;
@@ -241,7 +241,7 @@ static struct json_object *jstr(const char *s)
 	return o;
 }
 
-static struct json_object *sd_hist_json(const uint64_t *hist)
+struct json_object *top_hist_json(const uint64_t *hist)
 {
 	struct json_object *h = json_object_new_array(), *b;
 	unsigned int i;
@@ -269,34 +269,34 @@ void sd_json(struct json_object *env, const struct sd_table *t,
 	struct json_object *rows = json_object_new_array(), *o;
 	size_t i;
 
-	json_object_object_add(env, "what", jstr("sched"));
-	json_object_object_add(env, "by", jstr(a->pid ? "thread" : "process"));
+	json_object_object_add(env, "what", top_jstr("sched"));
+	json_object_object_add(env, "by", top_jstr(a->pid ? "thread" : "process"));
 	json_object_object_add(env, "pid", a->pid ? json_object_new_uint64(a->pid) : NULL);
-	json_object_object_add(env, "sort", jstr(sorts[a->sort]));
-	jadd_u64(env, "waits", t->count);
-	jadd_u64(env, "time_ns", t->time_ns);
+	json_object_object_add(env, "sort", top_jstr(sorts[a->sort]));
+	top_jadd_u64(env, "waits", t->count);
+	top_jadd_u64(env, "time_ns", t->time_ns);
 	json_object_object_add(env, "max_ns", max ? json_object_new_uint64(t->max_ns) : NULL);
-	jadd_u64(env, "p99_ns", t->p99_ns);
-	jadd_u64(env, "preempted", t->preempted);
-	jadd_u64(env, "total", t->total);
-	json_object_object_add(env, "hist", sd_hist_json(t->hist));
+	top_jadd_u64(env, "p99_ns", t->p99_ns);
+	top_jadd_u64(env, "preempted", t->preempted);
+	top_jadd_u64(env, "total", t->total);
+	json_object_object_add(env, "hist", top_hist_json(t->hist));
 	for (i = 0; i < t->n; i++) {
 		const struct sd_shown *r = &t->r[i];
 
 		o = json_object_new_object();
-		jadd_u64(o, "tgid", r->tgid);
+		top_jadd_u64(o, "tgid", r->tgid);
 		if (a->pid)
-			jadd_u64(o, "tid", r->tid);
-		json_object_object_add(o, "comm", jstr(r->comm));
+			top_jadd_u64(o, "tid", r->tid);
+		json_object_object_add(o, "comm", top_jstr(r->comm));
 		if (!a->pid)
-			jadd_u64(o, "threads", r->threads);
-		jadd_u64(o, "waits", r->count);
-		jadd_u64(o, "time_ns", r->time_ns);
-		jadd_u64(o, "avg_ns", r->count ? r->time_ns / r->count : 0);
+			top_jadd_u64(o, "threads", r->threads);
+		top_jadd_u64(o, "waits", r->count);
+		top_jadd_u64(o, "time_ns", r->time_ns);
+		top_jadd_u64(o, "avg_ns", r->count ? r->time_ns / r->count : 0);
 		json_object_object_add(o, "max_ns", max ? json_object_new_uint64(r->max_ns) : NULL);
-		jadd_u64(o, "p99_ns", r->p99_ns);
-		jadd_u64(o, "preempted", r->preempted);
-		json_object_object_add(o, "hist", sd_hist_json(r->hist));
+		top_jadd_u64(o, "p99_ns", r->p99_ns);
+		top_jadd_u64(o, "preempted", r->preempted);
+		json_object_object_add(o, "hist", top_hist_json(r->hist));
 		json_object_array_add(rows, o);
 	}
 	json_object_object_add(env, "rows", rows);

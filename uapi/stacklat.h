@@ -851,4 +851,30 @@ enum stacklat_sd_attr {
 };
 #define STACKLAT_SD_A_MAX (__STACKLAT_SD_A_LAST - 1)
 
+/*
+ * A row of the offcpu pipeline (GET_KEYED's STACKLAT_A_KEYED): one
+ * process's blocks (switched out not runnable, to the next wakeup) under
+ * one kernel stack; the histogram's buckets are syscalls'.
+ */
+enum stacklat_oc_attr {
+	STACKLAT_OC_A_UNSPEC,
+	STACKLAT_OC_A_TGID,		/* u32, the process */
+	/* u32, its stack in GET_STACKS of "offcpu" (0: not kept, full) */
+	STACKLAT_OC_A_STACK_ID,
+	STACKLAT_OC_A_COMM,		/* NUL string, the process's name */
+	/*
+	 * NUL string, the innermost function of the stack that is not
+	 * scheduler machinery (.sched.text); "-" with no stack, "?" if none
+	 */
+	STACKLAT_OC_A_REASON,
+	STACKLAT_OC_A_COUNT,		/* u64, blocks that ended (woken) */
+	STACKLAT_OC_A_TIME_NS,		/* u64, their total time */
+	STACKLAT_OC_A_MAX_NS,		/* u64, the longest */
+	STACKLAT_OC_A_HIST_FIRST,	/* u32, and _HIST: as syscalls' */
+	STACKLAT_OC_A_HIST,
+	STACKLAT_OC_A_PAD,
+	__STACKLAT_OC_A_LAST
+};
+#define STACKLAT_OC_A_MAX (__STACKLAT_OC_A_LAST - 1)
+
 #endif /* _UAPI_STACKLAT_H */

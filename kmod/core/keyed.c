@@ -25,6 +25,7 @@
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/seq_file.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -32,6 +33,9 @@
 #endif
 
 #include "keyed.h"
+#ifndef SL_USERSPACE
+#include "fmt.h"
+#endif
 
 static __always_inline u64 *sl_kb_keys(struct sl_keyed_buf *b)
 {
@@ -525,6 +529,20 @@ void sl_keyed_show_comm(char *comm, const u64 *from)
 			comm[i] = '?';
 	if (!comm[0])
 		strscpy(comm, "-", 16);
+}
+
+void sl_keyed_show_hist(struct seq_file *m, const u64 *hist)
+{
+	unsigned int i;
+	char lo[16];
+
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
+		if (!hist[i])
+			continue;
+		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
+		seq_printf(m, " %s:%llu", lo, hist[i]);
+	}
+	seq_puts(m, "\n");
 }
 
 int sl_keyed_put_hist(struct sk_buff *skb, int first_attr, int hist_attr,

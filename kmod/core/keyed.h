@@ -56,6 +56,9 @@
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include "stacklat.h"
 #endif
 
 #define SL_KEYED_MAX_VALS	64	/* values a row */
@@ -198,6 +201,32 @@ u64 *sl_keyed_row(struct sl_keyed *t, struct sl_keyed_buf *b, u64 key,
 /* Group @grp ended: its rows age out after the next fold. */
 void sl_keyed_retire(struct sl_keyed_buf *b, u32 grp);
 
+#ifndef SL_USERSPACE
+/*
+ * The log2 bucket of @ns in a row's histogram of STACKLAT_SC_NBUCKETS
+ * (uapi's stacklat_sc_bucket(), without its loop).
+ */
+static __always_inline unsigned int sl_keyed_bucket(u64 ns)
+{
+	unsigned int b;
+
+	if (ns < 256)
+		return 0;
+	b = fls64(ns) - 8;
+	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
+}
+
+/* A task's name @from (16 bytes, may change under us) into a row's @c. */
+static __always_inline void sl_keyed_name(char *c, const char *from)
+{
+	unsigned int i;
+
+	for (i = 0; i < 15; i++)
+		c[i] = READ_ONCE(from[i]);
+	c[15] = '\0';
+}
+#endif
+
 /* ---- process context -------------------------------------------------- */
 
 /* Fold the CPU buffers into the folded table and age it, at time @now. */
@@ -229,6 +258,12 @@ void sl_keyed_stop(struct sl_keyed *t);
  * as '?' (the columns stay), "-" when empty.
  */
 void sl_keyed_show_comm(char *comm, const u64 *from);
+struct seq_file;
+/*
+ * A row's log2 histogram (STACKLAT_SC_NBUCKETS) for a table: " lo:count"
+ * for each non-zero bucket, then the end of the line.
+ */
+void sl_keyed_show_hist(struct seq_file *m, const u64 *hist);
 struct sk_buff;
 /*
  * A row's log2 histogram of @n buckets for GET_KEYED: its non-zero range

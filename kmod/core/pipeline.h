@@ -52,6 +52,15 @@ sl_pipeline_keyed(const struct sl_pipeline *p)
 void sl_pipeline_keyed_disable(struct sl_pipeline *p);
 void sl_pipeline_keyed_teardown(struct sl_pipeline *p);
 /*
+ * For a keyed pipeline whose rows are grouped by process (tgid): its
+ * process_exit point's pre (sched_process_exit(p[, group_dead]), in the
+ * exiting thread's own context, group_dead its argument 1): the last
+ * thread of a process the filter lets in notes that its rows may age out.
+ */
+int sl_pipeline_keyed_pexit(struct sl_ev *ev);
+/* ops->alive for such rows (process context): is @tgid still there? */
+bool sl_keyed_tgid_alive(u32 tgid);
+/*
  * A pipeline that captures kernel stacks (sl_stack_capture()): its table,
  * stack_slots= stacks of stack_depth= frames, made on its first enable
  * (from on_enable); reset with the pipeline, shown in status and the

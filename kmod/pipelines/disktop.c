@@ -223,23 +223,10 @@ static void sl_dk_merge(u64 *dst, const u64 *src, unsigned int nvals,
 		memcpy(&dst[DV_COMM], &src[DV_COMM], 16);
 }
 
-/* Is process @tgid still there (rows whose end was not noted)? */
-static bool sl_dk_alive(u32 tgid)
-{
-	bool alive;
-
-	if (!tgid)		/* "[irq]": aged out once it is quiet */
-		return false;
-	rcu_read_lock();
-	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
-			 PIDTYPE_TGID) != NULL;
-	rcu_read_unlock();
-	return alive;
-}
 
 static const struct sl_keyed_ops sl_dk_keyed_ops = {
 	.merge = sl_dk_merge,
-	.alive = sl_dk_alive,
+	.alive = sl_keyed_tgid_alive,
 };
 
 static void sl_dk_comm_of(char *comm, const u64 *v)

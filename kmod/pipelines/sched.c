@@ -64,9 +64,9 @@
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <net/netlink.h>
-#include <trace/events/sched.h>
 
 #include "sl.h"
+#include "sched_tp.h"
 
 /* timestamp slots */
 enum { SD_READY, SD_ONCPU };
@@ -98,40 +98,6 @@ static __always_inline u64 sl_sd_key(u32 tgid, u32 tid)
 	return (u64)tgid << 32 | tid;
 }
 
-/* uapi's stacklat_sc_bucket(), without its loop */
-static __always_inline unsigned int sl_sd_bucket(u64 ns)
-{
-	unsigned int b;
-
-	if (ns < 256)
-		return 0;
-	b = fls64(ns) - 8;
-	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
-}
-
-/* Task @t (not the current one) passes the pipeline's tgid/tid filter. */
-static __always_inline bool sl_sd_task_ok(const struct sl_pipeline *p,
-					  const struct task_struct *t)
-{
-	const struct sl_filter *f = sl_filter_of(p);
-	u32 tgid = READ_ONCE(f->tgid), tid = READ_ONCE(f->tid);
-
-	if (tgid && tgid != (u32)READ_ONCE(t->tgid))
-		return false;
-	if (tid && tid != (u32)READ_ONCE(t->pid))
-		return false;
-	return true;
-}
-
-static __always_inline void sl_sd_name(char *c, const char *from)
-{
-	unsigned int i;
-
-	for (i = 0; i < 15; i++)
-		c[i] = READ_ONCE(from[i]);
-	c[15] = '\0';
-}
-
 /* One ended wait of @t, @ns long, in its row of this CPU's buffer. */
 static __always_inline void sl_sd_count(struct sl_keyed *t,
 					const struct task_struct *tsk,
@@ -149,8 +115,8 @@ static __always_inline void sl_sd_count(struct sl_keyed *t,
 	if (v) {
 		if (fresh) {
 			g = READ_ONCE(tsk->group_leader);
-			sl_sd_name((char *)&v[SV_COMM], tsk->comm);
-			sl_sd_name((char *)&v[SV_PCOMM], g->comm);
+			sl_keyed_name((char *)&v[SV_COMM], tsk->comm);
+			sl_keyed_name((char *)&v[SV_PCOMM], g->comm);
 		}
 		v[SV_COUNT]++;
 		v[SV_TIME] += ns;
@@ -158,7 +124,7 @@ static __always_inline void sl_sd_count(struct sl_keyed *t,
 			v[SV_MAX] = ns;
 		if (preempted)
 			v[SV_PREEMPTED]++;
-		v[SV_HIST + sl_sd_bucket(ns)]++;
+		v[SV_HIST + sl_keyed_bucket(ns)]++;
 	}
 	sl_keyed_end(b);
 }
@@ -171,7 +137,7 @@ static __always_inline void sl_sd_runnable(struct sl_pipeline *p,
 	struct sl_flight_ent *e;
 	u32 pid = (u32)READ_ONCE(t->pid);
 
-	if (!pid || !sl_sd_task_ok(p, t))
+	if (!pid || !sl_filter_task_ok(p, t))
 		return;
 	if (preempted) {
 		e = sl_chain_start(p, pid, SD_READY, now);
@@ -219,7 +185,7 @@ static __always_inline int sl_sd_switch(struct sl_ev *ev,
 		sl_sd_runnable(p, prev, now, true);
 	if (!next->pid)
 		return SL_KEEP;
-	if (!sl_sd_task_ok(p, next)) {
+	if (!sl_filter_task_ok(p, next)) {
 		sl_loss(p, SL_LOSS_FILTERED);
 		return SL_KEEP;
 	}
@@ -247,43 +213,8 @@ static __always_inline int sl_sd_switch(struct sl_ev *ev,
 	return SL_KEEP;
 }
 
-/*
- * sched_process_exit(p[, group_dead]), the exiting thread's own context:
- * its chain is forgotten (the action), and the last thread of a process
- * notes that its rows may age out.
- */
-static int sl_sd_pexit(struct sl_ev *ev)
-{
-	struct sl_keyed *t = sl_pipeline_keyed(ev->p);
-	struct sl_keyed_buf *b;
 
-	if (!t || !sl_ev_arg(ev, 1) || !sl_task_ok(ev->p))
-		return 0;
-	b = sl_keyed_begin(t);
-	if (b) {
-		sl_keyed_retire(b, (u32)current->tgid);
-		sl_keyed_end(b);
-	}
-	return 0;
-}
-
-SL_TP_DEFINE_POST(sched_wakeup, sl_sd_wakeup, (struct task_struct *p),
-		  (unsigned long)p)
-SL_TP_DEFINE_POST(sched_wakeup_new, sl_sd_wakeup, (struct task_struct *p),
-		  (unsigned long)p)
-SL_TP_DEFINE_POST(sched_switch, sl_sd_switch, (SL_COMPAT_SCHED_SWITCH_ARGS),
-		  (unsigned long)preempt, (unsigned long)prev,
-		  (unsigned long)next)
-SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS),
-	     (unsigned long)p, (unsigned long)sl_compat_group_dead(p))
-
-static const struct sl_cand sl_c_sd_wakeup[] = {
-	SL_TPD_POST(sched_wakeup, sl_sd_wakeup) };
-static const struct sl_cand sl_c_sd_wakeup_new[] = {
-	SL_TPD_POST(sched_wakeup_new, sl_sd_wakeup) };
-static const struct sl_cand sl_c_sd_switch[] = {
-	SL_TPD_POST(sched_switch, sl_sd_switch) };
-static const struct sl_cand sl_c_sd_pexit[] = { SL_TPD(sched_process_exit) };
+SL_SCHED_TPS(sd, sl_sd_wakeup, sl_sd_switch);
 
 static struct sl_hook sl_sd_hooks[] = {
 	SL_POINT("wakeup", sl_c_sd_wakeup, SL_ACT_NONE, SD_READY, 0,
@@ -293,7 +224,7 @@ static struct sl_hook sl_sd_hooks[] = {
 	SL_POINT("switch", sl_c_sd_switch, SL_ACT_NONE, SD_ONCPU, 0,
 		 .post = sl_sd_switch),
 	SL_POINT("process_exit", sl_c_sd_pexit, SL_ACT_FORGET, 0, SL_OBJ_TASK,
-		 .pre = sl_sd_pexit),
+		 .pre = sl_pipeline_keyed_pexit),
 };
 
 /* ---- folding and reading (process context) ---------------------------- */
@@ -314,27 +245,15 @@ static void sl_sd_merge(u64 *dst, const u64 *src, unsigned int nvals,
 		dst[SV_HIST + i] += src[SV_HIST + i];
 }
 
-/* Is process @tgid still there (rows whose end was not noted)? */
-static bool sl_sd_alive(u32 tgid)
-{
-	bool alive;
-
-	rcu_read_lock();
-	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
-			 PIDTYPE_TGID) != NULL;
-	rcu_read_unlock();
-	return alive;
-}
 
 static const struct sl_keyed_ops sl_sd_keyed_ops = {
 	.merge = sl_sd_merge,
-	.alive = sl_sd_alive,
+	.alive = sl_keyed_tgid_alive,
 };
 
 static void sl_sd_show(struct seq_file *m, u64 key, const u64 *v)
 {
-	char tot[16], avg[16], mx[16], lo[16], comm[16], pcomm[16];
-	unsigned int i;
+	char tot[16], avg[16], mx[16], comm[16], pcomm[16];
 
 	if (!v) {
 		seq_printf(m, "%8s %8s %-15s %-15s %10s %10s %9s %9s %9s  %s\n",
@@ -352,13 +271,7 @@ static void sl_sd_show(struct seq_file *m, u64 key, const u64 *v)
 	seq_printf(m, "%8u %8u %-15s %-15s %10llu %10llu %9s %9s %9s  |",
 		   sl_keyed_group(key), (u32)key, pcomm, comm, v[SV_COUNT],
 		   v[SV_PREEMPTED], tot, avg, mx);
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
-		if (!v[SV_HIST + i])
-			continue;
-		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
-		seq_printf(m, " %s:%llu", lo, v[SV_HIST + i]);
-	}
-	seq_puts(m, "\n");
+	sl_keyed_show_hist(m, &v[SV_HIST]);
 }
 
 static int sl_sd_put_u64(struct sk_buff *skb, int type, u64 v)

@@ -92,27 +92,12 @@ static __always_inline u32 sl_sc_abi(long *nr)
 				     STACKLAT_SC_ABI_NATIVE;
 }
 
-/* uapi's stacklat_sc_bucket(), without its loop */
-static __always_inline unsigned int sl_sc_bucket(u64 ns)
-{
-	unsigned int b;
-
-	if (ns < 256)
-		return 0;
-	b = fls64(ns) - 8;
-	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
-}
-
 /* The process's name into a fresh row (no lock, no call: a probe). */
 static __always_inline void sl_sc_comm(u64 *v)
 {
 	const struct task_struct *g = READ_ONCE(current->group_leader);
-	char *c = (char *)&v[SV_COMM];
-	unsigned int i;
 
-	for (i = 0; i < 15; i++)
-		c[i] = READ_ONCE(g->comm[i]);
-	c[15] = '\0';
+	sl_keyed_name((char *)&v[SV_COMM], g->comm);
 }
 
 static __always_inline void sl_sc_errno(u64 *v, u64 err)
@@ -156,7 +141,7 @@ static __always_inline void sl_sc_count(struct sl_keyed *t, u64 key, long ret,
 			v[SV_TIME] += ns;
 			if (ns > v[SV_MAX])
 				v[SV_MAX] = ns;
-			v[SV_HIST + sl_sc_bucket(ns)]++;
+			v[SV_HIST + sl_keyed_bucket(ns)]++;
 		} else {
 			v[SV_UNTIMED]++;
 		}
@@ -214,24 +199,6 @@ static int sl_sc_exit(struct sl_ev *ev, struct sl_flight_ent *unused)
 	return SL_KEEP;
 }
 
-/*
- * sched_process_exit(p[, group_dead]): the thread's chain is forgotten
- * (the action); the last thread of a process notes it ended.
- */
-static int sl_sc_pexit(struct sl_ev *ev)
-{
-	struct sl_keyed *t = sl_pipeline_keyed(ev->p);
-	struct sl_keyed_buf *b;
-
-	if (!t || !sl_ev_arg(ev, 1) || !sl_task_ok(ev->p))
-		return 0;
-	b = sl_keyed_begin(t);
-	if (b) {
-		sl_keyed_retire(b, (u32)current->tgid);
-		sl_keyed_end(b);
-	}
-	return 0;
-}
 
 /*
  * The raw syscall probes: the kernel may call them preemptible (they may
@@ -256,7 +223,7 @@ static struct sl_hook sl_sc_hooks[] = {
 	SL_POINT("sys_exit", sl_c_sc_exit, SL_ACT_NONE, SC_EXIT, SL_OBJ_TASK,
 		 .pre = sl_sc_exit_ok, .post = sl_sc_exit),
 	SL_POINT("process_exit", sl_c_sc_pexit, SL_ACT_FORGET, 0, SL_OBJ_TASK,
-		 .pre = sl_sc_pexit),
+		 .pre = sl_pipeline_keyed_pexit),
 };
 
 /* ---- folding and reading (process context) ---------------------------- */
@@ -296,21 +263,10 @@ static void sl_sc_merge(u64 *dst, const u64 *src, unsigned int nvals,
 		dst[SV_HIST + i] += src[SV_HIST + i];
 }
 
-/* Is process @tgid still there (rows whose end was not noted)? */
-static bool sl_sc_alive(u32 tgid)
-{
-	bool alive;
-
-	rcu_read_lock();
-	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
-			 PIDTYPE_TGID) != NULL;
-	rcu_read_unlock();
-	return alive;
-}
 
 static const struct sl_keyed_ops sl_sc_keyed_ops = {
 	.merge = sl_sc_merge,
-	.alive = sl_sc_alive,
+	.alive = sl_keyed_tgid_alive,
 };
 
 static const char * const sl_sc_abi_names[__STACKLAT_SC_ABI_MAX] = {
@@ -335,7 +291,7 @@ static u32 sl_sc_key_nr(u64 key)
  */
 static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 {
-	char tot[16], avg[16], mx[16], lo[16], comm[16];
+	char tot[16], avg[16], mx[16], comm[16];
 	u64 timed;
 	unsigned int i;
 	u32 abi;
@@ -364,13 +320,7 @@ static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 	if (v[SV_ERRNO_OTHER])
 		seq_printf(m, " other:%llu", v[SV_ERRNO_OTHER]);
 	seq_puts(m, " |");
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
-		if (!v[SV_HIST + i])
-			continue;
-		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
-		seq_printf(m, " %s:%llu", lo, v[SV_HIST + i]);
-	}
-	seq_puts(m, "\n");
+	sl_keyed_show_hist(m, &v[SV_HIST]);
 }
 
 static int sl_sc_put_u64(struct sk_buff *skb, int type, u64 v)
