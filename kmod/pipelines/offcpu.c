@@ -139,9 +139,13 @@ static int sl_oc_setup(struct sl_pipeline *p)
 		sl_oc_lo = lo;
 		sl_oc_hi = hi;
 	}
-	/* what the reasons rest on, once: sizes, never an address */
-	sl_info("offcpu: scheduler text bounded by %u of %zu functions, %lu bytes\n",
-		n, ARRAY_SIZE(sl_oc_anchors), hi > lo ? hi - lo : 0);
+	/*
+	 * Said only when some anchor is missing (sizes, never an address):
+	 * a load is silent in dmesg otherwise (12-load-loop)
+	 */
+	if (n < ARRAY_SIZE(sl_oc_anchors))
+		sl_info("offcpu: scheduler text bounded by %u of %zu functions, %lu bytes\n",
+			n, ARRAY_SIZE(sl_oc_anchors), hi > lo ? hi - lo : 0);
 	sl_oc_self = p;
 	return 0;
 }

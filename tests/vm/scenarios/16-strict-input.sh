@@ -79,7 +79,7 @@ ctl_refused 'filter func tgid=0x10\n' "Invalid argument" "bad value '0x10'"
 echo "filter func clear" > "$ctl"
 
 # 4. symbols: a TAB is not part of a symbol
-ctl_refused 'func add vfs_read\tjunk\n' "Invalid argument" "is not a kernel symbol"
+ctl_refused 'func add vfs_read\tjunk\n' "Invalid argument" "is neither a kernel symbol nor /PATH:0xOFFSET"
 [ -z "$(hook_line vfs_read)" ] || fail "vfs_read<TAB>junk added a hook: $(hook_line vfs_read)"
 # missing and blacklisted symbols say which
 ctl_refused 'func add no_such_fn_stacklat\n' "No such file" "no_such_fn_stacklat: no such function"
