@@ -23,7 +23,10 @@
 #include <linux/kprobes.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -32,6 +35,9 @@
 #endif
 
 #include "keyed.h"
+#ifndef SL_USERSPACE
+#include "fmt.h"
+#endif
 
 static __always_inline u64 *sl_kb_keys(struct sl_keyed_buf *b)
 {
@@ -512,6 +518,31 @@ void sl_keyed_stop(struct sl_keyed *t)
 		return;
 	cancel_delayed_work_sync(&t->work);
 	t->running = false;
+}
+
+void sl_keyed_show_hist(struct seq_file *m, const u64 *hist, unsigned int n)
+{
+	unsigned int i;
+	char lo[16];
+
+	for (i = 0; i < n; i++) {
+		if (!hist[i])
+			continue;
+		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
+		seq_printf(m, " %s:%llu", lo, hist[i]);
+	}
+	seq_puts(m, "\n");
+}
+
+bool sl_keyed_tgid_alive(u32 tgid)
+{
+	bool alive;
+
+	rcu_read_lock();
+	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
+			 PIDTYPE_TGID) != NULL;
+	rcu_read_unlock();
+	return alive;
 }
 
 void sl_keyed_show_comm(char *comm, const u64 *from)

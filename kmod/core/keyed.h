@@ -52,11 +52,15 @@
 #include "kshim.h"
 #else
 #include <linux/types.h>
+#include <linux/bitops.h>
+#include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 #endif
+
+#include "stacklat.h"
 
 #define SL_KEYED_MAX_VALS	64	/* values a row */
 #define SL_KEYED_RETIRE		128	/* ended groups a buffer notes a fold */
@@ -198,6 +202,22 @@ u64 *sl_keyed_row(struct sl_keyed *t, struct sl_keyed_buf *b, u64 key,
 /* Group @grp ended: its rows age out after the next fold. */
 void sl_keyed_retire(struct sl_keyed_buf *b, u32 grp);
 
+#ifndef SL_USERSPACE
+/*
+ * The log2 bucket of @ns in a row's histogram: uapi's
+ * stacklat_sc_bucket() (stacklat_sc_lower()), without its loop.
+ */
+static __always_inline unsigned int sl_keyed_bucket(u64 ns)
+{
+	unsigned int b;
+
+	if (ns < 256)
+		return 0;
+	b = fls64(ns) - 8;
+	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
+}
+#endif
+
 /* ---- process context -------------------------------------------------- */
 
 /* Fold the CPU buffers into the folded table and age it, at time @now. */
@@ -229,6 +249,14 @@ void sl_keyed_stop(struct sl_keyed *t);
  * as '?' (the columns stay), "-" when empty.
  */
 void sl_keyed_show_comm(char *comm, const u64 *from);
+struct seq_file;
+/*
+ * A row's log2 histogram of @n buckets (stacklat_sc_lower()) for a
+ * table: " LOWER:COUNT" for each that is not empty, then the line's end.
+ */
+void sl_keyed_show_hist(struct seq_file *m, const u64 *hist, unsigned int n);
+/* Does process @tgid exist (an ops->alive for rows grouped by tgid)? */
+bool sl_keyed_tgid_alive(u32 tgid);
 struct sk_buff;
 /*
  * A row's log2 histogram of @n buckets for GET_KEYED: its non-zero range

@@ -53,8 +53,6 @@
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
-#include <linux/pid.h>
-#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -226,15 +224,8 @@ static void sl_dk_merge(u64 *dst, const u64 *src, unsigned int nvals,
 /* Is process @tgid still there (rows whose end was not noted)? */
 static bool sl_dk_alive(u32 tgid)
 {
-	bool alive;
-
-	if (!tgid)		/* "[irq]": aged out once it is quiet */
-		return false;
-	rcu_read_lock();
-	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
-			 PIDTYPE_TGID) != NULL;
-	rcu_read_unlock();
-	return alive;
+	/* "[irq]": aged out once it is quiet */
+	return tgid && sl_keyed_tgid_alive(tgid);
 }
 
 static const struct sl_keyed_ops sl_dk_keyed_ops = {

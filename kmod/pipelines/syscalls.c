@@ -36,8 +36,6 @@
  */
 #include <linux/compat.h>
 #include <linux/err.h>
-#include <linux/pid.h>
-#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -90,17 +88,6 @@ static __always_inline u32 sl_sc_abi(long *nr)
 #endif
 	return in_compat_syscall() ? STACKLAT_SC_ABI_COMPAT :
 				     STACKLAT_SC_ABI_NATIVE;
-}
-
-/* uapi's stacklat_sc_bucket(), without its loop */
-static __always_inline unsigned int sl_sc_bucket(u64 ns)
-{
-	unsigned int b;
-
-	if (ns < 256)
-		return 0;
-	b = fls64(ns) - 8;
-	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
 }
 
 /* The process's name into a fresh row (no lock, no call: a probe). */
@@ -156,7 +143,7 @@ static __always_inline void sl_sc_count(struct sl_keyed *t, u64 key, long ret,
 			v[SV_TIME] += ns;
 			if (ns > v[SV_MAX])
 				v[SV_MAX] = ns;
-			v[SV_HIST + sl_sc_bucket(ns)]++;
+			v[SV_HIST + sl_keyed_bucket(ns)]++;
 		} else {
 			v[SV_UNTIMED]++;
 		}
@@ -296,21 +283,9 @@ static void sl_sc_merge(u64 *dst, const u64 *src, unsigned int nvals,
 		dst[SV_HIST + i] += src[SV_HIST + i];
 }
 
-/* Is process @tgid still there (rows whose end was not noted)? */
-static bool sl_sc_alive(u32 tgid)
-{
-	bool alive;
-
-	rcu_read_lock();
-	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
-			 PIDTYPE_TGID) != NULL;
-	rcu_read_unlock();
-	return alive;
-}
-
 static const struct sl_keyed_ops sl_sc_keyed_ops = {
 	.merge = sl_sc_merge,
-	.alive = sl_sc_alive,
+	.alive = sl_keyed_tgid_alive,
 };
 
 static const char * const sl_sc_abi_names[__STACKLAT_SC_ABI_MAX] = {
@@ -335,7 +310,7 @@ static u32 sl_sc_key_nr(u64 key)
  */
 static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 {
-	char tot[16], avg[16], mx[16], lo[16], comm[16];
+	char tot[16], avg[16], mx[16], comm[16];
 	u64 timed;
 	unsigned int i;
 	u32 abi;
@@ -364,13 +339,7 @@ static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 	if (v[SV_ERRNO_OTHER])
 		seq_printf(m, " other:%llu", v[SV_ERRNO_OTHER]);
 	seq_puts(m, " |");
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
-		if (!v[SV_HIST + i])
-			continue;
-		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
-		seq_printf(m, " %s:%llu", lo, v[SV_HIST + i]);
-	}
-	seq_puts(m, "\n");
+	sl_keyed_show_hist(m, &v[SV_HIST], STACKLAT_SC_NBUCKETS);
 }
 
 static int sl_sc_put_u64(struct sk_buff *skb, int type, u64 v)
