@@ -572,9 +572,45 @@ static void test_sched_args(void **state)
 	assert_int_equal(parse("sched -x", &a, err), -1);
 	assert_int_equal(parse("sched -P", &a, err), -1);
 	assert_int_equal(parse("syscalls -s p99", &a, err), -1);
-	assert_non_null(strstr(err, "sched only"));
+	assert_non_null(strstr(err, "sched and cpu only"));
 	assert_int_equal(parse("scheds", &a, err), -1);
 	assert_non_null(strstr(err, "sched"));
+}
+
+/* top cpu: its words, and the split of on-CPU time as cputime_adjust() */
+static void test_cpu_args_split(void **state)
+{
+	struct top_args a;
+	uint64_t u, y;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(parse("cpu -p 9 5 3", &a, err), 0);
+	assert_int_equal(a.what, TOP_CPU);
+	assert_int_equal(a.sort, TOP_SORT_TIME);
+	assert_int_equal(a.pid, 9);
+	assert_int_equal(a.interval_ns, 5000000000ULL);
+	assert_int_equal(a.count, 3);
+	assert_int_equal(parse("cpu -s p99", &a, err), 0);
+	assert_int_equal(a.sort, TOP_SORT_P99);
+	assert_int_equal(parse("cpu -P", &a, err), -1);
+	assert_non_null(strstr(err, "not for cpu"));
+	assert_int_equal(parse("cpus", &a, err), -1);
+	assert_non_null(strstr(err, "'cpu'"));
+	/* 3 ticks user, 1 system: a quarter of 1 s system */
+	cpu_split(1000000000ULL, 12000000, 4000000, &u, &y);
+	assert_int_equal(y, 250000000ULL);
+	assert_int_equal(u, 750000000ULL);
+	/* no system sample: all user; no user sample: all system */
+	cpu_split(7, 4000000, 0, &u, &y);
+	assert_true(u == 7 && y == 0);
+	cpu_split(7, 0, 4000000, &u, &y);
+	assert_true(u == 0 && y == 7);
+	cpu_split(7, 0, 0, &u, &y);
+	assert_true(u == 7 && y == 0);
+	/* no overflow: hours of CPU, many samples */
+	cpu_split(36000000000000ULL, 1ULL << 40, 1ULL << 40, &u, &y);
+	assert_int_equal(y, 18000000000000ULL);
 }
 
 static void test_sched_quantile(void **state)
@@ -730,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_disk_names),
 		cmocka_unit_test(test_disk_build_render),
 		cmocka_unit_test(test_sched_args),
+		cmocka_unit_test(test_cpu_args_split),
 		cmocka_unit_test(test_sched_quantile),
 		cmocka_unit_test(test_sched_build),
 	};
