@@ -18,13 +18,15 @@ PIPES = {
     "syscalls": {"tgid", "tid"},
     "disktop": {"tgid", "tid", "dev"},
     "sched": {"tgid", "tid"},
+    # CPU time per thread (issue 26)
+    "cpu": {"tgid", "tid"},
     # kernel stacks (issue 28)
     "stacks": {"tgid", "tid"},
 }
 # the pipelines that keep keyed rows (GET_KEYED)
-KEYED_PIPES = {"syscalls", "disktop", "sched"}
+KEYED_PIPES = {"syscalls", "disktop", "sched", "cpu"}
 # those of PIPES without slow events: a threshold other than 0 is refused
-NOEVENT_PIPES = {"storage", "disktop", "stacks", "sched"}
+NOEVENT_PIPES = {"storage", "disktop", "stacks", "sched", "cpu"}
 KEYS = ["tgid", "tid", "lport", "rport", "proto", "ifindex", "iface", "dev",
         "op", "fs"]
 ATTR_OF_KEY = {"tgid": 1, "tid": 2, "lport": 3, "rport": 4, "proto": 5,
