@@ -114,8 +114,15 @@ check() {
 	# sched_clock_cpu(), which with a TCG guest's unstable TSC is kept
 	# within a tick of ktime (93-sched-runq.sh says how), ours ktime: a
 	# slice's difference up to a tick either way, in practice far less
-	# and averaging out.  So: 1 % and 2 ms, or 50 us a slice when more.
-	tol=$(awk -v s="$sum" -v n="$slices" 'BEGIN { a = s * 0.01 + 2000000; b = n * 50000; printf "%d", (a > b ? a : b) }')
+	# and averaging out.  Seen (1 s, 50 to 135 slices): either way
+	# (5.10, 6.12, 7.3: ours the larger by 40 to 65 us a slice - the
+	# kernel ends a slice before pick_next_task(), the tracepoint comes
+	# after it, and a TCG vCPU the host stalls in between stretches ours;
+	# 6.1: ours the smaller by 0.36 %, 6.1-rt by 0.06 %), up to 1.28 %
+	# (6.12, 101 us a slice, the host at a load of 9.6 on 2 cores).  So:
+	# 2 % and 2 ms, or 150 us a slice when more.  A slice lost or counted
+	# twice is the exact slice counts' to catch.
+	tol=$(awk -v s="$sum" -v n="$slices" 'BEGIN { a = s * 0.02 + 2000000; b = n * 150000; printf "%d", (a > b ? a : b) }')
 	assert_range "$name: on-CPU total against sum_exec_runtime (ns)" $((sum - tol)) $((sum + tol)) "$tot"
 	[ "$tot" -ge $((burnt - tol)) ] || fail "$name: on CPU $tot ns < the $burnt ns its own clock says"
 	# The split.  /proc/.../stat's utime and stime are the same samples
@@ -152,6 +159,12 @@ read -r ss _ <<<"${v[2]}"
 [ "${v[6]}" -ge $((su + ss)) ] || fail "oncpu stage: ${v[6]} slices < the workers' $((su + ss))"
 assert_eq "debugfs: the user burner's slices" "$su" \
 	"$(awk -v p="$pidu" -v t="$tidu" '$1 == p && $2 == t { print $5 }' <<<"$dbg")"
+# metrics: the stage's histogram, labelled by pipeline and stage alone
+met=$("$SL_TOOL" metrics)
+mc=$(sed -n 's/^stacklat_stage_seconds_count{pipeline="cpu",stage="oncpu"} \([0-9]*\)$/\1/p' <<<"$met")
+[ -n "$mc" ] && [ "$mc" -ge $((su + ss)) ] || fail "metrics: the oncpu count '$mc' < the workers' $((su + ss)) slices"
+if grep '"cpu"' <<<"$met" | grep -qE 'pid=|tid=|comm='; then fail "metrics: a cpu series with a per-task label"; fi
+echo "ok: metrics: oncpu count $mc, labels pipeline and stage"
 
 note "a tgid filter: only a sleeping process is let in"
 lost() {
