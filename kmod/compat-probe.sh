@@ -203,4 +203,11 @@ has linux/blk_types.h 'struct gendisk[[:space:]]+\*bi_disk;' && flag BIO_HAS_BI_
 if has linux/blkdev.h 'int[[:space:]]+lookup_bdev\(const char[^,]*,[[:space:]]*dev_t'; then
 	flag LOOKUP_BDEV_HAS_DEV_T
 fi
+
+# ---- uprobes (core/hook_uprobe.c): uprobe_register() returns the uprobe
+# and unregistration is nosync + sync (6.12); handlers get a session
+# cookie (6.13)
+has linux/uprobes.h 'struct uprobe[[:space:]]+\*uprobe_register\(' && flag UPROBE_REGISTER_RETURNS_UPROBE
+has linux/uprobes.h 'int \(\*handler\)\(struct uprobe_consumer \*self, struct pt_regs \*regs, __u64 \*data\);' &&
+	flag UPROBE_HANDLER_HAS_DATA
 exit 0

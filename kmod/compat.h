@@ -398,5 +398,66 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 #define sl_compat_unbound_wq	system_unbound_wq
 #endif
 
+/* ---- uprobes (core/hook_uprobe.c) ------------------------------------- */
+
+/*
+ * uprobe_register() returned an int and uprobe_unregister() took the
+ * inode and offset back, synchronising itself, until 6.12; since then it
+ * returns the uprobe (an ERR_PTR on failure), which is given back to
+ * uprobe_unregister_nosync(), and uprobe_unregister_sync() waits for the
+ * handlers (COMPAT_UPROBE_REGISTER_RETURNS_UPROBE).  The handlers gained
+ * a session cookie in 6.13 (COMPAT_UPROBE_HANDLER_HAS_DATA), which
+ * stacklat does not use (it is not on the older kernels): SL_UP_HANDLER
+ * and SL_UP_RET_HANDLER declare a handler either way.
+ */
+#include <linux/uprobes.h>
+#include <linux/err.h>
+
+#ifdef COMPAT_UPROBE_HANDLER_HAS_DATA
+#define SL_UP_HANDLER(name, uc, regs)					\
+	int name(struct uprobe_consumer *uc, struct pt_regs *regs,	\
+		 __u64 *data)
+#define SL_UP_RET_HANDLER(name, uc, func, regs)				\
+	int name(struct uprobe_consumer *uc, unsigned long func,	\
+		 struct pt_regs *regs, __u64 *data)
+#else
+#define SL_UP_HANDLER(name, uc, regs)					\
+	int name(struct uprobe_consumer *uc, struct pt_regs *regs)
+#define SL_UP_RET_HANDLER(name, uc, func, regs)				\
+	int name(struct uprobe_consumer *uc, unsigned long func,	\
+		 struct pt_regs *regs)
+#endif
+
+struct sl_compat_uprobe {
+	struct inode *inode;
+	loff_t offset;
+#ifdef COMPAT_UPROBE_REGISTER_RETURNS_UPROBE
+	struct uprobe *up;
+#endif
+};
+
+static inline int sl_compat_uprobe_register(struct sl_compat_uprobe *u,
+					    struct uprobe_consumer *uc)
+{
+#ifdef COMPAT_UPROBE_REGISTER_RETURNS_UPROBE
+	u->up = uprobe_register(u->inode, u->offset, 0, uc);
+	return PTR_ERR_OR_ZERO(u->up);
+#else
+	return uprobe_register(u->inode, u->offset, uc);
+#endif
+}
+
+/* Unregister and wait until no handler of @uc runs. */
+static inline void sl_compat_uprobe_unregister(struct sl_compat_uprobe *u,
+					       struct uprobe_consumer *uc)
+{
+#ifdef COMPAT_UPROBE_REGISTER_RETURNS_UPROBE
+	uprobe_unregister_nosync(u->up, uc);
+	uprobe_unregister_sync();
+#else
+	uprobe_unregister(u->inode, u->offset, uc);
+#endif
+}
+
 #endif /* __ASSEMBLY__ */
 #endif /* _STACKLAT_COMPAT_H */

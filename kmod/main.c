@@ -103,6 +103,11 @@ module_param_cb(stack_depth, &sl_uint_ops, &stack_depth, 0444);
 MODULE_PARM_DESC(stack_depth,
 		 "frames kept of a kernel stack, 4..64 (default 32)");
 
+static struct sl_uint_param event_rate = { 10000, 0, 10000000 };
+module_param_cb(event_rate, &sl_uint_ops, &event_rate, 0444);
+MODULE_PARM_DESC(event_rate,
+		 "events a second written of each pipeline on each CPU, the rest counted suppressed; 0 no limit, ..10000000 (default 10000)");
+
 static char *enable;
 module_param(enable, charp, 0444);
 MODULE_PARM_DESC(enable, "comma-separated pipelines to enable at load");
@@ -117,6 +122,7 @@ static int __init sl_init(void)
 	sl_keyed_linger_ns = (u64)keyed_linger_ms.val * NSEC_PER_MSEC;
 	sl_stack_slots = stack_slots.val;
 	sl_stack_depth = stack_depth.val;
+	sl_events_rate = event_rate.val;
 	sl_ft = sl_flight_create(flight_entries.val,
 				 (u64)stale_ms.val * NSEC_PER_MSEC);
 	if (!sl_ft)

@@ -11,7 +11,8 @@
 # packages too.
 set -euo pipefail
 pkgs=(
-	# module, tool and unit tests
+	# module, tool and unit tests (libelf-dev: also the tool's ELF reader,
+	# func add PATH:SYMBOL)
 	gcc make bc flex bison libelf-dev libssl-dev pkg-config
 	libnl-3-dev libnl-genl-3-dev libjson-c-dev libcmocka-dev sparse dwarves
 	linux-source-6.1 shellcheck

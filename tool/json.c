@@ -359,6 +359,24 @@ void json_event(struct json_object *env, const struct stacklat_event *ev,
 		add_u64(o, "sector", ev->sector);
 		add_u64(o, "bytes", ev->bytes);
 	}
+	if (ev->flags & STACKLAT_EVENT_F_ADDR) {
+		char a[48];
+
+		add_u64(o, "family", ev->family == 2 ? 4 : 6);
+		stacklat_addr_fmt(a, sizeof(a), ev->family, ev->saddr);
+		add_str(o, "saddr", a);
+		stacklat_addr_fmt(a, sizeof(a), ev->family, ev->daddr);
+		add_str(o, "daddr", a);
+	}
+	if (ev->flags & STACKLAT_EVENT_F_TCP) {
+		add_str(o, "state", stacklat_tcp_state_name(ev->tcp_state));
+		if (ev->rto_us || ev->srtt_us || ev->cwnd) {
+			add_u64(o, "rto_us", ev->rto_us);
+			add_u64(o, "srtt_us", ev->srtt_us);
+			add_u64(o, "cwnd", ev->cwnd);
+		}
+		add_u64(o, "retrans", ev->retrans);
+	}
 	add(env, "event", o);
 }
 
@@ -496,6 +514,17 @@ void json_event_write(struct json_event_writer *w, FILE *f, const struct stackla
 	unsigned int i;
 
 	_Static_assert(sizeof(ev->comm) < 64 && sizeof(ev->ifname) < 64, "set_text's buffer");
+	/* identity lines (rate-limited in the kernel): built each time */
+	if (ev->flags & (STACKLAT_EVENT_F_ADDR | STACKLAT_EVENT_F_TCP)) {
+		struct json_object *env = json_envelope("events", time_ns, 0);
+
+		json_event(env, ev, w->pl);
+		fputs(json_object_to_json_string_ext(env, JSON_C_TO_STRING_PLAIN |
+						     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+		fputc('\n', f);
+		json_object_put(env);
+		return;
+	}
 	for (i = 0; i < JEW_SHAPES && !sh; i++)
 		if (shape_is(&w->shape[i], ev))
 			sh = &w->shape[i];

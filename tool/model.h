@@ -172,6 +172,17 @@ struct sd_row {
 	uint64_t hist[STACKLAT_SC_NBUCKETS];
 };
 
+/* ---- the offcpu pipeline's rows (GET_KEYED) --------------------------- */
+
+/* One row: a process's blocks under one kernel stack. */
+struct oc_row {
+	uint32_t tgid, stack;		/* stack 0: not kept */
+	char comm[16];
+	char reason[STACKLAT_SYM_MAX];	/* the stack's innermost non-scheduler function */
+	uint64_t count, time_ns, max_ns;
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
 /* ---- a keyed pipeline's rows (GET_KEYED) ------------------------------- */
 
 /*

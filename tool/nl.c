@@ -699,6 +699,26 @@ static int fill_sd_row(void *row, struct nlattr *nest)
 	return fill_sc_hist(r->hist, t[STACKLAT_SD_A_HIST_FIRST], t[STACKLAT_SD_A_HIST]);
 }
 
+static int fill_oc_row(void *row, struct nlattr *nest)
+{
+	struct nlattr *t[STACKLAT_OC_A_MAX + 1];
+	struct oc_row *r = row;
+
+	if (nla_parse_nested(t, STACKLAT_OC_A_MAX, nest, NULL) ||
+	    !t[STACKLAT_OC_A_TGID] || !t[STACKLAT_OC_A_STACK_ID])
+		return -EINVAL;
+	r->tgid = get_u32(t[STACKLAT_OC_A_TGID]);
+	r->stack = get_u32(t[STACKLAT_OC_A_STACK_ID]);
+	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_OC_A_COMM]);
+	copy_str(r->reason, sizeof(r->reason), t[STACKLAT_OC_A_REASON]);
+	if (!r->reason[0])
+		strcpy(r->reason, "?");
+	r->count = get_u64(t[STACKLAT_OC_A_COUNT]);
+	r->time_ns = get_u64(t[STACKLAT_OC_A_TIME_NS]);
+	r->max_ns = get_u64(t[STACKLAT_OC_A_MAX_NS]);
+	return fill_sc_hist(r->hist, t[STACKLAT_OC_A_HIST_FIRST], t[STACKLAT_OC_A_HIST]);
+}
+
 /* A keyed pipeline's rows: their type, and the set they go to. */
 struct keyed_dump {
 	size_t size;				/* of a row */
@@ -772,6 +792,11 @@ void sl_nl_get_disktop(struct keyed_set *s)
 void sl_nl_get_sched(struct keyed_set *s)
 {
 	get_keyed("sched", sizeof(struct sd_row), fill_sd_row, s);
+}
+
+void sl_nl_get_offcpu(struct keyed_set *s)
+{
+	get_keyed("offcpu", sizeof(struct oc_row), fill_oc_row, s);
 }
 
 void sl_nl_get_cpu(struct keyed_set *s)

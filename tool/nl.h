@@ -28,6 +28,7 @@ void sl_nl_get_hists(const char *pipe, struct hist_set *set);
 void sl_nl_get_syscalls(struct keyed_set *s);
 void sl_nl_get_disktop(struct keyed_set *s);
 void sl_nl_get_sched(struct keyed_set *s);
+void sl_nl_get_offcpu(struct keyed_set *s);
 void sl_nl_get_cpu(struct keyed_set *s);
 void keyed_set_free(struct keyed_set *s);
 

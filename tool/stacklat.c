@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "json.h"
 #include "metrics.h"
 #include "nl.h"
+#include "ufunc.h"
 #include "parse.h"
 #include "render.h"
 #include "stacklat_filter.h"
@@ -462,11 +464,18 @@ static int cmd_events(int argc, char **argv)
 
 		if (is_json_opt(o)) {
 			c.json = true;
+		} else if (!strcmp(o, "--all")) {
+			if (set_t)
+				usage_error("--all and -t: one threshold");
+			thresh = STACKLAT_THRESHOLD_ALL;
+			set_t = true;
 		} else if (!strcmp(o, "-t") || !strcmp(o, "-p") || !strcmp(o, "-n") ||
 			   !strcmp(o, "-d")) {
 			if (a + 1 >= argc)
 				usage_error("%s needs a value", o);
 			a++;
+			if (o[1] == 't' && set_t)
+				usage_error("--all and -t: one threshold");
 			if (o[1] == 't' && parse_duration(argv[a], &thresh))
 				usage_error("bad THRESHOLD '%s' (e.g. 500us, 10ms; at most 3600s)", argv[a]);
 			if (o[1] == 'p' && parse_u64_range(argv[a], 1, 4194304, &pid))
@@ -661,6 +670,33 @@ static void sd_show(const struct top_args *a, const struct keyed_set *s, bool ma
 	sd_table_free(&t);
 }
 
+static void oc_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
+{
+	char tot[FMT_NS_LEN], p99[FMT_NS_LEN], mx[FMT_NS_LEN];
+	struct stack_set ss = { 0 };
+	struct oc_table t;
+
+	if (oc_build(s, a, max, &t))
+		fatal("out of memory");
+	/* the frames: read after the rows, so that every row's stack is there */
+	if (a->stacks)
+		sl_nl_get_stacks("offcpu", &ss);
+	if (env) {
+		oc_json(env, &t, a, max, &ss);
+	} else {
+		fmt_ns(tot, sizeof(tot), t.time_ns);
+		fmt_ns(p99, sizeof(p99), t.p99_ns);
+		fmt_ns(mx, sizeof(mx), t.max_ns);
+		printf(": %llu blocks, %s off CPU in all, p99 %s%s%s\n",
+		       (unsigned long long)t.count, tot, p99, max ? ", max " : "",
+		       max ? mx : "");
+		oc_render(stdout, &t, a, max, &ss);
+	}
+	stack_set_free(&ss);
+	oc_table_free(&t);
+}
+
 static void cpu_show(const struct top_args *a, const struct keyed_set *s, bool max,
 		     struct json_object *env)
 {
@@ -823,6 +859,8 @@ static int cmd_top(int argc, char **argv)
 			       dk_delta, dk_show },
 		[TOP_SCHED] = { "sched", "run-queue latency", "waits", sl_nl_get_sched,
 				sd_delta, sd_show },
+		[TOP_OFFCPU] = { "offcpu", "off-CPU time", "blocks", sl_nl_get_offcpu,
+				 oc_delta, oc_show },
 		[TOP_CPU] = { "cpu", "CPU time", "slices", sl_nl_get_cpu,
 			      sd_delta, cpu_show },
 	};
@@ -943,10 +981,25 @@ static int cmd_filter(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * func add|del [-p PID] SPEC: a kernel function (SYMBOL, MODULE:SYMBOL) or
+ * a user-space one (PATH:SYMBOL, LIB:SYMBOL: ufunc.c resolves it to the
+ * file offset the module takes).  -p sets the pipeline's tgid= filter.
+ */
 static int cmd_func(int argc, char **argv)
 {
+	char upoint[STACKLAT_SYM_MAX], err[PATH_MAX + 256];
+	const char *spec;
+	struct filter_spec f;
+	char *pid = NULL;
 	bool add;
+	int r;
 
+	if (argc == 5 && !strcmp(argv[2], "-p")) {
+		pid = argv[3];
+		argv[2] = argv[4];
+		argc = 3;
+	}
 	if (argc != 3)
 		usage_error("%s", argc < 3 ? "add or del, and a SYMBOL" : "one SYMBOL at a time");
 	if (!strcmp(argv[1], "add"))
@@ -955,13 +1008,32 @@ static int cmd_func(int argc, char **argv)
 		add = false;
 	else
 		usage_error("'%s' is neither add nor del", argv[1]);
-	if (!argv[2][0] || strlen(argv[2]) >= STACKLAT_SYM_MAX)
-		usage_error("a kernel symbol has 1 to %d characters", STACKLAT_SYM_MAX - 1);
-	if (!stacklat_valid_symbol(argv[2]))
-		usage_error("'%s' is not a kernel symbol ([A-Za-z_][A-Za-z0-9_.]*, optionally MODULE:)",
-			    argv[2]);
+	if (pid) {
+		char tgid[64];
+		char *fa[1] = { tgid };
+
+		snprintf(tgid, sizeof(tgid), "tgid=%s", pid);
+		if (!add || parse_filter(1, fa, &f, err, sizeof(err)))
+			usage_error("-p: '%s' %s", pid,
+				    add ? "is not a process id" : "goes with add");
+	}
+	spec = argv[2];
+	r = ufunc_resolve(spec, upoint, sizeof(upoint), err, sizeof(err));
+	if (r < 0)
+		fatal("func %s: %s", argv[1], err);
+	if (!r) {
+		spec = upoint;
+	} else {
+		if (!spec[0] || strlen(spec) >= STACKLAT_SYM_MAX)
+			usage_error("a kernel symbol has 1 to %d characters", STACKLAT_SYM_MAX - 1);
+		if (!stacklat_valid_symbol(spec))
+			usage_error("'%s' is neither a kernel symbol ([A-Za-z_][A-Za-z0-9_.]*, optionally MODULE:) nor PATH:SYMBOL or LIB:SYMBOL",
+				    spec);
+	}
 	sl_nl_open();
-	sl_nl_func(add, argv[2]);
+	sl_nl_func(add, spec);
+	if (pid)
+		sl_nl_set_filter("func", &f);
 	sl_nl_close();
 	return 0;
 }
@@ -1059,21 +1131,29 @@ static const struct subcommand subcommands[] = {
 	  "            [{\"pipeline\",\"age_ns\",\"tid\",\"desc\",\"points\":[{\"name\",\n"
 	  "            \"offset_ns\"}]}]} (README, \"JSON output\").\n" },
 	{ "events", cmd_events,
-	  "[-j] [-t THRESHOLD] [-p PID] [-n COUNT] [-d SECONDS] [PIPELINE...]",
+	  "[-j] [-t THRESHOLD|--all] [-p PID] [-n COUNT] [-d SECONDS] [PIPELINE...]",
 	  "Slow objects, one line each: time (CLOCK_MONOTONIC s), comm, tgid/tid,\n"
-	  "pipeline, total and every stage passed in wire order.",
+	  "pipeline, total and every stage passed in wire order; identity lines\n"
+	  "(tcpretrans: one per retransmission) add the socket's addresses, ports,\n"
+	  "state, RTO, srtt, cwnd and retransmissions.",
 	  "-t THRESHOLD  set the pipelines' threshold (500us, 10ms...; all enabled\n"
 	  "              pipelines with slow events if none is named) for the run,\n"
 	  "              restored after (CAP_SYS_ADMIN or CAP_PERFMON); without it,\n"
 	  "              the thresholds set (control \"threshold PIPELINE NS\") are\n"
 	  "              used.  Pipelines that count values or instants (netsize,\n"
-	  "              netdrop, tcpretrans, storage, disktop) have none.\n"
+	  "              netdrop, storage, disktop, stacks, sched, offcpu) have none.\n"
+	  "--all         every object, whatever its time (control \"threshold\n"
+	  "              PIPELINE all\"); at most event_rate= lines a second per\n"
+	  "              pipeline and CPU, the rest counted \"suppressed\".\n"
 	  "-p PID        only events of this process (or thread)\n"
 	  "-n COUNT      stop after COUNT events; -d SECONDS: after SECONDS\n"
 	  "-j, --json    JSON lines: {\"schema\":1,\"command\":\"events\",\"time_ns\",\n"
 	  "              \"interval_ns\":null,\"event\":{\"mono_ns\",\"pipeline\",\"comm\",\n"
 	  "              \"tgid\",\"tid\",\"cpu\",\"seq\",\"total_ns\",\"stages\":[{\"name\",\n"
-	  "              \"index\",\"ns\"}]}}, last a line with \"summary\":{\"read\",\n"
+	  "              \"index\",\"ns\"}], and what the object was where known:\n"
+	  "              \"ifname\",\"sport\",\"dport\",\"dev\",\"op\",\"sector\",\"bytes\",\n"
+	  "              \"family\",\"saddr\",\"daddr\",\"state\",\"rto_us\",\"srtt_us\",\n"
+	  "              \"cwnd\",\"retrans\"}}, last a line with \"summary\":{\"read\",\n"
 	  "              \"shown\",\"overruns\"}.\n"
 	  "Reading consumes the kernel's rings (one reader at a time; debugfs\n"
 	  "\"events\" reads the same).  At the end it reports the kernel's overruns\n"
@@ -1089,14 +1169,17 @@ static const struct subcommand subcommands[] = {
 	  "syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top disk [-p PID] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top sched [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top offcpu [-p PID] [--stacks] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top cpu [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
 	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
 	  "most bytes, per disk - bcc's biotop, from the disktop pipeline.  top sched:\n"
 	  "run-queue latency (runnable, woken or preempted, to on a CPU) per process,\n"
-	  "or per thread of -p's - bcc's runqlat -P, from the sched pipeline.  top cpu:\n"
-	  "CPU time per process or thread, user and system, and its slices on a CPU -\n"
+	  "or per thread of -p's - bcc's runqlat -P, from the sched pipeline.  top\n"
+	  "offcpu: time blocked per process and reason, or per kernel stack -\n"
+	  "latencytap, bcc's offcputime - from the offcpu pipeline.  top cpu: CPU\n"
+	  "time per process or thread, user and system, and its slices on a CPU -\n"
 	  "SystemTap's thread-times.stp, bcc's cpudist, from the cpu pipeline.",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
@@ -1141,6 +1224,18 @@ static const struct subcommand subcommands[] = {
 	  "[{\"tgid\",\"tid\" (by thread),\"comm\",\"threads\" (by process),\"waits\",\n"
 	  "\"time_ns\",\"avg_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"hist\"}].\n"
 	  "\n"
+	  "top offcpu: a row per process and reason - the innermost kernel function\n"
+	  "of the stack a thread blocked in that is not scheduler machinery (not in\n"
+	  ".sched.text: schedule, schedule_timeout, mutex_lock...), e.g. pipe_read,\n"
+	  "ep_poll - with --stacks a row per process and stack with its frames\n"
+	  "(function+offset): PID COMM REASON BLOCKS TOTAL AVG P99 MAX; -s as for\n"
+	  "sched.  A block runs from the switch-out of a thread not runnable to its\n"
+	  "next wakeup.  --stacks needs CAP_SYS_ADMIN or CAP_PERFMON (the frames).\n"
+	  "-j: \"what\":\"offcpu\",\"by\":\"reason\"|\"stack\",\"pid\",\"sort\",\"blocks\",\n"
+	  "\"time_ns\",\"max_ns\",\"p99_ns\",\"total\",\"hist\",\"rows\":[{\"tgid\",\"comm\",\n"
+	  "\"reason\",\"stack\" and \"frames\" (--stacks),\"blocks\",\"time_ns\",\"avg_ns\",\n"
+	  "\"max_ns\",\"p99_ns\",\"hist\"}].\n"
+	  "\n"
 	  "top cpu: a row per process or thread as top sched's: PID COMM THREADS\n"
 	  "ONCPU USER SYS SLICES AVG P99 MAX PREEMPT; -s total (on CPU, default), max,\n"
 	  "p99 or count (of slices).  A slice runs from the thread's switch onto a CPU\n"
@@ -1168,9 +1263,18 @@ static const struct subcommand subcommands[] = {
 	  "  dev=MAJ:MIN|NAME      block device (NAME: /dev/NAME or a path)\n"
 	  "  op=read|write|open|fsync\n"
 	  "  fs=ext4|xfs|btrfs|bdev|0xMAGIC\n" },
-	{ "func", cmd_func, "add|del SYMBOL",
-	  "Time a kernel function from entry to return in the \"func\" pipeline\n"
-	  "(CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
+	{ "func", cmd_func, "add|del [-p PID] SYMBOL|PATH:SYMBOL|LIB:SYMBOL",
+	  "Time a kernel function, or a user-space one (a uprobe and a uretprobe),\n"
+	  "from entry to return in the \"func\" pipeline (CAP_SYS_ADMIN or\n"
+	  "CAP_PERFMON).",
+	  "SYMBOL          a kernel function (MODULE:SYMBOL: one of that module)\n"
+	  "PATH:SYMBOL     a function of a program or library file (.symtab, else\n"
+	  "                .dynsym), e.g. /usr/sbin/memcached:process_command\n"
+	  "LIB:SYMBOL      of a library in the loader's cache (ldconfig -p):\n"
+	  "                c:connect, libc:getaddrinfo, pthread:pthread_mutex_lock\n"
+	  "                (a loaded kernel module named LIB is the kernel's)\n"
+	  "-p PID          only that process's calls: the pipeline's tgid= filter\n"
+	  "                (for all its functions)" },
 	/* kernel stacks (issue 28) */
 	{ "stacks", cmd_stacks, "add|del SYMBOL | show [-n N] [-j|--json]",
 	  "Count the kernel stacks that reach a kernel function (the \"stacks\"\n"

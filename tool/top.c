@@ -23,6 +23,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		{ "top", required_argument, NULL, 'n' },
 		{ "process", no_argument, NULL, 'P' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "stacks", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool sorted = false;
@@ -56,7 +57,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			} else if (!strcmp(optarg, "p99")) {
 				a->sort = TOP_SORT_P99;
 			} else {
-				snprintf(err, errlen, "-s: 'count' or 'time' (sched, cpu: 'total', 'max', 'p99', 'count'), not '%s'",
+				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu, cpu: 'total', 'max', 'p99', 'count'), not '%s'",
 					 optarg);
 				return -1;
 			}
@@ -72,6 +73,9 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			break;
 		case 'j':
 			a->json = true;
+			break;
+		case 'S':
+			a->stacks = true;
 			break;
 		case ':':
 			snprintf(err, errlen, "%s needs a value", argv[optind - 1]);
@@ -90,10 +94,14 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		a->what = argv[i][0] == 's' ? TOP_SCHED : TOP_CPU;
 		if (!sorted)
 			a->sort = TOP_SORT_TIME;
+	} else if (i < argc && !strcmp(argv[i], "offcpu")) {
+		a->what = TOP_OFFCPU;
+		if (!sorted)
+			a->sort = TOP_SORT_TIME;
 	} else if (i >= argc || strcmp(argv[i], "syscalls")) {
 		snprintf(err, errlen, i < argc ?
-			 "'%s': 'syscalls', 'disk', 'sched' or 'cpu' can be shown" :
-			 "what? (syscalls, disk, sched or cpu)%s", i < argc ? argv[i] : "");
+			 "'%s': 'syscalls', 'disk', 'sched', 'offcpu' or 'cpu' can be shown" :
+			 "what? (syscalls, disk, sched, offcpu or cpu)%s", i < argc ? argv[i] : "");
 		return -1;
 	}
 	i++;
@@ -127,8 +135,17 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			 a->errors ? "-x" : "-P", a->what == TOP_CPU ? "cpu" : "sched");
 		return -1;
 	}
+	if (a->what == TOP_OFFCPU && (a->errors || a->by_process)) {
+		snprintf(err, errlen, "%s: not for offcpu (a row per process and reason; --stacks: per stack)",
+			 a->errors ? "-x" : "-P");
+		return -1;
+	}
+	if (a->stacks && a->what != TOP_OFFCPU) {
+		snprintf(err, errlen, "--stacks: for offcpu only");
+		return -1;
+	}
 	if (a->what == TOP_SYSCALLS && a->sort > TOP_SORT_TIME) {
-		snprintf(err, errlen, "-s max, p99: for sched and cpu only");
+		snprintf(err, errlen, "-s max, p99: for sched, offcpu and cpu only");
 		return -1;
 	}
 	if (a->by_process && a->pid) {

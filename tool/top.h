@@ -20,13 +20,14 @@
 
 /* TOP_SORT_TIME is sched's "total"; MAX and P99 are sched's only */
 enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME, TOP_SORT_MAX, TOP_SORT_P99 };
-enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED, TOP_CPU };
+enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED, TOP_OFFCPU, TOP_CPU };
 
 struct top_args {
 	enum top_what what;
 	bool json;
 	bool errors;		/* -x: failed calls only, by errno */
 	bool by_process;	/* -P: a row per process */
+	bool stacks;		/* --stacks (offcpu): a row per stack */
 	enum top_sort sort;
 	uint32_t pid;		/* -p: that process only; 0 all */
 	uint64_t top;		/* -n: rows shown; 0 all */
@@ -253,6 +254,60 @@ void sd_render(FILE *f, const struct sd_table *t, const struct top_args *a,
 void sd_json(struct json_object *env, const struct sd_table *t,
 	     const struct top_args *a, bool max);
 
+struct stack_set;
+
+/* JSON helpers of the top views (top_sched.c) */
+void top_jadd_u64(struct json_object *o, const char *k, uint64_t v);
+/* a string, cleaned to UTF-8 */
+struct json_object *top_jstr(const char *s);
+/* a log2 histogram: [[lo, hi|null, count]...], its non-zero buckets */
+struct json_object *top_hist_json(const uint64_t *hist);
+
+/* ---- top offcpu (top_offcpu.c) ---------------------------------------- */
+
+/* @cur minus @prev (rows of struct oc_row), as sc_delta(). */
+int oc_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out);
+
+/* A shown row: a process and reason, or with --stacks a process's stack. */
+struct oc_shown {
+	uint32_t tgid, stack;		/* stack 0: summed by reason */
+	char comm[16];
+	char reason[STACKLAT_SYM_MAX];
+	uint64_t count, time_ns, max_ns, p99_ns;
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
+struct oc_table {
+	struct oc_shown *r;
+	size_t n;
+	size_t total;			/* rows before the cut */
+	uint64_t count, time_ns, max_ns, p99_ns;	/* all rows */
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
+/*
+ * @s's rows (struct oc_row, a process's stack each) summed per (process,
+ * reason), or with --stacks one per (process, stack); -p: that process;
+ * sorted by -s (total, max, p99, count), cut (-n).  @max as sd_build().
+ */
+int oc_build(const struct keyed_set *s, const struct top_args *a, bool max,
+	     struct oc_table *t);
+void oc_table_free(struct oc_table *t);
+/*
+ * PID COMM REASON BLOCKS TOTAL AVG P99 MAX; with --stacks each row's
+ * frames below it (@stacks: GET_STACKS of "offcpu", may be NULL).
+ */
+void oc_render(FILE *f, const struct oc_table *t, const struct top_args *a,
+	       bool max, const struct stack_set *stacks);
+/*
+ * Added to @env: {"what":"offcpu","by":"reason"|"stack","pid","sort",
+ * "blocks","time_ns","max_ns"|null,"p99_ns","total","hist","rows":[{"tgid",
+ * "comm","reason","stack" and "frames" (--stacks),"blocks","time_ns",
+ * "avg_ns","max_ns"|null,"p99_ns","hist"}]}.
+ */
+void oc_json(struct json_object *env, const struct oc_table *t,
+	     const struct top_args *a, bool max, const struct stack_set *stacks);
 /* ---- top cpu: the cpu pipeline's rows, sd_delta() and sd_build()'s ----- */
 
 /*

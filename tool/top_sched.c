@@ -262,12 +262,12 @@ void sd_render(FILE *f, const struct sd_table *t, const struct top_args *a,
 	sdc_render(f, t, a, max, false);
 }
 
-static void jadd_u64(struct json_object *o, const char *k, uint64_t v)
+void top_jadd_u64(struct json_object *o, const char *k, uint64_t v)
 {
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
-static struct json_object *jstr(const char *s)
+struct json_object *top_jstr(const char *s)
 {
 	char *c = utf8_clean(s);
 	struct json_object *o = c ? json_object_new_string(c) : NULL;
@@ -276,7 +276,7 @@ static struct json_object *jstr(const char *s)
 	return o;
 }
 
-static struct json_object *sd_hist_json(const uint64_t *hist)
+struct json_object *top_hist_json(const uint64_t *hist)
 {
 	struct json_object *h = json_object_new_array(), *b;
 	unsigned int i;
@@ -300,10 +300,10 @@ static void cpu_json_times(struct json_object *o, uint64_t rtime,
 	uint64_t u, s;
 
 	cpu_split(rtime, utick, stick, &u, &s);
-	jadd_u64(o, "user_ns", u);
-	jadd_u64(o, "sys_ns", s);
-	jadd_u64(o, "user_tick_ns", utick);
-	jadd_u64(o, "sys_tick_ns", stick);
+	top_jadd_u64(o, "user_ns", u);
+	top_jadd_u64(o, "sys_ns", s);
+	top_jadd_u64(o, "user_tick_ns", utick);
+	top_jadd_u64(o, "sys_tick_ns", stick);
 }
 
 /* top sched's JSON, or with @cpu top cpu's: slices, user and system */
@@ -318,39 +318,39 @@ static void sdc_json(struct json_object *env, const struct sd_table *t,
 	struct json_object *rows = json_object_new_array(), *o;
 	size_t i;
 
-	json_object_object_add(env, "what", jstr(cpu ? "cpu" : "sched"));
-	json_object_object_add(env, "by", jstr(a->pid ? "thread" : "process"));
+	json_object_object_add(env, "what", top_jstr(cpu ? "cpu" : "sched"));
+	json_object_object_add(env, "by", top_jstr(a->pid ? "thread" : "process"));
 	json_object_object_add(env, "pid", a->pid ? json_object_new_uint64(a->pid) : NULL);
-	json_object_object_add(env, "sort", jstr(sorts[a->sort]));
-	jadd_u64(env, count, t->count);
-	jadd_u64(env, "time_ns", t->time_ns);
+	json_object_object_add(env, "sort", top_jstr(sorts[a->sort]));
+	top_jadd_u64(env, count, t->count);
+	top_jadd_u64(env, "time_ns", t->time_ns);
 	if (cpu)
 		cpu_json_times(env, t->time_ns, t->user_tick_ns, t->sys_tick_ns);
 	json_object_object_add(env, "max_ns", max ? json_object_new_uint64(t->max_ns) : NULL);
-	jadd_u64(env, "p99_ns", t->p99_ns);
-	jadd_u64(env, "preempted", t->preempted);
-	jadd_u64(env, "total", t->total);
-	json_object_object_add(env, "hist", sd_hist_json(t->hist));
+	top_jadd_u64(env, "p99_ns", t->p99_ns);
+	top_jadd_u64(env, "preempted", t->preempted);
+	top_jadd_u64(env, "total", t->total);
+	json_object_object_add(env, "hist", top_hist_json(t->hist));
 	for (i = 0; i < t->n; i++) {
 		const struct sd_shown *r = &t->r[i];
 
 		o = json_object_new_object();
-		jadd_u64(o, "tgid", r->tgid);
+		top_jadd_u64(o, "tgid", r->tgid);
 		if (a->pid)
-			jadd_u64(o, "tid", r->tid);
-		json_object_object_add(o, "comm", jstr(r->comm));
+			top_jadd_u64(o, "tid", r->tid);
+		json_object_object_add(o, "comm", top_jstr(r->comm));
 		if (!a->pid)
-			jadd_u64(o, "threads", r->threads);
-		jadd_u64(o, count, r->count);
-		jadd_u64(o, "time_ns", r->time_ns);
+			top_jadd_u64(o, "threads", r->threads);
+		top_jadd_u64(o, count, r->count);
+		top_jadd_u64(o, "time_ns", r->time_ns);
 		if (cpu)
 			cpu_json_times(o, r->time_ns, r->user_tick_ns,
 				       r->sys_tick_ns);
-		jadd_u64(o, "avg_ns", r->count ? r->time_ns / r->count : 0);
+		top_jadd_u64(o, "avg_ns", r->count ? r->time_ns / r->count : 0);
 		json_object_object_add(o, "max_ns", max ? json_object_new_uint64(r->max_ns) : NULL);
-		jadd_u64(o, "p99_ns", r->p99_ns);
-		jadd_u64(o, "preempted", r->preempted);
-		json_object_object_add(o, "hist", sd_hist_json(r->hist));
+		top_jadd_u64(o, "p99_ns", r->p99_ns);
+		top_jadd_u64(o, "preempted", r->preempted);
+		json_object_object_add(o, "hist", top_hist_json(r->hist));
 		json_object_array_add(rows, o);
 	}
 	json_object_object_add(env, "rows", rows);

@@ -455,6 +455,7 @@ enum stacklat_hook_kind {
 	STACKLAT_HOOK_KIND_KRETPROBE,
 	STACKLAT_HOOK_KIND_FTRACE,	/* function entry on an ftrace_ops */
 	STACKLAT_HOOK_KIND_FPROBE,	/* entry and return on an fprobe */
+	STACKLAT_HOOK_KIND_UPROBE,	/* user function: uprobe + uretprobe */
 	__STACKLAT_HOOK_KIND_MAX
 };
 
@@ -467,6 +468,7 @@ static inline const char *stacklat_hook_kind_name(__u32 kind)
 	case STACKLAT_HOOK_KIND_KRETPROBE: return "kretprobe";
 	case STACKLAT_HOOK_KIND_FTRACE: return "ftrace";
 	case STACKLAT_HOOK_KIND_FPROBE: return "fprobe";
+	case STACKLAT_HOOK_KIND_UPROBE: return "uprobe";
 	}
 	return "?";
 }
@@ -502,6 +504,7 @@ enum stacklat_loss_attr {
 	STACKLAT_LOSS_A_STACK_FULL,	/* u64, a new stack found no slot (stack_slots=) */
 	STACKLAT_LOSS_A_STACK_TRUNC,	/* u64, stacks deeper than stack_depth=, kept cut */
 	STACKLAT_LOSS_A_STACK_BUSY,	/* u64, a capture nested on its CPU, or its stack being written */
+	STACKLAT_LOSS_A_SUPPRESSED,	/* u64, events over the rate limit (event_rate=), not written */
 	__STACKLAT_LOSS_A_LAST
 };
 #define STACKLAT_LOSS_A_MAX (__STACKLAT_LOSS_A_LAST - 1)
@@ -522,6 +525,7 @@ static inline const char *stacklat_loss_name(__u32 attr)
 	case STACKLAT_LOSS_A_STACK_FULL: return "stack_full";
 	case STACKLAT_LOSS_A_STACK_TRUNC: return "stack_truncated";
 	case STACKLAT_LOSS_A_STACK_BUSY: return "stack_busy";
+	case STACKLAT_LOSS_A_SUPPRESSED: return "suppressed";
 	}
 	return "?";
 }
@@ -732,6 +736,14 @@ static inline unsigned int stacklat_sc_bucket(__u64 ns)
 #define STACKLAT_EVENTS_RING	4096	/* records per CPU */
 #define STACKLAT_EVENT_STAGES	16	/* stages an event carries */
 #define STACKLAT_THRESHOLD_MAX_NS	3600000000000ULL
+/*
+ * The threshold of "every object" (control "threshold PIPELINE all", the
+ * tool's events --all): 1 ns; the pipelines that write identity lines
+ * (tcpretrans: one per retransmission) write them whatever their time,
+ * 0 (unknown) too.  At most event_rate= events a second per pipeline and
+ * CPU are written; the rest are counted in its losses, "suppressed".
+ */
+#define STACKLAT_THRESHOLD_ALL	1ULL
 
 /* One slow object: fixed size, host byte order. */
 struct stacklat_event {
@@ -767,6 +779,24 @@ struct stacklat_event {
 	__u32 pad2;
 	/* _F_IF: the interface, as the per-interface stages name it */
 	char ifname[16];
+	/*
+	 * Appended in 0.4 (identity lines): a record of an older module ends
+	 * before family, and a reader takes these as unset.
+	 * _F_ADDR: the socket's addresses, local then remote (with _F_PORTS:
+	 * sport local, dport remote), network order; family AF_INET (the
+	 * address in the first 4 bytes) or AF_INET6.
+	 */
+	__u16 family;
+	__u8 tcp_state;		/* _F_TCP: the kernel's TCP_* state (1 ESTABLISHED) */
+	__u8 pad3;
+	__u8 saddr[16];
+	__u8 daddr[16];
+	/* _F_TCP: the socket's figures at that moment */
+	__u32 rto_us;		/* its retransmission timeout */
+	__u32 srtt_us;		/* smoothed RTT */
+	__u32 cwnd;		/* congestion window, segments */
+	__u32 retrans;		/* its retransmissions, this one included (tcpi_total_retrans) */
+	__u32 pad4;
 };
 
 #define STACKLAT_EVENT_F_IF	0x1
@@ -774,6 +804,8 @@ struct stacklat_event {
 #define STACKLAT_EVENT_F_DEV	0x4
 #define STACKLAT_EVENT_F_OP	0x8
 #define STACKLAT_EVENT_F_IO	0x10
+#define STACKLAT_EVENT_F_ADDR	0x20
+#define STACKLAT_EVENT_F_TCP	0x40
 
 /* the operation of a block request (the kernel's REQ_OP_*, by name) */
 enum stacklat_blk_op {
@@ -835,5 +867,31 @@ enum stacklat_sd_attr {
 	__STACKLAT_SD_A_LAST
 };
 #define STACKLAT_SD_A_MAX (__STACKLAT_SD_A_LAST - 1)
+
+/*
+ * A row of the offcpu pipeline (GET_KEYED's STACKLAT_A_KEYED): one
+ * process's blocks (switched out not runnable, to the next wakeup) under
+ * one kernel stack; the histogram's buckets are syscalls'.
+ */
+enum stacklat_oc_attr {
+	STACKLAT_OC_A_UNSPEC,
+	STACKLAT_OC_A_TGID,		/* u32, the process */
+	/* u32, its stack in GET_STACKS of "offcpu" (0: not kept, full) */
+	STACKLAT_OC_A_STACK_ID,
+	STACKLAT_OC_A_COMM,		/* NUL string, the process's name */
+	/*
+	 * NUL string, the innermost function of the stack that is not
+	 * scheduler machinery (.sched.text); "-" with no stack, "?" if none
+	 */
+	STACKLAT_OC_A_REASON,
+	STACKLAT_OC_A_COUNT,		/* u64, blocks that ended (woken) */
+	STACKLAT_OC_A_TIME_NS,		/* u64, their total time */
+	STACKLAT_OC_A_MAX_NS,		/* u64, the longest */
+	STACKLAT_OC_A_HIST_FIRST,	/* u32, and _HIST: as syscalls' */
+	STACKLAT_OC_A_HIST,
+	STACKLAT_OC_A_PAD,
+	__STACKLAT_OC_A_LAST
+};
+#define STACKLAT_OC_A_MAX (__STACKLAT_OC_A_LAST - 1)
 
 #endif /* _UAPI_STACKLAT_H */

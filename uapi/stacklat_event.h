@@ -17,6 +17,9 @@
 #define STACKLAT_EVENT_OBJ_OFF	__builtin_offsetof(struct stacklat_event, flags)
 #define STACKLAT_EVENT_OBJ_LEN	(sizeof(struct stacklat_event) - STACKLAT_EVENT_OBJ_OFF)
 #define STACKLAT_EVENT_STAGE_LEN	sizeof(((struct stacklat_event *)0)->stages[0])
+/* the object fields of a 0.2 or 0.3 module's record: up to family */
+#define STACKLAT_EVENT_OBJ_LEN_0_2	(__builtin_offsetof(struct stacklat_event, family) - \
+					 STACKLAT_EVENT_OBJ_OFF)
 
 static inline unsigned int stacklat_event_compact_len(const struct stacklat_event *ev)
 {
@@ -42,22 +45,31 @@ static inline void stacklat_event_pack(void *buf, const struct stacklat_event *e
 /*
  * Unpack @len bytes of a compact record into @ev (zeroed first); 0, or -1
  * when @len does not match the nstages it gives (the record is not one).
+ * A 0.2 or 0.3 module's record has the shorter object
+ * (STACKLAT_EVENT_OBJ_LEN_0_2): the fields after it stay unset.
  */
 static inline int stacklat_event_unpack(struct stacklat_event *ev, const void *buf,
 					unsigned int len)
 {
 	const unsigned char *b = (const unsigned char *)buf;
+	unsigned int n, obj;
 
 	__builtin_memset(ev, 0, sizeof(*ev));
-	if (len < STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN)
+	if (len < STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_2)
 		return -1;
 	__builtin_memcpy(ev, b, STACKLAT_EVENT_HEAD_LEN);
-	if (ev->nstages > STACKLAT_EVENT_STAGES || len != stacklat_event_compact_len(ev))
+	if (ev->nstages > STACKLAT_EVENT_STAGES)
+		return -1;
+	n = ev->nstages * STACKLAT_EVENT_STAGE_LEN;
+	if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN + n)
+		obj = STACKLAT_EVENT_OBJ_LEN;
+	else if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_2 + n)
+		obj = STACKLAT_EVENT_OBJ_LEN_0_2;
+	else
 		return -1;
 	__builtin_memcpy((unsigned char *)ev + STACKLAT_EVENT_OBJ_OFF, b + STACKLAT_EVENT_HEAD_LEN,
-			 STACKLAT_EVENT_OBJ_LEN);
-	__builtin_memcpy(ev->stages, b + STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN,
-			 len - STACKLAT_EVENT_HEAD_LEN - STACKLAT_EVENT_OBJ_LEN);
+			 obj);
+	__builtin_memcpy(ev->stages, b + STACKLAT_EVENT_HEAD_LEN + obj, n);
 	return 0;
 }
 
@@ -74,8 +86,71 @@ static inline const char *stacklat_blk_op_name(__u32 op)
 	return "?";
 }
 
+/* The name of TCP state @st (the kernel's TCP_* numbering, as ss names them). */
+static inline const char *stacklat_tcp_state_name(unsigned int st)
+{
+	switch (st) {
+	case 1: return "ESTAB";
+	case 2: return "SYN-SENT";
+	case 3: return "SYN-RECV";
+	case 4: return "FIN-WAIT-1";
+	case 5: return "FIN-WAIT-2";
+	case 6: return "TIME-WAIT";
+	case 7: return "CLOSE";
+	case 8: return "CLOSE-WAIT";
+	case 9: return "LAST-ACK";
+	case 10: return "LISTEN";
+	case 11: return "CLOSING";
+	case 12: return "NEW-SYN-RECV";
+	case 13: return "BOUND-INACTIVE";
+	}
+	return "?";
+}
+
 /*
- * " if=NAME sport=N dport=N dev=MAJ:MIN op=NAME sector=N bytes=N", the
+ * Address @a of @family (2 AF_INET: its first 4 bytes; else 16 bytes of
+ * IPv6) into @buf (@len > 0, always terminated): dotted quad, or the RFC
+ * 5952 text (lower-case hex, the longest run of two or more zero groups,
+ * the first of equal ones, as "::") - the same on both sides, so that
+ * debugfs and the tool print the same line.
+ */
+static inline void stacklat_addr_fmt(char *buf, unsigned int len, unsigned int family,
+				     const unsigned char *a)
+{
+	unsigned int g[8], i, n = 0, best = 0, bestlen = 0, run = 0;
+	int r;
+
+	if (family == 2) {
+		snprintf(buf, len, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
+		return;
+	}
+	for (i = 0; i < 8; i++) {
+		g[i] = (unsigned int)a[2 * i] << 8 | a[2 * i + 1];
+		run = g[i] ? 0 : run + 1;
+		if (run > bestlen) {
+			bestlen = run;
+			best = i + 1 - run;
+		}
+	}
+	if (bestlen < 2)
+		bestlen = 0;
+	buf[0] = '\0';
+	for (i = 0; i < 8 && n < len - 1; i++) {
+		if (bestlen && i == best) {
+			r = snprintf(buf + n, len - n, "::");
+			i += bestlen - 1;
+		} else {
+			r = snprintf(buf + n, len - n, "%s%x",
+				     i && !(bestlen && i == best + bestlen) ? ":" : "", g[i]);
+		}
+		if (r > 0)
+			n = n + (unsigned int)r < len ? n + (unsigned int)r : len - 1;
+	}
+}
+
+/*
+ * " if=NAME sport=N dport=N dev=MAJ:MIN op=NAME sector=N bytes=N
+ * saddr=A daddr=A state=S rto_us=N srtt_us=N cwnd=N retrans=N", the
  * words whose flag is set, into @buf (@len > 0, always terminated); the
  * length written.  The interface name is cut at its first byte that is
  * not printable or is a blank.
@@ -115,6 +190,20 @@ static inline unsigned int stacklat_event_obj_fmt(char *buf, unsigned int len,
 	if (ev->flags & STACKLAT_EVENT_F_IO)
 		STACKLAT_EV_ADD(" sector=%llu bytes=%u",
 				(unsigned long long)ev->sector, ev->bytes);
+	if (ev->flags & STACKLAT_EVENT_F_ADDR) {
+		char sa[48], da[48];
+
+		stacklat_addr_fmt(sa, sizeof(sa), ev->family, ev->saddr);
+		stacklat_addr_fmt(da, sizeof(da), ev->family, ev->daddr);
+		STACKLAT_EV_ADD(" saddr=%s daddr=%s", sa, da);
+	}
+	if (ev->flags & STACKLAT_EVENT_F_TCP) {
+		STACKLAT_EV_ADD(" state=%s", stacklat_tcp_state_name(ev->tcp_state));
+		if (ev->rto_us || ev->srtt_us || ev->cwnd)
+			STACKLAT_EV_ADD(" rto_us=%u srtt_us=%u cwnd=%u", ev->rto_us,
+					ev->srtt_us, ev->cwnd);
+		STACKLAT_EV_ADD(" retrans=%u", ev->retrans);
+	}
 #undef STACKLAT_EV_ADD
 	return n;
 }

@@ -238,6 +238,59 @@ static inline int stacklat_valid_symbol(const char *s)
 	return seg && n < STACKLAT_SYM_MAX;
 }
 
+/*
+ * A user-space function for "func add|del" (issue 27):
+ * "/PATH:0xOFFSET[:NAME]", the file (absolute, printable, no blank, quote
+ * or backslash), the file offset of the function's first instruction (hex,
+ * 1..16 digits) and optionally the name it is shown by
+ * ([A-Za-z_$][A-Za-z0-9_.$]*), all under STACKLAT_SYM_MAX.  Returns the
+ * length of "/PATH:0xOFFSET", which names the point, or 0 if @s is not
+ * one.  (The tool resolves LIB:SYMBOL and PATH:SYMBOL to it.)
+ */
+static inline __u64 stacklat_hexoff_ok(const char *s, __u64 n)
+{
+	__u64 i;
+
+	if (n < 3 || n > 18 || s[0] != '0' || s[1] != 'x')
+		return 0;
+	for (i = 2; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'f') ||
+		      (s[i] >= 'A' && s[i] <= 'F')))
+			return 0;
+	return 1;
+}
+
+static inline __u64 stacklat_valid_upoint(const char *s)
+{
+	__u64 n = stacklat_strlen(s), c1, c2, i;
+
+	if (n < 6 || n >= STACKLAT_SYM_MAX || s[0] != '/' ||
+	    !stacklat_plain_word(s, STACKLAT_SYM_MAX - 1))
+		return 0;
+	for (c1 = n; c1 > 0 && s[c1 - 1] != ':'; c1--)
+		;
+	if (c1 < 3)
+		return 0;
+	if (stacklat_hexoff_ok(s + c1, n - c1))
+		return n;		/* no NAME */
+	for (i = c1; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      c == '_' || c == '$' ||
+		      (i > c1 && ((c >= '0' && c <= '9') || c == '.'))))
+			return 0;
+	}
+	if (c1 == n)
+		return 0;		/* an empty NAME */
+	for (c2 = c1 - 1; c2 > 0 && s[c2 - 1] != ':'; c2--)
+		;
+	if (c2 < 3 || !stacklat_hexoff_ok(s + c2, c1 - 1 - c2))
+		return 0;
+	return c1 - 1;
+}
+
 /* An interface name as the kernel allows one (dev_valid_name()). */
 static inline int stacklat_valid_ifname(const char *s)
 {

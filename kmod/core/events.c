@@ -34,12 +34,28 @@
 #define SL_EV_POLL_MS	5
 #define SL_EV_QUANTUM	16	/* events a take takes from a CPU in a turn */
 
+/*
+ * The rate limit (event_rate=): at most sl_events_rate events a second of
+ * each pipeline on each CPU, in windows of SL_EV_WINDOW_NS with a tenth of
+ * that each; the rest are counted "suppressed" in their pipeline's losses.
+ * Identity lines (a line for every retransmission, every drop) can come
+ * in storms; so can slow events under a threshold too low.
+ */
+#define SL_EV_WINDOW_NS	(NSEC_PER_SEC / 10)
+unsigned int sl_events_rate = 10000;
+
+struct sl_ev_rate {
+	u64 window;			/* the window's number (now / SL_EV_WINDOW_NS) */
+	u32 n;				/* events written in it */
+};
+
 struct sl_ev_ring {
 	u64 head;			/* next record; the CPU's writer only */
 	u64 tail;			/* next to read; the reader only */
 	u64 overruns;			/* events dropped: ring full or nested */
 	u32 busy;			/* a writer is in on this CPU */
 	struct stacklat_event *rec;	/* SL_EV_RING records */
+	struct sl_ev_rate rate[SL_MAX_PIPELINES];	/* the writer's */
 };
 
 static DEFINE_PER_CPU(struct sl_ev_ring, sl_ev_rings);
@@ -60,6 +76,24 @@ struct sl_ev_stage {
 	u64 ns;
 };
 
+/*
+ * Is this event of the pipeline whose CPU state is @rt, at @now, over its
+ * rate?  (Its CPU's writer, preemption off.)
+ */
+static bool sl_ev_over_rate(struct sl_ev_rate *rt, u64 now)
+{
+	u32 rate = READ_ONCE(sl_events_rate);
+	u64 w = div_u64(now, SL_EV_WINDOW_NS);
+
+	if (!rate)
+		return false;
+	if (rt->window != w) {
+		rt->window = w;
+		rt->n = 0;
+	}
+	return ++rt->n > max(rate / 10, 1U);
+}
+
 /* Probe context: write one event into this CPU's ring, or count it lost. */
 static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		      const struct sl_ev_stage *st, unsigned int n,
@@ -76,6 +110,11 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		this_cpu_inc(sl_ev_rings.overruns);
 		goto out;
 	}
+	if (sl_ev_over_rate(&r->rate[p->priv.id], last)) {
+		/* sl_loss() (chain.h) is above this room: its one line */
+		this_cpu_inc(p->priv.loss->v[SL_LOSS_SUPPRESSED]);
+		goto out;
+	}
 	head = r->head;
 	/* acquire: the reader is done with the slot before it is reused */
 	tail = smp_load_acquire(&r->tail);
@@ -87,12 +126,19 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 	ev->time_ns = last;
 	ev->total_ns = total;
 	ev->seq = head + r->overruns;
-	ev->tgid = current->tgid;
-	ev->tid = current->pid;
 	ev->cpu = smp_processor_id();
 	ev->pipeline = p->priv.id;
-	memcpy(ev->comm, current->comm, sizeof(ev->comm));
-	ev->comm[sizeof(ev->comm) - 1] = '\0';
+	if (o && o->anon) {
+		ev->tgid = 0;
+		ev->tid = 0;
+		memset(ev->comm, 0, sizeof(ev->comm));
+		ev->comm[0] = '-';
+	} else {
+		ev->tgid = current->tgid;
+		ev->tid = current->pid;
+		memcpy(ev->comm, current->comm, sizeof(ev->comm));
+		ev->comm[sizeof(ev->comm) - 1] = '\0';
+	}
 	for (i = 0; i < n; i++) {
 		ev->stages[i].index = st[i].index;
 		ev->stages[i].pad = 0;
@@ -109,6 +155,14 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		ev->bytes = o->bytes;
 		memcpy(ev->ifname, o->ifname, sizeof(ev->ifname));
 		ev->ifname[sizeof(ev->ifname) - 1] = '\0';
+		ev->family = o->family;
+		ev->tcp_state = o->tcp_state;
+		memcpy(ev->saddr, o->saddr, sizeof(ev->saddr));
+		memcpy(ev->daddr, o->daddr, sizeof(ev->daddr));
+		ev->rto_us = o->rto_us;
+		ev->srtt_us = o->srtt_us;
+		ev->cwnd = o->cwnd;
+		ev->retrans = o->retrans;
 	} else {
 		ev->flags = 0;
 		ev->dev = 0;
@@ -118,8 +172,18 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		ev->sector = 0;
 		ev->bytes = 0;
 		ev->ifname[0] = '\0';
+		ev->family = 0;
+		ev->tcp_state = 0;
+		memset(ev->saddr, 0, sizeof(ev->saddr));
+		memset(ev->daddr, 0, sizeof(ev->daddr));
+		ev->rto_us = 0;
+		ev->srtt_us = 0;
+		ev->cwnd = 0;
+		ev->retrans = 0;
 	}
 	ev->pad2 = 0;
+	ev->pad3 = 0;
+	ev->pad4 = 0;
 	/* release: the record is whole before the reader sees it */
 	smp_store_release(&r->head, head + 1);
 out:
@@ -201,12 +265,28 @@ void sl_event_emit(struct sl_pipeline *p, const struct sl_flight_ent *e)
 void sl_event_emit_one(struct sl_pipeline *p, unsigned int stage, u64 start,
 		       u64 end)
 {
-	u64 thresh = READ_ONCE(p->priv.ev_thresh);
-	struct sl_ev_stage st = { .index = stage, .ns = end - start };
+	sl_event_emit_obj(p, stage, start, end, NULL);
+}
 
-	if (!thresh || (s64)(end - start) <= 0 || end - start <= thresh)
+/*
+ * The same with what the object was (@o, may be NULL).  With the threshold
+ * STACKLAT_THRESHOLD_ALL, every one (identity lines), a time of 0 too.
+ */
+void sl_event_emit_obj(struct sl_pipeline *p, unsigned int stage, u64 start,
+		       u64 end, const struct sl_ev_obj *o)
+{
+	u64 thresh = READ_ONCE(p->priv.ev_thresh);
+	struct sl_ev_stage st = { .index = stage };
+
+	if (!thresh)
 		return;
-	sl_ev_put(p, end, end - start, &st, 1, NULL);
+	if ((s64)(end - start) > 0)
+		st.ns = end - start;
+	else if (thresh != STACKLAT_THRESHOLD_ALL)
+		return;
+	if (st.ns <= thresh && thresh != STACKLAT_THRESHOLD_ALL)
+		return;
+	sl_ev_put(p, end, st.ns, &st, 1, o);
 }
 
 /*

@@ -28,7 +28,10 @@ void sl_event_emit_ts(struct sl_pipeline *p, const u64 *ts, unsigned int nts,
 		      u64 born, const struct sl_ev_obj *o);
 void sl_event_emit_one(struct sl_pipeline *p, unsigned int stage, u64 start,
 		       u64 end);
+void sl_event_emit_obj(struct sl_pipeline *p, unsigned int stage, u64 start,
+		       u64 end, const struct sl_ev_obj *o);
 bool sl_events_possible(const struct sl_pipeline *p);
+extern unsigned int sl_events_rate;	/* main.c's event_rate= */
 int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,
 			      struct netlink_ext_ack *extack);
 int sl_events_alloc(void);

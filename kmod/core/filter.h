@@ -26,17 +26,24 @@ sl_filter_of(const struct sl_pipeline *p)
 	return &p->priv.filter;
 }
 
-/* The calling task passes the pipeline's tgid/tid filter. */
-static __always_inline bool sl_task_ok(const struct sl_pipeline *p)
+/* Task @t passes the pipeline's tgid/tid filter (sched: not current). */
+static __always_inline bool sl_filter_task_ok(const struct sl_pipeline *p,
+					      const struct task_struct *t)
 {
 	u32 tgid = READ_ONCE(p->priv.filter.tgid);
 	u32 tid = READ_ONCE(p->priv.filter.tid);
 
-	if (tgid && tgid != (u32)current->tgid)
+	if (tgid && tgid != (u32)READ_ONCE(t->tgid))
 		return false;
-	if (tid && tid != (u32)current->pid)
+	if (tid && tid != (u32)READ_ONCE(t->pid))
 		return false;
 	return true;
+}
+
+/* The calling task passes the pipeline's tgid/tid filter. */
+static __always_inline bool sl_task_ok(const struct sl_pipeline *p)
+{
+	return sl_filter_task_ok(p, current);
 }
 
 #endif /* _STACKLAT_FILTER_H */

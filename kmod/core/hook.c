@@ -188,6 +188,8 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 		return sl_kp_register(hk, c, trial);
 	case STACKLAT_HOOK_KIND_KRETPROBE:
 		return sl_krp_register(hk, c, trial);
+	case STACKLAT_HOOK_KIND_UPROBE:
+		return sl_up_register(hk, c, trial);
 	}
 	return -EINVAL;
 }
@@ -206,6 +208,9 @@ static void sl_probe_unregister(struct sl_hook *hk)
 		break;
 	case STACKLAT_HOOK_KIND_KRETPROBE:
 		sl_krp_unregister(hk);
+		break;
+	case STACKLAT_HOOK_KIND_UPROBE:
+		sl_up_unregister(hk);
 		break;
 	}
 }
@@ -278,7 +283,8 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 			sl_hook_set_cand(hk, i);
 			sl_ft_pick(hk);
 			sl_fp_pick(hk);
-			if (keep)
+			/* a uprobe's trial holds the file, unregisters nothing */
+			if (keep && c->kind != STACKLAT_HOOK_KIND_UPROBE)
 				kept = true;
 			else
 				sl_probe_unregister(hk);
@@ -310,7 +316,8 @@ int sl_hook_resolve(struct sl_hook *hk)
 static bool sl_hook_is_probe(const struct sl_hook *hk)
 {
 	return !hk->priv.ftrace && !hk->priv.fprobe &&
-	       hk->cands[hk->priv.cand].kind != STACKLAT_HOOK_KIND_TRACEPOINT;
+	       hk->cands[hk->priv.cand].kind != STACKLAT_HOOK_KIND_TRACEPOINT &&
+	       hk->cands[hk->priv.cand].kind != STACKLAT_HOOK_KIND_UPROBE;
 }
 
 /* Resolve @n hooks; their trial registrations are undone in one batch. */
@@ -431,6 +438,7 @@ int sl_hook_set_cands(struct sl_hook *hk, const struct sl_cand *cands,
 		ret = sl_hook_arm(hk);
 	if (ret) {
 		ret = ret == -ENOENT && hk->priv.err ? -hk->priv.err : ret;
+		sl_up_release(hk);
 		hk->ncands = 0;
 		hk->priv.state = STACKLAT_HOOK_UNAVAILABLE;
 	}
@@ -441,6 +449,7 @@ int sl_hook_set_cands(struct sl_hook *hk, const struct sl_cand *cands,
 void sl_hook_clear_cands(struct sl_hook *hk)
 {
 	sl_hook_disarm(hk);
+	sl_up_release(hk);
 	hk->ncands = 0;
 	hk->priv.state = STACKLAT_HOOK_UNAVAILABLE;
 }
@@ -483,7 +492,11 @@ const char *sl_hook_target(const struct sl_hook *hk)
 /* Unload: what the backends keep until then. */
 void sl_hooks_release(struct sl_pipeline *p)
 {
+	unsigned int i;
+
 	sl_ft_release(p);
+	for (i = 0; i < p->nhooks; i++)
+		sl_up_release(&p->hooks[i]);
 }
 
 /*

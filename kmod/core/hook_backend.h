@@ -3,7 +3,8 @@
  * The backends hook.c attaches points with, a file each: hook_ftrace.c
  * (function entries on one ftrace_ops per pipeline), hook_fprobe.c
  * (returns on one fprobe per pipeline), hook_kprobe.c (kprobes and
- * kretprobes), hook_tp.c (tracepoints), and hook_fip.c, what the two
+ * kretprobes), hook_tp.c (tracepoints), hook_uprobe.c (user-space
+ * functions: uprobes and uretprobes), and hook_fip.c, what the two
  * ftrace backends share.  hook.c calls them and none calls hook.c: a
  * backend that cannot take a point leaves it disarmed and off that
  * backend, and hook.c arms it the next way.
@@ -90,5 +91,11 @@ void sl_batch_run(struct sl_batch *b, bool count);
 struct tracepoint *sl_tp_lookup(const char *name);
 int sl_tp_register(struct sl_hook *hk, const struct sl_cand *c);
 void sl_tp_unregister(struct sl_hook *hk, const struct sl_cand *c);
+
+/* ---- hook_uprobe.c: user-space functions, entry and return ---- */
+
+int sl_up_register(struct sl_hook *hk, const struct sl_cand *c, bool trial);
+void sl_up_unregister(struct sl_hook *hk);
+void sl_up_release(struct sl_hook *hk);
 
 #endif /* _STACKLAT_HOOK_BACKEND_H */

@@ -23,11 +23,9 @@
 #include <linux/kprobes.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
-#include <linux/pid.h>
-#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/seq_file.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -520,31 +518,6 @@ void sl_keyed_stop(struct sl_keyed *t)
 	t->running = false;
 }
 
-void sl_keyed_show_hist(struct seq_file *m, const u64 *hist, unsigned int n)
-{
-	unsigned int i;
-	char lo[16];
-
-	for (i = 0; i < n; i++) {
-		if (!hist[i])
-			continue;
-		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
-		seq_printf(m, " %s:%llu", lo, hist[i]);
-	}
-	seq_puts(m, "\n");
-}
-
-bool sl_keyed_tgid_alive(u32 tgid)
-{
-	bool alive;
-
-	rcu_read_lock();
-	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
-			 PIDTYPE_TGID) != NULL;
-	rcu_read_unlock();
-	return alive;
-}
-
 void sl_keyed_show_comm(char *comm, const u64 *from)
 {
 	unsigned int i;
@@ -556,6 +529,20 @@ void sl_keyed_show_comm(char *comm, const u64 *from)
 			comm[i] = '?';
 	if (!comm[0])
 		strscpy(comm, "-", 16);
+}
+
+void sl_keyed_show_hist(struct seq_file *m, const u64 *hist)
+{
+	unsigned int i;
+	char lo[16];
+
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++) {
+		if (!hist[i])
+			continue;
+		sl_fmt_ns(lo, sizeof(lo), stacklat_sc_lower(i));
+		seq_printf(m, " %s:%llu", lo, hist[i]);
+	}
+	seq_puts(m, "\n");
 }
 
 int sl_keyed_put_hist(struct sk_buff *skb, int first_attr, int hist_attr,

@@ -52,15 +52,14 @@
 #include "kshim.h"
 #else
 #include <linux/types.h>
-#include <linux/bitops.h>
-#include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
-#endif
-
+#include <linux/bitops.h>
+#include <linux/kernel.h>
 #include "stacklat.h"
+#endif
 
 #define SL_KEYED_MAX_VALS	64	/* values a row */
 #define SL_KEYED_RETIRE		128	/* ended groups a buffer notes a fold */
@@ -204,8 +203,8 @@ void sl_keyed_retire(struct sl_keyed_buf *b, u32 grp);
 
 #ifndef SL_USERSPACE
 /*
- * The log2 bucket of @ns in a row's histogram: uapi's
- * stacklat_sc_bucket() (stacklat_sc_lower()), without its loop.
+ * The log2 bucket of @ns in a row's histogram of STACKLAT_SC_NBUCKETS
+ * (uapi's stacklat_sc_bucket(), without its loop).
  */
 static __always_inline unsigned int sl_keyed_bucket(u64 ns)
 {
@@ -215,6 +214,16 @@ static __always_inline unsigned int sl_keyed_bucket(u64 ns)
 		return 0;
 	b = fls64(ns) - 8;
 	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
+}
+
+/* A task's name @from (16 bytes, may change under us) into a row's @c. */
+static __always_inline void sl_keyed_name(char *c, const char *from)
+{
+	unsigned int i;
+
+	for (i = 0; i < 15; i++)
+		c[i] = READ_ONCE(from[i]);
+	c[15] = '\0';
 }
 #endif
 
@@ -251,12 +260,10 @@ void sl_keyed_stop(struct sl_keyed *t);
 void sl_keyed_show_comm(char *comm, const u64 *from);
 struct seq_file;
 /*
- * A row's log2 histogram of @n buckets (stacklat_sc_lower()) for a
- * table: " LOWER:COUNT" for each that is not empty, then the line's end.
+ * A row's log2 histogram (STACKLAT_SC_NBUCKETS) for a table: " lo:count"
+ * for each non-zero bucket, then the end of the line.
  */
-void sl_keyed_show_hist(struct seq_file *m, const u64 *hist, unsigned int n);
-/* Does process @tgid exist (an ops->alive for rows grouped by tgid)? */
-bool sl_keyed_tgid_alive(u32 tgid);
+void sl_keyed_show_hist(struct seq_file *m, const u64 *hist);
 struct sk_buff;
 /*
  * A row's log2 histogram of @n buckets for GET_KEYED: its non-zero range

@@ -11,10 +11,14 @@
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 #include <linux/jiffies.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 
 #include "pipeline.h"
 #include "hook.h"
 #include "chain.h"
+#include "dispatch.h"
+#include "filter.h"
 #include "events.h"
 #include "keyed.h"
 #include "stack.h"
@@ -610,4 +614,30 @@ void sl_sweep_start(u64 stale_ns)
 void sl_sweep_stop(void)
 {
 	cancel_delayed_work_sync(&sl_sweep_work);
+}
+
+int sl_pipeline_keyed_pexit(struct sl_ev *ev)
+{
+	struct sl_keyed *t = sl_pipeline_keyed(ev->p);
+	struct sl_keyed_buf *b;
+
+	if (!t || !sl_ev_arg(ev, 1) || !sl_task_ok(ev->p))
+		return 0;
+	b = sl_keyed_begin(t);
+	if (b) {
+		sl_keyed_retire(b, (u32)current->tgid);
+		sl_keyed_end(b);
+	}
+	return 0;
+}
+
+bool sl_keyed_tgid_alive(u32 tgid)
+{
+	bool alive;
+
+	rcu_read_lock();
+	alive = pid_task(find_pid_ns((int)tgid, &init_pid_ns),
+			 PIDTYPE_TGID) != NULL;
+	rcu_read_unlock();
+	return alive;
 }

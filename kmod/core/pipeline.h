@@ -52,6 +52,15 @@ sl_pipeline_keyed(const struct sl_pipeline *p)
 void sl_pipeline_keyed_disable(struct sl_pipeline *p);
 void sl_pipeline_keyed_teardown(struct sl_pipeline *p);
 /*
+ * For a keyed pipeline whose rows are grouped by process (tgid): its
+ * process_exit point's pre (sched_process_exit(p[, group_dead]), in the
+ * exiting thread's own context, group_dead its argument 1): the last
+ * thread of a process the filter lets in notes that its rows may age out.
+ */
+int sl_pipeline_keyed_pexit(struct sl_ev *ev);
+/* ops->alive for such rows (process context): is @tgid still there? */
+bool sl_keyed_tgid_alive(u32 tgid);
+/*
  * A pipeline that captures kernel stacks (sl_stack_capture()): its table,
  * stack_slots= stacks of stack_depth= frames, made on its first enable
  * (from on_enable); reset with the pipeline, shown in status and the
@@ -85,6 +94,12 @@ int sl_point_add(struct sl_pipeline *p, struct sl_hook *hk,
 		 const struct sl_cand *cands, unsigned int n,
 		 unsigned int stage);
 void sl_point_del(struct sl_pipeline *p, struct sl_hook *hk);
+/*
+ * Can the user-space point "/PATH:0xOFFSET" be probed: 0, or -ENOENT (no
+ * such file), -ENOEXEC (not a regular file), -ERANGE (the offset is past
+ * its end), another lookup error (core/hook_uprobe.c).
+ */
+int sl_uprobe_check(const char *target);
 int sl_pipeline_point(struct sl_pipeline *p, bool add, const char *arg,
 		      struct netlink_ext_ack *extack);
 

@@ -38,6 +38,8 @@ enum sl_loss {
 	SL_LOSS_STACK_FULL,
 	SL_LOSS_STACK_TRUNC,
 	SL_LOSS_STACK_BUSY,
+	/* events over their pipeline's rate (events.c) */
+	SL_LOSS_SUPPRESSED,
 	SL_LOSS_NR
 };
 
@@ -162,6 +164,7 @@ enum sl_post {
 
 struct sl_hook;
 struct sl_pipeline;
+struct sl_up;
 struct seq_file;
 struct sk_buff;
 struct netlink_ext_ack;
@@ -221,6 +224,7 @@ struct sl_hook_priv {
 	 * old one and is not recorded (hook.c, hook_fprobe.c).
 	 */
 	u32 gen;
+	struct sl_up *up;		/* a user-space point (hook_uprobe.c) */
 };
 
 /*
@@ -290,6 +294,12 @@ struct sl_ev_obj {
 	u64 sector;
 	u32 bytes;
 	char ifname[16];
+	/* identity lines: the socket (STACKLAT_EVENT_F_ADDR, _F_TCP) */
+	u16 family;
+	u8 tcp_state;
+	u8 saddr[16], daddr[16];
+	u32 rto_us, srtt_us, cwnd, retrans;
+	bool anon;			/* no process: tgid 0, comm "-" */
 };
 
 /*

@@ -42,6 +42,7 @@ static const char * const sl_loss_names[SL_LOSS_NR] = {
 	[SL_LOSS_STACK_FULL] = "stack_full",
 	[SL_LOSS_STACK_TRUNC] = "stack_truncated",
 	[SL_LOSS_STACK_BUSY] = "stack_busy",
+	[SL_LOSS_SUPPRESSED] = "suppressed",
 };
 
 static const char * const sl_unit_names[__STACKLAT_UNIT_MAX] = {
@@ -528,8 +529,10 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 		rest = rest ? strim(rest) : NULL;
 		if (arg && rest && *rest &&
 		    (!strcmp(arg, "add") || !strcmp(arg, "del"))) {
-			if (!stacklat_valid_symbol(rest)) {
-				sl_err("control: func %s: '%*pE' is not a kernel symbol\n",
+			/* a kernel symbol, or a user function (issue 27) */
+			if (!stacklat_valid_symbol(rest) &&
+			    !stacklat_valid_upoint(rest)) {
+				sl_err("control: func %s: '%*pE' is neither a kernel symbol nor /PATH:0xOFFSET[:NAME]\n",
 				       arg, sl_uq(rest), rest);
 				return -EINVAL;
 			}
@@ -538,7 +541,7 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 			return sl_pipeline_point(sl_pipeline_find("func"),
 						 arg[0] == 'a', rest, extack);
 		}
-		sl_err("control: usage: func add|del SYMBOL\n");
+		sl_err("control: usage: func add|del SYMBOL|/PATH:0xOFFSET[:NAME]\n");
 		return -EINVAL;
 	}
 	/* kernel stacks (issue 28): the "stacks" pipeline's points */
@@ -568,9 +571,12 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 		if (!p)
 			return -EINVAL;
 		rest = rest ? strim(rest) : NULL;
-		if (!rest || !*rest || !isdigit(*rest) || kstrtou64(rest, 10, &ns) ||
-		    ns > STACKLAT_THRESHOLD_MAX_NS) {
-			sl_err("control: threshold %s: '%*pE' is not 0..%llu (ns)\n",
+		if (rest && !strcmp(rest, "all"))
+			ns = STACKLAT_THRESHOLD_ALL;
+		else if (!rest || !*rest || !isdigit(*rest) ||
+			 kstrtou64(rest, 10, &ns) ||
+			 ns > STACKLAT_THRESHOLD_MAX_NS) {
+			sl_err("control: threshold %s: '%*pE' is not 0..%llu (ns) or all\n",
 			       p->name, sl_uq(rest ?: ""), rest ?: "",
 			       STACKLAT_THRESHOLD_MAX_NS);
 			return -EINVAL;

@@ -159,9 +159,14 @@ void sl_events_status(struct seq_file *m)
 	unsigned int cpu;
 
 	sl_events_stats(&st);
-	seq_printf(m, "events: ring %u/CPU, %llu KiB of rings, written %llu, read %llu, overruns %llu (",
-		   st.ring, st.bytes >> 10, st.written, st.read,
-		   st.overruns_total);
+	seq_printf(m, "events: ring %u/CPU, ", st.ring);
+	if (sl_events_rate)
+		seq_printf(m, "at most %u/s a pipeline and CPU, ",
+			   sl_events_rate);
+	else
+		seq_puts(m, "no rate limit, ");
+	seq_printf(m, "%llu KiB of rings, written %llu, read %llu, overruns %llu (",
+		   st.bytes >> 10, st.written, st.read, st.overruns_total);
 	for_each_possible_cpu(cpu)
 		seq_printf(m, "%scpu%u=%llu", cpu ? " " : "", cpu,
 			   sl_events_overruns(cpu));

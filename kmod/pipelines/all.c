@@ -24,6 +24,7 @@ struct sl_pipeline *const sl_all_pipelines[] = {
 	&sl_pipe_disktop,
 	&sl_pipe_sched,
 	&sl_pipe_stacks,
+	&sl_pipe_offcpu,
 	&sl_pipe_cpu,
 };
 

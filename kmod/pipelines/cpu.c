@@ -55,9 +55,8 @@
  */
 #include <linux/sched.h>
 #include <linux/seq_file.h>
-#include <trace/events/sched.h>
-
 #include "sched.h"
+#include "sched_tp.h"
 
 /* timestamp slots */
 enum { CPU_IN, CPU_OUT };
@@ -136,12 +135,12 @@ static __always_inline int sl_cpu_switch(struct sl_ev *ev,
 	u64 now = sl_ev_now(ev);
 
 	if (prev->pid) {
-		if (sl_tr_task_ok(p, prev))
+		if (sl_filter_task_ok(p, prev))
 			sl_cpu_out(p, prev, now);
 		else
 			sl_loss(p, SL_LOSS_FILTERED);
 	}
-	if (!next->pid || !sl_tr_task_ok(p, next))
+	if (!next->pid || !sl_filter_task_ok(p, next))
 		return SL_KEEP;
 	e = sl_chain_start(p, next->pid, CPU_IN, now);
 	if (!e)
@@ -152,19 +151,15 @@ static __always_inline int sl_cpu_switch(struct sl_ev *ev,
 	return SL_KEEP;
 }
 
-SL_TP_DEFINE_POST(sched_switch, sl_cpu_switch, (SL_COMPAT_SCHED_SWITCH_ARGS),
-		  (unsigned long)preempt, (unsigned long)prev,
-		  (unsigned long)next)
-
-static const struct sl_cand sl_c_cpu_switch[] = {
-	SL_TPD_POST(sched_switch, sl_cpu_switch) };
+SL_SCHED_TP_SWITCH(cpu, sl_cpu_switch);
+SL_SCHED_TP_PEXIT(cpu);
 
 static struct sl_hook sl_cpu_hooks[] = {
 	SL_POINT("switch", sl_c_cpu_switch, SL_ACT_NONE, CPU_OUT, 0,
 		 .post = sl_cpu_switch),
 	/* the process's rows retire; the thread's last slice is still to end */
-	SL_POINT("process_exit", sl_tr_c_pexit, SL_ACT_NONE, 0, SL_OBJ_TASK,
-		 .pre = sl_tr_pexit),
+	SL_POINT("process_exit", sl_c_cpu_pexit, SL_ACT_NONE, 0, SL_OBJ_TASK,
+		 .pre = sl_pipeline_keyed_pexit),
 };
 
 /* ---- reading (process context) ---------------------------------------- */

@@ -221,16 +221,9 @@ static void sl_dk_merge(u64 *dst, const u64 *src, unsigned int nvals,
 		memcpy(&dst[DV_COMM], &src[DV_COMM], 16);
 }
 
-/* Is process @tgid still there (rows whose end was not noted)? */
-static bool sl_dk_alive(u32 tgid)
-{
-	/* "[irq]": aged out once it is quiet */
-	return tgid && sl_keyed_tgid_alive(tgid);
-}
-
 static const struct sl_keyed_ops sl_dk_keyed_ops = {
 	.merge = sl_dk_merge,
-	.alive = sl_dk_alive,
+	.alive = sl_keyed_tgid_alive,
 };
 
 static void sl_dk_comm_of(char *comm, const u64 *v)

@@ -13,6 +13,13 @@
  * function (on the fprobe, which keeps it until the pipeline is disabled)
  * return with their hook's older generation and are counted orphaned,
  * never recorded into the new function's histogram (core/hook_fprobe.c).
+ *
+ * A user-space function (issue 27) is a row the same way, on the uprobe
+ * backend (core/hook_uprobe.c): "func add /PATH:0xOFFSET[:NAME]", which
+ * the tool makes of PATH:SYMBOL or LIB:SYMBOL (the file offset of the
+ * symbol's first instruction).  The row is named by "/PATH:0xOFFSET"
+ * (status shows it), its stage by NAME (the symbol), else by the file's
+ * base name and the offset.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -75,16 +82,78 @@ static int sl_func_why(const char *sym, int err,
 	return ret ? ret : err;
 }
 
-/* func add SYMBOL (struct sl_pipeline's point_add) */
+/*
+ * The row name of user point @spec ("/PATH:0xOFFSET[:NAME]", checked) in
+ * @target, and its stage name in @stage.
+ */
+static void sl_func_user_names(const char *spec, char *target,
+			       char *stage)
+{
+	size_t n = stacklat_valid_upoint(spec);
+	const char *base, *off;
+
+	memcpy(target, spec, n);
+	target[n] = '\0';
+	if (spec[n]) {
+		strscpy(stage, spec + n + 1, STACKLAT_NAME_MAX);
+		return;
+	}
+	off = strrchr(target, ':');
+	base = strrchr(target, '/') + 1;
+	snprintf(stage, STACKLAT_NAME_MAX, "%.*s+%s",
+		 (int)min_t(size_t, off - base, STACKLAT_NAME_MAX), base,
+		 off + 1);
+}
+
+/* Why the user point @target cannot be probed, from the file's lookup. */
+static int sl_func_user_check(const char *target,
+			      struct netlink_ext_ack *extack)
+{
+	int ret = sl_uprobe_check(target);
+
+	switch (ret) {
+	case 0:
+		return 0;
+	case -ENOENT:
+	case -ENOTDIR:
+		NL_SET_ERR_MSG(extack, "no such file");
+		sl_err("func add: %s: no such file\n", target);
+		return -ENOENT;
+	case -ENOEXEC:
+		NL_SET_ERR_MSG(extack, "not a regular file");
+		sl_err("func add: %s: not a regular file\n", target);
+		return -EINVAL;
+	case -ERANGE:
+		NL_SET_ERR_MSG(extack, "offset beyond the end of the file");
+		sl_err("func add: %s: offset beyond the end of the file\n",
+		       target);
+		return -ERANGE;
+	}
+	NL_SET_ERR_MSG(extack, "cannot look the file up");
+	sl_err("func add: %s: cannot look the file up (%d)\n", target, ret);
+	return ret;
+}
+
+/* func add SYMBOL or /PATH:0xOFFSET[:NAME] (struct sl_pipeline's point_add) */
 static int sl_func_add(struct sl_pipeline *p, const char *sym,
 		       struct netlink_ext_ack *extack)
 {
+	char stage[STACKLAT_NAME_MAX], target[STACKLAT_SYM_MAX];
+	bool user = sym[0] == '/';
 	struct sl_func_slot *s;
 	struct sl_hook *hk;
 	int i, ret;
 
 	lockdep_assert_held(&sl_lock);
-	if (!stacklat_valid_symbol(sym)) {
+	if (user) {
+		if (!stacklat_valid_upoint(sym)) {
+			NL_SET_ERR_MSG(extack, "not /PATH:0xOFFSET[:NAME]");
+			sl_err("func add: a user function is /PATH:0xOFFSET[:NAME]\n");
+			return -EINVAL;
+		}
+		sl_func_user_names(sym, target, stage);
+		sym = target;
+	} else if (!stacklat_valid_symbol(sym)) {
 		NL_SET_ERR_MSG(extack, "not a kernel symbol name");
 		sl_err("func add: not a kernel symbol name\n");
 		return -EINVAL;
@@ -102,29 +171,53 @@ static int sl_func_add(struct sl_pipeline *p, const char *sym,
 		sl_err("func add: all %d slots are in use\n", SL_FUNC_MAX);
 		return -ENOSPC;
 	}
+	if (user) {
+		ret = sl_func_user_check(sym, extack);
+		if (ret)
+			return ret;
+	}
 	s = &sl_func_slots[i];
 	hk = &sl_func_hooks[i];
 	strscpy(s->sym, sym, sizeof(s->sym));
-	s->cand = (struct sl_cand)SL_KRPD(s->sym, 0);
+	if (user)
+		s->cand = (struct sl_cand){ .kind = STACKLAT_HOOK_KIND_UPROBE,
+					    .target = s->sym };
+	else
+		s->cand = (struct sl_cand)SL_KRPD(s->sym, 0);
 	hk->name = s->sym;
 	/* slot i's row and stage i: the engine resolves, arms, empties it */
 	ret = sl_point_add(p, hk, &s->cand, 1, i);
+	if (ret && user) {
+		NL_SET_ERR_MSG(extack, "the uprobe was refused");
+		sl_err("func add: %s: the uprobe was refused (%d)\n", sym, ret);
+		return ret;
+	}
 	if (ret)
 		return sl_func_why(sym, ret, extack);
-	strscpy(sl_func_stages[i].name, sym, sizeof(sl_func_stages[i].name));
+	strscpy(sl_func_stages[i].name, user ? stage : sym,
+		sizeof(sl_func_stages[i].name));
 	sl_func_stages[i].from = hk->name;
 	sl_func_stages[i].to = hk->name;
 	return 0;
 }
 
-/* func del SYMBOL (point_del) */
+/* func del SYMBOL or /PATH:0xOFFSET[:NAME] (point_del) */
 static int sl_func_del(struct sl_pipeline *p, const char *sym,
 		       struct netlink_ext_ack *extack)
 {
+	char stage[STACKLAT_NAME_MAX], target[STACKLAT_SYM_MAX];
 	int i;
 
 	lockdep_assert_held(&sl_lock);
-	if (!stacklat_valid_symbol(sym)) {
+	if (sym[0] == '/') {
+		if (!stacklat_valid_upoint(sym)) {
+			NL_SET_ERR_MSG(extack, "not /PATH:0xOFFSET[:NAME]");
+			sl_err("func del: a user function is /PATH:0xOFFSET[:NAME]\n");
+			return -EINVAL;
+		}
+		sl_func_user_names(sym, target, stage);
+		sym = target;
+	} else if (!stacklat_valid_symbol(sym)) {
 		NL_SET_ERR_MSG(extack, "not a kernel symbol name");
 		sl_err("func del: not a kernel symbol name\n");
 		return -EINVAL;
@@ -158,7 +251,7 @@ static int sl_func_setup(struct sl_pipeline *p)
 
 SL_PIPELINE(func) = {
 	.name = "func",
-	.desc = "entry-to-return latency of kernel functions named by 'func add'",
+	.desc = "entry-to-return latency of kernel and user functions named by 'func add'",
 	.key = STACKLAT_KEY_NONE,
 	.filter_caps = SL_F_TGID | SL_F_TID,
 	.hooks = sl_func_hooks,

@@ -234,6 +234,52 @@ extern const struct sl_cand sl_net_c_tx_start[1];
 extern const struct sl_cand sl_net_c_tx_done[1];
 extern const char * const sl_net_if_suffix[1];
 /*
+ * Probe context: the socket's identity for an event line: its addresses
+ * and ports, local then remote (_F_ADDR, _F_PORTS).  A v6 socket talking
+ * v4 (a v4-mapped peer) is shown as v4, as ss shows it.
+ */
+static __always_inline void sl_net_sk_obj(const struct sock *sk,
+					  struct sl_ev_obj *o)
+{
+	const struct inet_sock *inet = inet_sk(sk);
+
+	o->sport = READ_ONCE(inet->inet_num);
+	o->dport = ntohs(READ_ONCE(inet->inet_dport));
+	o->flags |= STACKLAT_EVENT_F_PORTS | STACKLAT_EVENT_F_ADDR;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (READ_ONCE(sk->sk_family) == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr)) {
+		o->family = AF_INET6;
+		memcpy(o->saddr, &sk->sk_v6_rcv_saddr, sizeof(o->saddr));
+		memcpy(o->daddr, &sk->sk_v6_daddr, sizeof(o->daddr));
+		return;
+	}
+#endif
+	o->family = AF_INET;
+	memcpy(o->saddr, &sk->sk_rcv_saddr, 4);
+	memcpy(o->daddr, &sk->sk_daddr, 4);
+}
+
+/*
+ * Probe context: a TCP socket's state and figures for an event line
+ * (_F_TCP).  The RTO from jiffies without a call (HZ divides a million
+ * on every configuration the kernel offers: 100, 250, 300, 1000).
+ */
+static __always_inline void sl_net_tcp_obj(const struct sock *sk,
+					   struct sl_ev_obj *o)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 rto = READ_ONCE(inet_csk(sk)->icsk_rto);
+
+	o->flags |= STACKLAT_EVENT_F_TCP;
+	o->tcp_state = READ_ONCE(sk->sk_state);
+	o->rto_us = (u32)min_t(u64, rto * (USEC_PER_SEC / HZ), U32_MAX);
+	o->srtt_us = READ_ONCE(tp->srtt_us) >> 3;
+	o->cwnd = READ_ONCE(tp->snd_cwnd);
+	o->retrans = READ_ONCE(tp->total_retrans);
+}
+
+/*
  * Setup: @p's per-interface dimensions (@n of @dims) are released when an
  * interface goes away, from now until @p's teardown puts it back.
  */

@@ -58,9 +58,8 @@
  * first used in a CPU's buffer.  Filters: tgid, tid - of the thread that
  * waits, not of the task running the probe.
  */
-#include <trace/events/sched.h>
-
 #include "sched.h"
+#include "sched_tp.h"
 
 /* timestamp slots */
 enum { SD_READY, SD_ONCPU };
@@ -99,7 +98,7 @@ static __always_inline void sl_sd_runnable(struct sl_pipeline *p,
 	struct sl_flight_ent *e;
 	u32 pid = (u32)READ_ONCE(t->pid);
 
-	if (!pid || !sl_tr_task_ok(p, t))
+	if (!pid || !sl_filter_task_ok(p, t))
 		return;
 	if (preempted) {
 		e = sl_chain_start(p, pid, SD_READY, now);
@@ -147,7 +146,7 @@ static __always_inline int sl_sd_switch(struct sl_ev *ev,
 		sl_sd_runnable(p, prev, now, true);
 	if (!next->pid)
 		return SL_KEEP;
-	if (!sl_tr_task_ok(p, next)) {
+	if (!sl_filter_task_ok(p, next)) {
 		sl_loss(p, SL_LOSS_FILTERED);
 		return SL_KEEP;
 	}
@@ -175,20 +174,7 @@ static __always_inline int sl_sd_switch(struct sl_ev *ev,
 	return SL_KEEP;
 }
 
-SL_TP_DEFINE_POST(sched_wakeup, sl_sd_wakeup, (struct task_struct *p),
-		  (unsigned long)p)
-SL_TP_DEFINE_POST(sched_wakeup_new, sl_sd_wakeup, (struct task_struct *p),
-		  (unsigned long)p)
-SL_TP_DEFINE_POST(sched_switch, sl_sd_switch, (SL_COMPAT_SCHED_SWITCH_ARGS),
-		  (unsigned long)preempt, (unsigned long)prev,
-		  (unsigned long)next)
-
-static const struct sl_cand sl_c_sd_wakeup[] = {
-	SL_TPD_POST(sched_wakeup, sl_sd_wakeup) };
-static const struct sl_cand sl_c_sd_wakeup_new[] = {
-	SL_TPD_POST(sched_wakeup_new, sl_sd_wakeup) };
-static const struct sl_cand sl_c_sd_switch[] = {
-	SL_TPD_POST(sched_switch, sl_sd_switch) };
+SL_SCHED_TPS(sd, sl_sd_wakeup, sl_sd_switch);
 
 static struct sl_hook sl_sd_hooks[] = {
 	SL_POINT("wakeup", sl_c_sd_wakeup, SL_ACT_NONE, SD_READY, 0,
@@ -198,8 +184,8 @@ static struct sl_hook sl_sd_hooks[] = {
 	SL_POINT("switch", sl_c_sd_switch, SL_ACT_NONE, SD_ONCPU, 0,
 		 .post = sl_sd_switch),
 	/* the exiting thread's chain is forgotten; its process's rows retire */
-	SL_POINT("process_exit", sl_tr_c_pexit, SL_ACT_FORGET, 0, SL_OBJ_TASK,
-		 .pre = sl_tr_pexit),
+	SL_POINT("process_exit", sl_c_sd_pexit, SL_ACT_FORGET, 0, SL_OBJ_TASK,
+		 .pre = sl_pipeline_keyed_pexit),
 };
 
 /* ---- reading (process context) ---------------------------------------- */

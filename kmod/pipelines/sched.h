@@ -39,29 +39,6 @@ static __always_inline u64 sl_tr_key(u32 tgid, u32 tid)
 	return (u64)tgid << 32 | tid;
 }
 
-/* Task @t (not the current one) passes the pipeline's tgid/tid filter. */
-static __always_inline bool sl_tr_task_ok(const struct sl_pipeline *p,
-					  const struct task_struct *t)
-{
-	const struct sl_filter *f = sl_filter_of(p);
-	u32 tgid = READ_ONCE(f->tgid), tid = READ_ONCE(f->tid);
-
-	if (tgid && tgid != (u32)READ_ONCE(t->tgid))
-		return false;
-	if (tid && tid != (u32)READ_ONCE(t->pid))
-		return false;
-	return true;
-}
-
-static __always_inline void sl_tr_name(char *c, const char *from)
-{
-	unsigned int i;
-
-	for (i = 0; i < 15; i++)
-		c[i] = READ_ONCE(from[i]);
-	c[15] = '\0';
-}
-
 /*
  * The row of thread @tsk in buffer @b (between sl_keyed_begin() and
  * sl_keyed_end()), its names set when it is new; NULL when there is no
@@ -79,8 +56,8 @@ static __always_inline u64 *sl_tr_row(struct sl_keyed *t,
 			 &fresh);
 	if (v && fresh) {
 		g = READ_ONCE(tsk->group_leader);
-		sl_tr_name((char *)&v[SL_TR_COMM], tsk->comm);
-		sl_tr_name((char *)&v[SL_TR_PCOMM], g->comm);
+		sl_keyed_name((char *)&v[SL_TR_COMM], tsk->comm);
+		sl_keyed_name((char *)&v[SL_TR_PCOMM], g->comm);
 	}
 	return v;
 }
@@ -105,12 +82,8 @@ struct sl_tr_view {
 	bool times;			/* with the user and system columns */
 };
 
-/* ---- sched_common.c (process context, but sl_tr_pexit) ---------------- */
+/* ---- sched_common.c (process context) --------------------------------- */
 
-/* sched_process_exit's pre: the last thread of a process retires its rows */
-int sl_tr_pexit(struct sl_ev *ev);
-/* sched_process_exit's tracepoint, its probe calling the point's pre */
-extern const struct sl_cand sl_tr_c_pexit[1];
 /* a thread's rows, from the first enable on; disabling folds the last */
 int sl_tr_on_enable(struct sl_pipeline *p);
 void sl_tr_show(struct seq_file *m, u64 key, const u64 *v,

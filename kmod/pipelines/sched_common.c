@@ -1,38 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the scheduler pipelines (sched.c, cpu.c) share: their rows'
- * folding, reading and aging, and the end of a process.  See sched.h.
+ * folding, reading and aging.  See sched.h.
  */
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <net/netlink.h>
-#include <trace/events/sched.h>
 
 #include "sched.h"
-
-/*
- * sched_process_exit(p[, group_dead]), the exiting thread's own context:
- * the last thread of a process notes that its rows may age out.
- */
-int sl_tr_pexit(struct sl_ev *ev)
-{
-	struct sl_keyed *t = sl_pipeline_keyed(ev->p);
-	struct sl_keyed_buf *b;
-
-	if (!t || !sl_ev_arg(ev, 1) || !sl_task_ok(ev->p))
-		return 0;
-	b = sl_keyed_begin(t);
-	if (b) {
-		sl_keyed_retire(b, (u32)current->tgid);
-		sl_keyed_end(b);
-	}
-	return 0;
-}
-
-SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS),
-	     (unsigned long)p, (unsigned long)sl_compat_group_dead(p))
-
-const struct sl_cand sl_tr_c_pexit[1] = { SL_TPD(sched_process_exit) };
 
 /* ---- folding and reading (process context) ---------------------------- */
 
@@ -95,7 +70,7 @@ void sl_tr_show(struct seq_file *m, u64 key, const u64 *v,
 		seq_printf(m, "%9s %9s ", us, sy);
 	}
 	seq_printf(m, "%9s %9s  |", avg, mx);
-	sl_keyed_show_hist(m, &v[SL_TR_HIST], STACKLAT_SC_NBUCKETS);
+	sl_keyed_show_hist(m, &v[SL_TR_HIST]);
 }
 
 static int sl_tr_put_u64(struct sk_buff *skb, int type, u64 v)

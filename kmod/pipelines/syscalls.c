@@ -94,12 +94,8 @@ static __always_inline u32 sl_sc_abi(long *nr)
 static __always_inline void sl_sc_comm(u64 *v)
 {
 	const struct task_struct *g = READ_ONCE(current->group_leader);
-	char *c = (char *)&v[SV_COMM];
-	unsigned int i;
 
-	for (i = 0; i < 15; i++)
-		c[i] = READ_ONCE(g->comm[i]);
-	c[15] = '\0';
+	sl_keyed_name((char *)&v[SV_COMM], g->comm);
 }
 
 static __always_inline void sl_sc_errno(u64 *v, u64 err)
@@ -201,24 +197,6 @@ static int sl_sc_exit(struct sl_ev *ev, struct sl_flight_ent *unused)
 	return SL_KEEP;
 }
 
-/*
- * sched_process_exit(p[, group_dead]): the thread's chain is forgotten
- * (the action); the last thread of a process notes it ended.
- */
-static int sl_sc_pexit(struct sl_ev *ev)
-{
-	struct sl_keyed *t = sl_pipeline_keyed(ev->p);
-	struct sl_keyed_buf *b;
-
-	if (!t || !sl_ev_arg(ev, 1) || !sl_task_ok(ev->p))
-		return 0;
-	b = sl_keyed_begin(t);
-	if (b) {
-		sl_keyed_retire(b, (u32)current->tgid);
-		sl_keyed_end(b);
-	}
-	return 0;
-}
 
 /*
  * The raw syscall probes: the kernel may call them preemptible (they may
@@ -243,7 +221,7 @@ static struct sl_hook sl_sc_hooks[] = {
 	SL_POINT("sys_exit", sl_c_sc_exit, SL_ACT_NONE, SC_EXIT, SL_OBJ_TASK,
 		 .pre = sl_sc_exit_ok, .post = sl_sc_exit),
 	SL_POINT("process_exit", sl_c_sc_pexit, SL_ACT_FORGET, 0, SL_OBJ_TASK,
-		 .pre = sl_sc_pexit),
+		 .pre = sl_pipeline_keyed_pexit),
 };
 
 /* ---- folding and reading (process context) ---------------------------- */
@@ -339,7 +317,7 @@ static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 	if (v[SV_ERRNO_OTHER])
 		seq_printf(m, " other:%llu", v[SV_ERRNO_OTHER]);
 	seq_puts(m, " |");
-	sl_keyed_show_hist(m, &v[SV_HIST], STACKLAT_SC_NBUCKETS);
+	sl_keyed_show_hist(m, &v[SV_HIST]);
 }
 
 static int sl_sc_put_u64(struct sk_buff *skb, int type, u64 v)

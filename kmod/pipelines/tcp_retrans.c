@@ -58,8 +58,11 @@ static const char * const sl_rt_suffix[1] = { ".retrans" };
 /* segments recorded for one retransmission at most (a 64 KiB GSO skb) */
 #define SL_RT_SEGS_MAX	64
 
-/* Record @segs samples of @delta in @kind and in the remote port's stage. */
-static __always_inline void sl_rt_record(struct sl_pipeline *p, u32 kind,
+/*
+ * Record @segs samples of @delta in @kind and in the remote port's stage;
+ * false when the filter keeps it out.
+ */
+static __always_inline bool sl_rt_record(struct sl_pipeline *p, u32 kind,
 					 u16 lport, u16 rport, s64 delta,
 					 unsigned int segs)
 {
@@ -70,7 +73,7 @@ static __always_inline void sl_rt_record(struct sl_pipeline *p, u32 kind,
 
 	if ((fl && fl != lport) || (fr && fr != rport)) {
 		sl_loss(p, SL_LOSS_FILTERED);
-		return;
+		return false;
 	}
 	sl_net_port_name(name, rport);
 	st = sl_dim_stage(&sl_rt_rports, sl_dim_tag(&sl_rt_rports, rport, name));
@@ -79,6 +82,27 @@ static __always_inline void sl_rt_record(struct sl_pipeline *p, u32 kind,
 		sl_record(p, kind, delta);
 		sl_record(p, st, delta);
 	}
+	return true;
+}
+
+/*
+ * The line of a retransmission (events: a threshold, or "all" for every
+ * one): its kind as the stage with the time since the segment was last
+ * sent, the socket's addresses, ports, state and figures.  The task is
+ * the sender's where one sends (process context: the socket's backlog
+ * processed in release_sock); a retransmission from a timer or an
+ * incoming ACK (softirq) belongs to no process: tgid 0, comm "-".
+ */
+static __always_inline void sl_rt_line(struct sl_pipeline *p, u32 kind,
+				       const struct sock *sk, u64 prev, u64 now)
+{
+	struct sl_ev_obj o;
+
+	memset(&o, 0, sizeof(o));
+	sl_net_sk_obj(sk, &o);
+	sl_net_tcp_obj(sk, &o);
+	o.anon = !in_task();
+	sl_event_emit_obj(p, kind, prev, now, &o);
 }
 
 /*
@@ -242,9 +266,11 @@ static int sl_rt_retransmit(struct sl_ev *ev, struct sl_flight_ent *unused)
 		kind = RS_FAST;
 	else
 		kind = RS_OTHER;
-	sl_rt_record(ev->p, kind, READ_ONCE(inet_sk(sk)->inet_num),
-		     ntohs(READ_ONCE(inet_sk(sk)->inet_dport)),
-		     (s64)(sl_ev_now(ev) - prev), tcp_skb_pcount(skb));
+	if (sl_rt_record(ev->p, kind, READ_ONCE(inet_sk(sk)->inet_num),
+			 ntohs(READ_ONCE(inet_sk(sk)->inet_dport)),
+			 (s64)(sl_ev_now(ev) - prev), tcp_skb_pcount(skb)) &&
+	    unlikely(sl_events_thresh(ev->p)))
+		sl_rt_line(ev->p, kind, sk, prev, sl_ev_now(ev));
 	return SL_KEEP;
 }
 
@@ -262,15 +288,55 @@ SL_TP_DEFINE(tcp_retransmit_synack,
 	     (const struct sock *sk, const struct request_sock *req),
 	     (unsigned long)sk, (unsigned long)req)
 
+/*
+ * The line of a SYN-ACK sent again: the request's addresses and ports
+ * (local, remote), state SYN_RECV, the SYN-ACKs it has retransmitted
+ * with this one;
+ * from the timer (softirq): no process.
+ */
+static void sl_rt_synack_line(struct sl_pipeline *p,
+			      const struct request_sock *req, u64 first,
+			      u64 now)
+{
+	const struct inet_request_sock *ireq = inet_rsk(req);
+	struct sl_ev_obj o;
+
+	memset(&o, 0, sizeof(o));
+	o.flags = STACKLAT_EVENT_F_PORTS | STACKLAT_EVENT_F_ADDR |
+		  STACKLAT_EVENT_F_TCP;
+	o.sport = READ_ONCE(ireq->ir_num);
+	o.dport = ntohs(READ_ONCE(ireq->ir_rmt_port));
+	o.family = AF_INET;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (READ_ONCE(req->rsk_ops->family) == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&ireq->ir_v6_rmt_addr)) {
+		o.family = AF_INET6;
+		memcpy(o.saddr, &ireq->ir_v6_loc_addr, sizeof(o.saddr));
+		memcpy(o.daddr, &ireq->ir_v6_rmt_addr, sizeof(o.daddr));
+	}
+#endif
+	if (o.family == AF_INET) {
+		memcpy(o.saddr, &ireq->ir_loc_addr, 4);
+		memcpy(o.daddr, &ireq->ir_rmt_addr, 4);
+	}
+	o.tcp_state = TCP_SYN_RECV;
+	/* inet_rtx_syn_ack() counts it after the tracepoint: this one too */
+	o.retrans = READ_ONCE(req->num_retrans) + 1;
+	o.anon = !in_task();
+	sl_event_emit_obj(p, RS_SYNACK, first, now, &o);
+}
+
 static int sl_rt_synack(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
 	const struct request_sock *req = sl_ev_ptr(ev, 1);
 	const struct inet_request_sock *ireq = inet_rsk(req);
 	u64 first = READ_ONCE(tcp_rsk(req)->snt_synack) * NSEC_PER_USEC;
 
-	sl_rt_record(ev->p, RS_SYNACK, READ_ONCE(ireq->ir_num),
-		     ntohs(READ_ONCE(ireq->ir_rmt_port)),
-		     first ? (s64)(sl_ev_now(ev) - first) : 0, 1);
+	if (sl_rt_record(ev->p, RS_SYNACK, READ_ONCE(ireq->ir_num),
+			 ntohs(READ_ONCE(ireq->ir_rmt_port)),
+			 first ? (s64)(sl_ev_now(ev) - first) : 0, 1) &&
+	    unlikely(sl_events_thresh(ev->p)))
+		sl_rt_synack_line(ev->p, req, first, sl_ev_now(ev));
 	return SL_KEEP;
 }
 
@@ -333,4 +399,5 @@ SL_PIPELINE(tcpretrans) = {
 	.nstages = ARRAY_SIZE(sl_rt_stages),
 	.setup = sl_rt_setup,
 	.flight_fmt = sl_rt_flight_fmt,
+	.own_events = true,
 };

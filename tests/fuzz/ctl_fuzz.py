@@ -32,7 +32,8 @@ VALID = [
     "func add __x64_sys_getppid", "func del __x64_sys_getppid",
     "func add vfs_fsync_range", "func del vfs_fsync_range",
     "func add no_such_fn_fuzz", "threshold func 0", "threshold storage 0",
-    "threshold func 1000", "# a comment", "",
+    "threshold func 1000", "threshold func all", "threshold storage all",
+    "# a comment", "",
 ]
 WORDS = ["enable", "disable", "reset", "filter", "func", "add", "del",
          "clear", "threshold", "#"] + list(m.PIPES) + [

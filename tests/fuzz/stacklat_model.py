@@ -18,15 +18,17 @@ PIPES = {
     "syscalls": {"tgid", "tid"},
     "disktop": {"tgid", "tid", "dev"},
     "sched": {"tgid", "tid"},
-    # CPU time per thread (issue 26)
-    "cpu": {"tgid", "tid"},
     # kernel stacks (issue 28)
     "stacks": {"tgid", "tid"},
+    # off-CPU time by reason and stack (issue 26)
+    "offcpu": {"tgid", "tid"},
+    # CPU time per thread (issue 26)
+    "cpu": {"tgid", "tid"},
 }
 # the pipelines that keep keyed rows (GET_KEYED)
-KEYED_PIPES = {"syscalls", "disktop", "sched", "cpu"}
+KEYED_PIPES = {"syscalls", "disktop", "sched", "offcpu", "cpu"}
 # those of PIPES without slow events: a threshold other than 0 is refused
-NOEVENT_PIPES = {"storage", "disktop", "stacks", "sched", "cpu"}
+NOEVENT_PIPES = {"storage", "disktop", "stacks", "sched", "offcpu", "cpu"}
 KEYS = ["tgid", "tid", "lport", "rport", "proto", "ifindex", "iface", "dev",
         "op", "fs"]
 ATTR_OF_KEY = {"tgid": 1, "tid": 2, "lport": 3, "rport": 4, "proto": 5,
@@ -139,7 +141,10 @@ def ctl_line_ok(line):
         j = min([x for x in (rest.find(" "), rest.find("\t")) if x >= 0] or
                 [len(rest)])
         pipe, v = rest[:j], (rest[j + 1:] if j < len(rest) else "").strip(WS)
-        # kstrtou64 base 10: digits only, at most 3600 s in ns
+        # "all" (every object: 1 ns), or kstrtou64 base 10: digits only,
+        # at most 3600 s in ns
+        if pipe in PIPES and v == "all":
+            return pipe not in NOEVENT_PIPES
         return (pipe in PIPES and v != "" and all("0" <= c <= "9" for c in v)
                 and int(v) <= THRESHOLD_MAX_NS
                 and (pipe not in NOEVENT_PIPES or int(v) == 0))

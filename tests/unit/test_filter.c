@@ -176,6 +176,39 @@ static void test_symbol(void **state)
 	assert_false(stacklat_valid_symbol(longsym));
 }
 
+/* a user function, "/PATH:0xOFFSET[:NAME]" (issue 27) */
+static void test_upoint(void **state)
+{
+	char longp[STACKLAT_SYM_MAX + 8];
+
+	(void)state;
+	assert_int_equal(stacklat_valid_upoint("/bin/x:0x10"), 11);
+	assert_int_equal(stacklat_valid_upoint("/bin/x:0x10:main"), 11);
+	assert_int_equal(stacklat_valid_upoint("/a:b/x:0xAbC:_f.o$1"), 12);
+	assert_int_equal(stacklat_valid_upoint("/l/libc.so.6:0xefc70:getaddrinfo"),
+			 20);
+	assert_int_equal(stacklat_valid_upoint("/x:0x1"), 6);
+	assert_int_equal(stacklat_valid_upoint("bin/x:0x10"), 0);
+	assert_int_equal(stacklat_valid_upoint("/bin/x:16"), 0);
+	assert_int_equal(stacklat_valid_upoint("/bin/x:0x"), 0);
+	assert_int_equal(stacklat_valid_upoint("/bin/x:0x10g"), 0);
+	assert_int_equal(stacklat_valid_upoint("/bin/x:0x10:"), 0);
+	assert_int_equal(stacklat_valid_upoint("/bin/x:0x10:1f"), 0);
+	assert_int_equal(stacklat_valid_upoint("/bin/x:0x10:a b"), 0);
+	assert_int_equal(stacklat_valid_upoint("/bin/x:main"), 0);
+	assert_int_equal(stacklat_valid_upoint("/b x:0x10"), 0);
+	assert_int_equal(stacklat_valid_upoint("/:0x10"), 0);
+	assert_int_equal(stacklat_valid_upoint(":0x10"), 0);
+	assert_int_equal(stacklat_valid_upoint("/bin/x:0x11112222333344445"), 0);
+	assert_int_equal(stacklat_valid_upoint("/bin/x:0x1111222233334444"), 25);
+	memset(longp, 'a', sizeof(longp));
+	longp[0] = '/';
+	memcpy(longp + STACKLAT_SYM_MAX - 5, ":0x1", 5);
+	assert_int_equal(stacklat_valid_upoint(longp), STACKLAT_SYM_MAX - 1);
+	memcpy(longp + STACKLAT_SYM_MAX - 4, ":0x1", 5);
+	assert_int_equal(stacklat_valid_upoint(longp), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_quote_limit),
 		cmocka_unit_test(test_no_words),
 		cmocka_unit_test(test_symbol),
+		cmocka_unit_test(test_upoint),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -352,6 +352,78 @@ static void test_event_compact(void **state)
 	assert_int_equal(stacklat_event_unpack(&out, buf, sizeof(ev)), -1);
 }
 
+/*
+ * A 0.2/0.3 module's compact record: the object ends before family (56
+ * bytes shorter); read with the 0.4 fields unset.  A 0.4 record's are
+ * kept.
+ */
+static void test_event_compact_old(void **state)
+{
+	struct stacklat_event ev = {
+		.time_ns = 1, .nstages = 1, .flags = STACKLAT_EVENT_F_PORTS | STACKLAT_EVENT_F_ADDR,
+		.sport = 9, .dport = 10, .family = 2, .saddr = { 10, 0, 0, 1 },
+		.daddr = { 10, 0, 0, 2 }, .tcp_state = 1, .rto_us = 200000,
+		.stages = { { .index = 1, .ns = 100 } },
+	}, out;
+	unsigned char buf[sizeof(ev)], old[sizeof(ev)];
+	unsigned int n = stacklat_event_compact_len(&ev), o;
+
+	(void)state;
+	assert_int_equal(STACKLAT_EVENT_OBJ_LEN - STACKLAT_EVENT_OBJ_LEN_0_2, 56);
+	stacklat_event_pack(buf, &ev);
+	assert_int_equal(stacklat_event_unpack(&out, buf, n), 0);
+	assert_int_equal(out.family, 2);
+	assert_int_equal(out.rto_us, 200000);
+	assert_int_equal(out.daddr[3], 2);
+	/* the old layout: head, the short object, the stage */
+	o = STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_2;
+	memcpy(old, buf, o);
+	memcpy(old + o, buf + STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN,
+	       STACKLAT_EVENT_STAGE_LEN);
+	assert_int_equal(stacklat_event_unpack(&out, old, o + STACKLAT_EVENT_STAGE_LEN), 0);
+	assert_int_equal(out.sport, 9);
+	assert_int_equal(out.dport, 10);
+	assert_int_equal(out.family, 0);
+	assert_int_equal(out.rto_us, 0);
+	assert_int_equal(out.stages[0].ns, 100);
+	assert_int_equal(stacklat_event_unpack(&out, old, o + STACKLAT_EVENT_STAGE_LEN - 1), -1);
+}
+
+/* addresses as debugfs and the tool print them (RFC 5952 for IPv6) */
+static void test_addr_fmt(void **state)
+{
+	static const struct {
+		unsigned char a[16];
+		const char *s;
+	} v6[] = {
+		{ { 0 }, "::" },
+		{ { [15] = 1 }, "::1" },
+		{ { 0xfe, 0x80, [15] = 1 }, "fe80::1" },
+		{ { 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 }, "fd00::2" },
+		{ { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1 }, "2001:db8:0:1::1" },
+		{ { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1 }, "2001:db8::1:0:0:1" },
+		{ { 0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0 },
+		  "2001:db8:1:1:1:1:1:0" },
+		{ { 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, "1::" },
+	};
+	const unsigned char v4[4] = { 10, 0, 0, 254 };
+	char b[48];
+	unsigned int i;
+
+	(void)state;
+	stacklat_addr_fmt(b, sizeof(b), 2, v4);
+	assert_string_equal(b, "10.0.0.254");
+	for (i = 0; i < sizeof(v6) / sizeof(v6[0]); i++) {
+		stacklat_addr_fmt(b, sizeof(b), 10, v6[i].a);
+		assert_string_equal(b, v6[i].s);
+	}
+	/* a short buffer: cut, terminated */
+	stacklat_addr_fmt(b, 6, 10, v6[4].a);
+	assert_string_equal(b, "2001:");
+	assert_string_equal(stacklat_tcp_state_name(1), "ESTAB");
+	assert_string_equal(stacklat_tcp_state_name(99), "?");
+}
+
 static void test_metrics_decimal(void **state)
 {
 	char b[48];
@@ -504,6 +576,8 @@ int main(void)
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_event_writer),
 		cmocka_unit_test(test_event_compact),
+		cmocka_unit_test(test_event_compact_old),
+		cmocka_unit_test(test_addr_fmt),
 		cmocka_unit_test(test_metrics_decimal),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_metrics_units),

@@ -572,9 +572,78 @@ static void test_sched_args(void **state)
 	assert_int_equal(parse("sched -x", &a, err), -1);
 	assert_int_equal(parse("sched -P", &a, err), -1);
 	assert_int_equal(parse("syscalls -s p99", &a, err), -1);
-	assert_non_null(strstr(err, "sched and cpu only"));
+	assert_non_null(strstr(err, "sched, offcpu and cpu only"));
 	assert_int_equal(parse("scheds", &a, err), -1);
 	assert_non_null(strstr(err, "sched"));
+}
+
+static void test_offcpu_args(void **state)
+{
+	struct top_args a;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(parse("offcpu", &a, err), 0);
+	assert_int_equal(a.what, TOP_OFFCPU);
+	assert_int_equal(a.sort, TOP_SORT_TIME);
+	assert_false(a.stacks);
+	assert_int_equal(parse("offcpu --stacks -p 7 -s max -j 1 2", &a, err), 0);
+	assert_true(a.stacks);
+	assert_int_equal(a.pid, 7);
+	assert_int_equal(a.sort, TOP_SORT_MAX);
+	assert_int_equal(parse("offcpu -x", &a, err), -1);
+	assert_int_equal(parse("offcpu -P", &a, err), -1);
+	assert_int_equal(parse("sched --stacks", &a, err), -1);
+	assert_non_null(strstr(err, "offcpu only"));
+}
+
+static void oc_fill(struct oc_row *r, uint32_t tgid, uint32_t stack,
+		    const char *reason, uint64_t n, uint64_t each)
+{
+	memset(r, 0, sizeof(*r));
+	r->tgid = tgid;
+	r->stack = stack;
+	snprintf(r->comm, sizeof(r->comm), "p%u", tgid);
+	snprintf(r->reason, sizeof(r->reason), "%s", reason);
+	r->count = n;
+	r->time_ns = n * each;
+	r->max_ns = each;
+	r->hist[stacklat_sc_bucket(each)] = n;
+}
+
+static void test_offcpu_build(void **state)
+{
+	struct oc_row rows[4];
+	struct keyed_set s = { rows, 4, 4, 1 };
+	struct top_args a;
+	struct oc_table t;
+	char err[160];
+
+	(void)state;
+	/* two stacks of process 10 under pipe_read: one row by reason */
+	oc_fill(&rows[0], 10, 1, "pipe_read", 20, 50000000);
+	oc_fill(&rows[1], 10, 2, "pipe_read", 5, 1000000);
+	oc_fill(&rows[2], 10, 3, "ep_poll", 1, 2000000000);
+	oc_fill(&rows[3], 20, 1, "pipe_read", 3, 1000);
+	assert_int_equal(parse("offcpu", &a, err), 0);
+	assert_int_equal(oc_build(&s, &a, true, &t), 0);
+	assert_int_equal(t.n, 3);
+	assert_string_equal(t.r[0].reason, "ep_poll");	/* 2 s, then 1.005 s */
+	assert_string_equal(t.r[1].reason, "pipe_read");
+	assert_int_equal(t.r[1].tgid, 10);
+	assert_int_equal(t.r[1].count, 25);
+	assert_int_equal(t.r[1].time_ns, 1005000000);
+	assert_int_equal(t.r[1].max_ns, 50000000);
+	assert_int_equal(t.count, 29);
+	oc_table_free(&t);
+	/* -p 10 --stacks -s count: a row per stack, the most blocks first */
+	assert_int_equal(parse("offcpu -p 10 --stacks -s count", &a, err), 0);
+	assert_int_equal(oc_build(&s, &a, true, &t), 0);
+	assert_int_equal(t.n, 3);
+	assert_int_equal(t.r[0].stack, 1);
+	assert_int_equal(t.r[0].count, 20);
+	assert_int_equal(t.r[1].stack, 2);
+	oc_table_free(&t);
 }
 
 /* top cpu: its words, and the split of on-CPU time as cputime_adjust() */
@@ -848,6 +917,8 @@ int main(void)
 		cmocka_unit_test(test_cpu_build),
 		cmocka_unit_test(test_sched_quantile),
 		cmocka_unit_test(test_sched_build),
+		cmocka_unit_test(test_offcpu_args),
+		cmocka_unit_test(test_offcpu_build),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

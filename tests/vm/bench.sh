@@ -19,12 +19,16 @@ median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int(
 
 bench_ns() { "$@" | sed -n 's/.*ns_per_[a-z]*=\([0-9.]*\).*/\1/p'; }
 
+# bench_compare NAME ROUNDS RUN ARM [DISARM]; BENCH_LOAD: module
+# parameters of stacklat's load (not the baseline's, which may not know
+# them)
 bench_compare() {
 	local name=$1 rounds=$2 run=$3 arm=$4 disarm=${5:-true} m0 m1 m2 m3 ko=$SL_KO
 	local -a none=() idle=() armed=() base=()
 	for _ in $(seq 1 "$rounds"); do
 		none+=("$(bench_ns $run)")
-		sl_load
+		# shellcheck disable=SC2086 # BENCH_LOAD: words of parameters
+		sl_load ${BENCH_LOAD:-}
 		idle+=("$(bench_ns $run)")
 		$arm
 		armed+=("$(bench_ns $run)")

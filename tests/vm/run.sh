@@ -82,7 +82,7 @@ case ${1:-} in
 -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
 esac
 # the Makefile's KERNELS
-[ $# -gt 0 ] || set -- 7.3+preempt 5.10 6.12 6.1+dkms 6.1-rt
+[ $# -gt 0 ] || set -- 5.10 6.12 7.3+preempt 6.1+dkms 6.1-rt
 [ "$mode" != demo ] || set -- "$1"
 
 # Boot variants: KERNEL+VARIANT is KERNEL's image and headers booted
@@ -148,6 +148,9 @@ jobs=${VM_JOBS:-$(($(nproc) < 2 ? 1 : 2))}
 # (the module build, the boot: boot_cost s; 100-110 s there).
 cost_default=60
 boot_cost=110
+# of it, the module's build, which the kernels after the first VM_JOBS
+# have made ahead (build_ahead) by the time their slot frees
+build_cost=60
 kfactor() {
 	case ${1%%+*} in
 	5.10) kf=15 ;;
@@ -228,16 +231,20 @@ kmatches() {
 #  - SL_FULL=1: each also on every matrix kernel.
 # SCENARIOS keeps only the scenarios whose names start so.  A malformed
 # declaration goes to plan_errors.
-declare -A plan_list=() plan_secs=() plan_kf=()
+declare -A plan_list=() plan_secs=() plan_kf=() plan_boot=()
 plan_errors=()
 plan_kernels=()
 plan_nsel=0
 plan() {
-	local k f name w ok best bend bsecs s hits kf anys=() matrix=()
+	local k f name w ok best bend bsecs s hits kf anys=() matrix=() i=0
 	plan_kernels=("$@")
 	for k; do
 		plan_list[$k]=
 		plan_secs[$k]=0
+		# the kernels after the first VM_JOBS boot a module built ahead
+		i=$((i + 1))
+		plan_boot[$k]=$boot_cost
+		[ $i -le "$jobs" ] || plan_boot[$k]=$((boot_cost - build_cost))
 		kfactor "$k"
 		plan_kf[$k]=$kf
 		knamed "$k" || matrix+=("$k")
@@ -301,14 +308,14 @@ plan() {
 # what NAME adds to kernel K's seconds (and the boot, with its first)
 plan_add() { # K NAME
 	local c=${costs[$2]:-$cost_default}
-	[ -n "${plan_list[$1]}" ] || c=$((c + boot_cost))
+	[ -n "${plan_list[$1]}" ] || c=$((c + plan_boot[$1]))
 	plan_list[$1]+="$2 "
 	plan_secs[$1]=$((plan_secs[$1] + c * plan_kf[$1] / 10))
 }
 plan_del() { # K NAME: undo the last plan_add K NAME
 	local c=${costs[$2]:-$cost_default}
 	plan_list[$1]=${plan_list[$1]%"$2 "}
-	[ -n "${plan_list[$1]}" ] || c=$((c + boot_cost))
+	[ -n "${plan_list[$1]}" ] || c=$((c + plan_boot[$1]))
 	plan_secs[$1]=$((plan_secs[$1] - c * plan_kf[$1] / 10))
 }
 # plan_end: sets end, when the last kernel (and VM_TAIL) would end, in s:
@@ -337,6 +344,8 @@ plan_end() {
 }
 
 cache=$here/.cache
+# this run, for what it leaves in the cache for itself (build_ahead)
+run_id=$$.$(date +%s%N)
 # a fresh clone has no cache yet: the host tools' logs go there first
 mkdir -p "$cache"
 boot_timeout=${BOOT_TIMEOUT:-300}
@@ -507,6 +516,39 @@ build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
 	! grep -qiE "warning:|error:" "$log"
 }
 
+# make_module KERNEL LOG: the module KERNEL boots, in $cache/build/KERNEL:
+# DKMS's for KERNEL+dkms (dkms-build.sh), else build_module's
+make_module() {
+	local k=$1 log=$2
+	if has_variant "$k" dkms; then
+		mkdir -p "$cache/build/$k"
+		"$here/dkms-build.sh" "$(kbase "$k")" "$cache/build/$k/stacklat.ko" > "$log" 2>&1
+	else
+		build_module "$k" "$log"
+	fi
+}
+
+# build_ahead KERNEL: make_module while the first kernels run (one make
+# job, beside their guests), leaving its log and "RUN_ID / STATUS SECS" in
+# $cache/build/KERNEL.ahead for run_kernel, which waits on the same lock
+# and takes it only from this run.  A slot that frees then boots at once
+# instead of building for a minute or more first (the builds of the last
+# kernels were on the critical path).
+build_ahead() {
+	local k=$1 t0=$SECONDS rc=0 fd
+	exec {fd}> "$cache/locks/build-$k"
+	flock "$fd"
+	# its guest started first (and may be loading that module): leave it
+	if [ "$(cat "$cache/build/$k.started" 2>/dev/null)" = "$run_id" ]; then
+		exec {fd}>&-
+		return
+	fi
+	rm -f "$cache/build/$k.ahead"
+	SL_BUILD_JOBS=1 make_module "$k" "$cache/build/$k.ahead.log" || rc=$?
+	printf '%s\n%s %s\n' "$run_id" "$rc" $((SECONDS - t0)) > "$cache/build/$k.ahead"
+	exec {fd}>&-
+}
+
 # Host programs the guest runs over 9p: the tool and the test helpers.
 build_host_tools() {
 	local d
@@ -550,24 +592,40 @@ run_kernel() {
 	local boot_timeout=$((boot_timeout * TIMEOUT_SCALE)) vm_timeout=$((vm_timeout * TIMEOUT_SCALE))
 	local stimeout=$((${SL_SCENARIO_TIMEOUT:-600} * TIMEOUT_SCALE))
 	t0=$SECONDS
+	# the module: built ahead by this run (build_ahead, below) or now
+	local bsecs brc=0 ahead=
+	exec {blockfd}> "$cache/locks/build-$k"
+	flock "$blockfd"
+	if [ -f "$cache/build/$k.ahead" ] &&
+	   [ "$(sed -n 1p "$cache/build/$k.ahead")" = "$run_id" ]; then
+		read -r brc bsecs < <(sed -n 2p "$cache/build/$k.ahead")
+		cp "$cache/build/$k.ahead.log" "$out/build.log"
+		ahead="built ahead, "
+	else
+		make_module "$k" "$out/build.log" || brc=$?
+		bsecs=$((SECONDS - t0))
+	fi
+	rm -f "$cache/build/$k.ahead" "$cache/build/$k.ahead.log"
+	mkdir -p "$cache/build"
+	echo "$run_id" > "$cache/build/$k.started"
+	exec {blockfd}>&-
 	if has_variant "$k" dkms; then
 		# KERNEL+dkms: the module DKMS builds from a dkms-src tree,
 		# as make dkms-install would, is the one the guest loads
-		mkdir -p "$cache/build/$k"
-		if ! "$here/dkms-build.sh" "$(kbase "$k")" "$cache/build/$k/stacklat.ko" > "$out/build.log" 2>&1; then
+		if [ "$brc" != 0 ]; then
 			record "$k" dkms-build FAIL "see $out/build.log"
 			tail -n 5 "$out/build.log" | sed "s/^/[$k]   /" || true
 			exec {lockfd}>&-
 			return
 		fi
-		record "$k" dkms-build PASS "$(tail -n 1 "$out/build.log") ($((SECONDS - t0))s)"
-	elif ! build_module "$k" "$out/build.log"; then
+		record "$k" dkms-build PASS "$(tail -n 1 "$out/build.log") (${ahead}${bsecs}s)"
+	elif [ "$brc" != 0 ]; then
 		record "$k" build FAIL "module build failed or warned: see $out/build.log"
 		grep -iE "warning:|error:" "$out/build.log" | head -n 5 | sed "s/^/[$k]   /" || true
 		exec {lockfd}>&-
 		return
 	else
-		note "$k" build "W=1 warning-free against $KVER ($((SECONDS - t0))s)"
+		note "$k" build "W=1 warning-free against $KVER (${ahead}${bsecs}s)"
 	fi
 	# make bench BENCH_BASE=REV: the engine of REV, measured in the same boot
 	rm -rf "$cache/build/$k-base"
@@ -624,8 +682,15 @@ run_kernel() {
 	# boot watchdog: the guest must reach guest-run.sh in BOOT_TIMEOUT s;
 	# meanwhile verdicts are shown as they come
 	nres=0
+	# and the CPU time QEMU used (utime + stime of timeout's child, in
+	# clock ticks, the last reading before it ends): the time note says
+	# how busy the guest kept its host core, i.e. how much of the slot
+	# went to sleeps and waits in the scenarios
+	qcpu=0
 	while kill -0 "$qpid" 2>/dev/null; do
 		collect "$k" "$out/results.log"
+		qc=$(pgrep -P "$qpid" | head -n1) || true
+		[ -z "$qc" ] || qcpu=$(awk '{ print $14 + $15 }' "/proc/$qc/stat" 2>/dev/null || echo "$qcpu")
 		if [ $((SECONDS - t0)) -ge "$boot_timeout" ] &&
 			! grep -aq '^STACKLAT-GUEST-UP' "$out/results.log"; then
 			why="the guest did not come up in ${boot_timeout}s"
@@ -670,7 +735,7 @@ run_kernel() {
 	else
 		note "$k" kernel-log "clean (no Oops/WARNING/BUG/lockdep/KASAN/UBSAN/hung task)"
 	fi
-	note "$k" time "boot + ${mode} ${secs}s; $(grep -a '^STACKLAT-TIME ' "$out/results.log" | awk '{ printf "%s%s %s", sep, $2, $3; sep = ", " }')"
+	note "$k" time "boot + ${mode} ${secs}s, QEMU busy $((qcpu / $(getconf CLK_TCK)))s; $(grep -a '^STACKLAT-TIME ' "$out/results.log" | awk '{ printf "%s%s %s", sep, $2, $3; sep = ", " }')"
 	exec {lockfd}>&-
 }
 
@@ -736,8 +801,8 @@ for k in "$@"; do
 	fi
 done
 # --fetch: each kernel (once per image) and the chroot its build needs,
-# two at a time in order (the first kernel, 7.3, needs the build chroot,
-# which takes longest: the others are fetched meanwhile); make check runs
+# two at a time in order (7.3, third, needs the build chroot, which takes
+# longest: it is made while the first two run); make check runs
 # it beside style and unit, so that the kernels wait for nothing but their
 # own fetch
 fetch_one() { # fetch_one BASE: the kernel and its toolchain
@@ -814,8 +879,29 @@ set -- "${ks[@]}"
 # fetch ahead, one kernel after the other, while the first ones run (a
 # kernel that starts waits only for its own fetch: get_kernel's lock);
 # not a job of this shell, whose jobs are the guests
+# and, in a test run, build ahead the module of each kernel that does not
+# start at once (the first VM_JOBS do), in order, once those have built
+# theirs (not to slow down the builds the first guests wait for)
 if [ $# -gt 0 ]; then
-	(for k in "$@"; do get_kernel "$k" > /dev/null 2>&1 || true; done) &
+	(
+		# niced: it takes the cores the guests leave idle
+		renice -n 19 -p "$BASHPID" > /dev/null 2>&1 || true
+		i=0 first=("${@:1:$jobs}")
+		for k in "$@"; do
+			i=$((i + 1))
+			get_kernel "$k" > /dev/null 2>&1 || continue
+			[ "$mode" = test ] && [ $i -gt "$jobs" ] || continue
+			for f in "${first[@]}"; do
+				for _ in $(seq 1 600); do
+					[ "$(cat "$cache/build/$f.started" 2>/dev/null)" != "$run_id" ] || break
+					sleep 1
+				done
+			done
+			first=()
+			mkdir -p "$cache/build" "$cache/locks"
+			build_ahead "$k"
+		done
+	) &
 	disown $!
 fi
 [ "$mode" = build ] || build_host_tools

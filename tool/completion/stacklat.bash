@@ -70,11 +70,11 @@ _stacklat()
 		;;
 	top)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "-p --pid -x --errors -s --sort -n --top -P --process -j --json --help" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "-p --pid -x --errors -s --sort -n --top -P --process -j --json --stacks --help" -- "$cur")
 		elif [[ ${words[cword - 1]} == -s || ${words[cword - 1]} == --sort ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "count time total max p99" -- "$cur")
 		elif ((nargs == 0)); then
-			mapfile -t COMPREPLY < <(compgen -W "syscalls disk sched cpu" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "syscalls disk sched offcpu cpu" -- "$cur")
 		fi
 		;;
 	enable | disable | reset)

@@ -235,10 +235,11 @@ def blackhole(port, n):
     wait_retrans(c, n)
     total, tab = consistent([c])
     backoff = info(c)[1]
+    lport = c.getsockname()[1]
     abort(c)
     subprocess.run(["tc", "qdisc", "del", "dev", "lo", "root"], check=True)
     s.close()
-    return result(total, tab, backoff=backoff)
+    return result(total, tab, backoff=backoff, lport=lport)
 
 
 def syn(port, n):
@@ -250,8 +251,9 @@ def syn(port, n):
         pass
     wait_retrans(c, n)
     total, tab = consistent([c])
+    lport = c.getsockname()[1]
     abort(c)
-    return result(total, tab)
+    return result(total, tab, lport=lport)
 
 
 def main():

@@ -14,7 +14,12 @@
 #    the original;
 #  - a connect into that blackhole: the SYN retransmissions, 1 s then 2 s
 #    after the previous SYN, as many as tcpi_total_retrans;
-#  - the per-remote-port stages hold them all.
+#  - the per-remote-port stages hold them all;
+#  - with "threshold tcpretrans all", one line per retransmission of the
+#    blackholed and the connecting socket: kind, the 4-tuple, state,
+#    no process (the timer's), the socket's count with it (1, 2, ...:
+#    tcpi_total_retrans, which the kernel adds to before the tracepoint)
+#    and its RTO doubling from line to line, as the kernel doubles it.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 . "$SL_REPO/tests/vm/net.sh"
@@ -39,6 +44,24 @@ d = d if isinstance(d, list) else [d]
 st = {s["name"]: s for x in d if x["pipeline"] == "tcpretrans" for s in x["stages"]}
 print(st.get(sys.argv[2], {}).get(sys.argv[3], 0))
 PY
+}
+
+# lines KIND LPORT RPORT STATE N: the tcpretrans lines waiting (read,
+# so consumed) are N, each of KIND from 127.0.0.1:LPORT to :RPORT in
+# STATE, from no process, with retrans 1..N in order; sets RTOS to their
+# rto_us values
+lines() {
+	local out bad
+	out=$("$SL_TOOL" events -n "$(($5 + 1))" -d 2 tcpretrans 2>/dev/null) || true
+	echo "$out"
+	assert_eq "$1 lines" "$5" "$(grep -c ' tcpretrans ' <<<"$out" || true)"
+	bad=$(awk -v k="$1" -v l="$2" -v r="$3" -v st="$4" '
+		{ delete f; for (i = 6; i <= NF; i++) { split($i, a, "="); f[a[1]] = a[2] } }
+		!((k in f) && f["sport"] == l && f["dport"] == r && f["saddr"] == "127.0.0.1" &&
+		  f["daddr"] == "127.0.0.1" && f["state"] == st && $2 == "-" && $3 == "0/0" &&
+		  f["retrans"] == NR) { print "line " NR ": " $0 }' <<<"$out")
+	[ -z "$bad" ] || fail "$1 lines: not the socket's: $bad"
+	RTOS=$(awk '{ for (i = 6; i <= NF; i++) if ($i ~ /^rto_us=/) { sub("rto_us=", "", $i); printf "%s ", $i } }' <<<"$out")
 }
 
 sl_modprobe sch_netem
@@ -77,11 +100,19 @@ bulk_kinds=$(js "$out" '" ".join("%s=%d" % kv for kv in sorted(d["kinds"].items(
 note "a peer blackholed after the handshake, no tail loss probe"
 ip netns exec $NS sysctl -qw net.ipv4.tcp_early_retrans=0
 ctl reset
+ctl threshold tcpretrans all
 out=$(python3 "$TR" $NS blackhole 7202 $NRTO 2>/tmp/sl-tr.err) ||
 	helper_failed blackhole
 echo "$out"
 cat "$SL_DBG/tcpretrans"
 n=$(js "$out" 'd["total_retrans"]')
+lines rto "$(js "$out" 'd["lport"]')" 7202 ESTAB "$n"
+# the RTO each line shows is the one its timer ran with: the kernel
+# doubles it after each (tcp_retransmit_timer: icsk_rto << 1), exactly
+read -ra r <<<"$RTOS"
+for ((i = 1; i < ${#r[@]}; i++)); do
+	assert_eq "line $((i + 1))'s rto_us (twice line $i's)" $((r[i - 1] * 2)) "${r[i]}"
+done
 assert_eq "RTO retransmissions" $NRTO "$n"
 assert_eq "rto = tcpi_total_retrans" "$n" "$(js "$out" 'd["kinds"]["rto"]')"
 assert_eq "tcpi_backoff" "$n" "$(js "$out" 'd["backoff"]')"
@@ -110,6 +141,9 @@ echo "$out"
 ip netns exec $NS tc qdisc del dev lo root
 cat "$SL_DBG/tcpretrans"
 s=$(js "$out" 'd["total_retrans"]')
+lines syn "$(js "$out" 'd["lport"]')" 7203 SYN-SENT "$s"
+assert_eq "lines suppressed" 0 "$(lost tcpretrans suppressed)"
+ctl threshold tcpretrans 0
 # SYNs at 0, 1 s and 3 s (initial RTO 1 s, doubled); a jiffies timer may
 # fire up to one jiffy (4 ms at HZ=250) before the exact instant of the
 # send it was armed after, and at most 1/8 late (the timer wheel)
@@ -119,4 +153,4 @@ assert_range "first SYN retransmission after (s)" 0.996 1.125 "$(awk "BEGIN { pr
 assert_range "second SYN retransmission after (s)" 1.996 2.25 "$(awk "BEGIN { print $(stage syn max_ns) / 1e9 }")"
 ctl disable tcpretrans
 sl_unload
-pass "loss 5%: $tot retransmissions in $xfers transfer(s) = tcpi_total_retrans ($bulk_kinds); blackhole: $n RTO = backoff, intervals $(awk "BEGIN { printf \"%.0f..%.0f\", $mn / 1e6, $mx / 1e6 }") ms; $s SYN retransmissions at 1 s and 2 s"
+pass "loss 5%: $tot retransmissions in $xfers transfer(s) = tcpi_total_retrans ($bulk_kinds); blackhole: $n RTO = backoff, intervals $(awk "BEGIN { printf \"%.0f..%.0f\", $mn / 1e6, $mx / 1e6 }") ms, $n lines with the 4-tuple, RTO ${r[0]}..${r[-1]} us; $s SYN retransmissions at 1 s and 2 s, $s lines"

@@ -37,7 +37,8 @@ st() {
 		"$SL_DBG/status"
 }
 
-sl_load
+# event_rate=0: every attempt written or overrun, none suppressed
+sl_load event_rate=0
 ctl func add __x64_sys_getppid
 ctl enable func
 
@@ -110,4 +111,28 @@ PY
 }
 phase debugfs
 phase netlink
-pass "a reader slower than two identical writers takes from both CPUs alike (debugfs and netlink)"
+
+# The rate limit (event_rate=100: 10 events of a pipeline per CPU in each
+# 100 ms window): N calls, every one an event ("threshold func all"), are
+# each written or counted suppressed, exactly (the rings hold them all:
+# no overrun); at most 10 written per CPU and window of the run.
+sl_unload
+sl_load event_rate=100
+ctl func add __x64_sys_getppid
+ctl enable func
+ctl threshold func all
+N=2000
+t0=$(date +%s%N)
+"$SPIN" -n $N -f "$SL_DBG/control" >/dev/null
+t1=$(date +%s%N)
+read -r w _ a b <<<"$(st)"
+sup=$(awk '/^pipeline func:/ { f = 1; next } /^pipeline / { f = 0 }
+	f && $1 == "lost:" { for (i = 2; i <= NF; i++) if ($i ~ /^suppressed=/) { sub("suppressed=", "", $i); print $i } }' "$SL_DBG/status")
+assert_eq "overruns" 0 $((a + b))
+assert_eq "written + suppressed (every call)" $N $((w + ${sup:-0}))
+# a run of L ns spans at most L / 100 ms + 2 windows, on each of 2 CPUs
+max=$(((($(date +%s%N) - t0) / 100000000 + 2) * 10 * 2))
+[ "$w" -le $max ] || fail "rate limit: $w written in $(((t1 - t0) / 1000000)) ms, more than $max"
+[ "${sup:-0}" -gt 0 ] || fail "rate limit: nothing suppressed of $N events in $(((t1 - t0) / 1000000)) ms"
+note "event_rate=100: $w of $N written in $(((t1 - t0) / 1000000)) ms (at most $max), $sup suppressed"
+pass "a reader slower than two identical writers takes from both CPUs alike (debugfs and netlink); event_rate=100: $w written + $sup suppressed = $N"

@@ -103,7 +103,7 @@ for c in "$MODROOT/boot/config-$KVER" "$MODROOT/usr/lib/modules/$KVER/config"; d
 done
 hz=${hz:-250}
 note "CONFIG_HZ=$hz"
-tol() { awk -v d="$delay" -v w="$pcount" -v hz="$hz" 'BEGIN { a = d * 0.03 + 2000000; b = w * 1000000000 / hz; printf "%d", a > b ? a : b }'; }
+tol() { awk -v d="$delay" -v w="$pcount" -v hz="$hz" 'BEGIN { a = d * 0.03 + 2000000; b = w * 1000000000 / hz; printf "%d", (a > b ? a : b) }'; }
 
 sl_load
 ctl enable sched
