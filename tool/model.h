@@ -159,12 +159,16 @@ struct dk_row {
 
 /* ---- the sched pipeline's rows (GET_KEYED) ---------------------------- */
 
-/* One row: a thread's run-queue waits. */
+/*
+ * One row: a thread's run-queue waits; of the cpu pipeline, its on-CPU
+ * slices, with the user and system time the kernel sampled during them.
+ */
 struct sd_row {
 	uint32_t tgid, tid;
 	char comm[16];			/* the process's */
 	char tcomm[16];			/* the thread's */
 	uint64_t count, time_ns, max_ns, preempted;
+	uint64_t user_tick_ns, sys_tick_ns;	/* cpu only */
 	uint64_t hist[STACKLAT_SC_NBUCKETS];
 };
 

@@ -694,6 +694,8 @@ static int fill_sd_row(void *row, struct nlattr *nest)
 	r->time_ns = get_u64(t[STACKLAT_SD_A_TIME_NS]);
 	r->max_ns = get_u64(t[STACKLAT_SD_A_MAX_NS]);
 	r->preempted = get_u64(t[STACKLAT_SD_A_PREEMPTED]);
+	r->user_tick_ns = get_u64(t[STACKLAT_SD_A_USER_TICK_NS]);
+	r->sys_tick_ns = get_u64(t[STACKLAT_SD_A_SYS_TICK_NS]);
 	return fill_sc_hist(r->hist, t[STACKLAT_SD_A_HIST_FIRST], t[STACKLAT_SD_A_HIST]);
 }
 
@@ -795,6 +797,11 @@ void sl_nl_get_sched(struct keyed_set *s)
 void sl_nl_get_offcpu(struct keyed_set *s)
 {
 	get_keyed("offcpu", sizeof(struct oc_row), fill_oc_row, s);
+}
+
+void sl_nl_get_cpu(struct keyed_set *s)
+{
+	get_keyed("cpu", sizeof(struct sd_row), fill_sd_row, s);
 }
 
 /* ---- GET_INFLIGHT ---------------------------------------------------------- */

@@ -697,6 +697,31 @@ static void oc_show(const struct top_args *a, const struct keyed_set *s, bool ma
 	oc_table_free(&t);
 }
 
+static void cpu_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		     struct json_object *env)
+{
+	char tot[FMT_NS_LEN], us[FMT_NS_LEN], sy[FMT_NS_LEN], p99[FMT_NS_LEN];
+	uint64_t u, y;
+	struct sd_table t;
+
+	if (sd_build(s, a, max, &t))
+		fatal("out of memory");
+	if (env) {
+		cpu_json(env, &t, a, max);
+	} else {
+		cpu_split(t.time_ns, t.user_tick_ns, t.sys_tick_ns, &u, &y);
+		fmt_ns(tot, sizeof(tot), t.time_ns);
+		fmt_ns(us, sizeof(us), u);
+		fmt_ns(sy, sizeof(sy), y);
+		fmt_ns(p99, sizeof(p99), t.p99_ns);
+		printf(": %s on CPU (user %s, system %s) in %llu slices, p99 slice %s (%llu preempted)\n",
+		       tot, us, sy, (unsigned long long)t.count, p99,
+		       (unsigned long long)t.preempted);
+		cpu_render(stdout, &t, a, max);
+	}
+	sd_table_free(&t);
+}
+
 /* One sample: the cumulative one (@elapsed 0) or the last interval's. */
 static void top_print(const struct top_args *a, const struct top_kind *k,
 		      const struct keyed_set *s, uint64_t elapsed, bool first)
@@ -836,6 +861,8 @@ static int cmd_top(int argc, char **argv)
 				sd_delta, sd_show },
 		[TOP_OFFCPU] = { "offcpu", "off-CPU time", "blocks", sl_nl_get_offcpu,
 				 oc_delta, oc_show },
+		[TOP_CPU] = { "cpu", "CPU time", "slices", sl_nl_get_cpu,
+			      sd_delta, cpu_show },
 	};
 	struct top_args a;
 	char err[160];
@@ -1142,7 +1169,8 @@ static const struct subcommand subcommands[] = {
 	  "syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top disk [-p PID] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top sched [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
-	  "       stacklat top offcpu [-p PID] [--stacks] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
+	  "       stacklat top offcpu [-p PID] [--stacks] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top cpu [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
 	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
@@ -1150,7 +1178,9 @@ static const struct subcommand subcommands[] = {
 	  "run-queue latency (runnable, woken or preempted, to on a CPU) per process,\n"
 	  "or per thread of -p's - bcc's runqlat -P, from the sched pipeline.  top\n"
 	  "offcpu: time blocked per process and reason, or per kernel stack -\n"
-	  "latencytap, bcc's offcputime - from the offcpu pipeline.",
+	  "latencytap, bcc's offcputime - from the offcpu pipeline.  top cpu: CPU\n"
+	  "time per process or thread, user and system, and its slices on a CPU -\n"
+	  "SystemTap's thread-times.stp, bcc's cpudist, from the cpu pipeline.",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
 	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
@@ -1204,7 +1234,20 @@ static const struct subcommand subcommands[] = {
 	  "-j: \"what\":\"offcpu\",\"by\":\"reason\"|\"stack\",\"pid\",\"sort\",\"blocks\",\n"
 	  "\"time_ns\",\"max_ns\",\"p99_ns\",\"total\",\"hist\",\"rows\":[{\"tgid\",\"comm\",\n"
 	  "\"reason\",\"stack\" and \"frames\" (--stacks),\"blocks\",\"time_ns\",\"avg_ns\",\n"
-	  "\"max_ns\",\"p99_ns\",\"hist\"}].\n" },
+	  "\"max_ns\",\"p99_ns\",\"hist\"}].\n"
+	  "\n"
+	  "top cpu: a row per process or thread as top sched's: PID COMM THREADS\n"
+	  "ONCPU USER SYS SLICES AVG P99 MAX PREEMPT; -s total (on CPU, default), max,\n"
+	  "p99 or count (of slices).  A slice runs from the thread's switch onto a CPU\n"
+	  "to its switch off it (PREEMPT: still runnable then).  USER and SYS split\n"
+	  "ONCPU in the ratio of the user and system time the kernel accounted to the\n"
+	  "thread during its slices (task->utime/stime: tick samples on a tick-based\n"
+	  "kernel), as /proc/PID/stat does (cputime_adjust): exact to a tick or so.\n"
+	  "-j: \"what\":\"cpu\",\"by\",\"pid\",\"sort\",\"slices\",\"time_ns\",\"user_ns\",\n"
+	  "\"sys_ns\",\"user_tick_ns\",\"sys_tick_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\n"
+	  "\"total\",\"hist\",\"rows\":[{\"tgid\",\"tid\",\"comm\",\"threads\",\"slices\",\n"
+	  "\"time_ns\",\"user_ns\",\"sys_ns\",\"user_tick_ns\",\"sys_tick_ns\",\"avg_ns\",\n"
+	  "\"max_ns\",\"p99_ns\",\"preempted\",\"hist\"}].\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

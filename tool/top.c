@@ -57,7 +57,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			} else if (!strcmp(optarg, "p99")) {
 				a->sort = TOP_SORT_P99;
 			} else {
-				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu: 'total', 'max', 'p99', 'count'), not '%s'",
+				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu, cpu: 'total', 'max', 'p99', 'count'), not '%s'",
 					 optarg);
 				return -1;
 			}
@@ -89,8 +89,9 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 	i = optind;
 	if (i < argc && !strcmp(argv[i], "disk")) {
 		a->what = TOP_DISK;
-	} else if (i < argc && !strcmp(argv[i], "sched")) {
-		a->what = TOP_SCHED;
+	} else if (i < argc && (!strcmp(argv[i], "sched") ||
+				!strcmp(argv[i], "cpu"))) {
+		a->what = argv[i][0] == 's' ? TOP_SCHED : TOP_CPU;
 		if (!sorted)
 			a->sort = TOP_SORT_TIME;
 	} else if (i < argc && !strcmp(argv[i], "offcpu")) {
@@ -99,8 +100,8 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			a->sort = TOP_SORT_TIME;
 	} else if (i >= argc || strcmp(argv[i], "syscalls")) {
 		snprintf(err, errlen, i < argc ?
-			 "'%s': 'syscalls', 'disk', 'sched' or 'offcpu' can be shown" :
-			 "what? (syscalls, disk, sched or offcpu)%s", i < argc ? argv[i] : "");
+			 "'%s': 'syscalls', 'disk', 'sched', 'offcpu' or 'cpu' can be shown" :
+			 "what? (syscalls, disk, sched, offcpu or cpu)%s", i < argc ? argv[i] : "");
 		return -1;
 	}
 	i++;
@@ -128,9 +129,10 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			 a->errors ? "-x" : a->by_process ? "-P" : "-s");
 		return -1;
 	}
-	if (a->what == TOP_SCHED && (a->errors || a->by_process)) {
-		snprintf(err, errlen, "%s: not for sched (a row per process; -p PID: per thread)",
-			 a->errors ? "-x" : "-P");
+	if ((a->what == TOP_SCHED || a->what == TOP_CPU) &&
+	    (a->errors || a->by_process)) {
+		snprintf(err, errlen, "%s: not for %s (a row per process; -p PID: per thread)",
+			 a->errors ? "-x" : "-P", a->what == TOP_CPU ? "cpu" : "sched");
 		return -1;
 	}
 	if (a->what == TOP_OFFCPU && (a->errors || a->by_process)) {
@@ -143,7 +145,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		return -1;
 	}
 	if (a->what == TOP_SYSCALLS && a->sort > TOP_SORT_TIME) {
-		snprintf(err, errlen, "-s max, p99: for offcpu and sched only");
+		snprintf(err, errlen, "-s max, p99: for sched, offcpu and cpu only");
 		return -1;
 	}
 	if (a->by_process && a->pid) {

@@ -20,7 +20,7 @@
 
 /* TOP_SORT_TIME is sched's "total"; MAX and P99 are sched's only */
 enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME, TOP_SORT_MAX, TOP_SORT_P99 };
-enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED, TOP_OFFCPU };
+enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED, TOP_OFFCPU, TOP_CPU };
 
 struct top_args {
 	enum top_what what;
@@ -214,6 +214,7 @@ struct sd_shown {
 	uint64_t comm_waits;		/* the waits of the row it came from */
 	uint32_t threads;		/* a process: its threads' rows */
 	uint64_t count, time_ns, max_ns, preempted, p99_ns;
+	uint64_t user_tick_ns, sys_tick_ns;	/* top cpu */
 	uint64_t hist[STACKLAT_SC_NBUCKETS];
 };
 
@@ -222,6 +223,7 @@ struct sd_table {
 	size_t n;
 	size_t total;			/* rows before the cut */
 	uint64_t count, time_ns, max_ns, preempted, p99_ns;	/* all rows */
+	uint64_t user_tick_ns, sys_tick_ns;
 	uint64_t hist[STACKLAT_SC_NBUCKETS];
 };
 
@@ -306,5 +308,32 @@ void oc_render(FILE *f, const struct oc_table *t, const struct top_args *a,
  */
 void oc_json(struct json_object *env, const struct oc_table *t,
 	     const struct top_args *a, bool max, const struct stack_set *stacks);
+/* ---- top cpu: the cpu pipeline's rows, sd_delta() and sd_build()'s ----- */
+
+/*
+ * On-CPU time @rtime split as the kernel's cputime_adjust() does, in the
+ * ratio of the user and system time it sampled (@utick, @stick): no
+ * system sample gives it all to user, no user sample all to system.
+ */
+void cpu_split(uint64_t rtime, uint64_t utick, uint64_t stick, uint64_t *user,
+	       uint64_t *sys);
+
+/*
+ * The table as text: PID COMM THREADS ONCPU USER SYS SLICES AVG P99 MAX
+ * PREEMPT (TID COMM for a process's threads), MAX "-" for an interval.
+ */
+void cpu_render(FILE *f, const struct sd_table *t, const struct top_args *a,
+		bool max);
+
+/*
+ * Added to @env: {"what":"cpu","by","pid","sort","slices","time_ns",
+ * "user_ns","sys_ns","user_tick_ns","sys_tick_ns","max_ns"|null,"p99_ns",
+ * "preempted","total","hist","rows":[{"tgid","tid" (a thread),"comm",
+ * "threads" (a process),"slices","time_ns","user_ns","sys_ns",
+ * "user_tick_ns","sys_tick_ns","avg_ns","max_ns"|null,"p99_ns",
+ * "preempted","hist"}]}.
+ */
+void cpu_json(struct json_object *env, const struct sd_table *t,
+	      const struct top_args *a, bool max);
 
 #endif

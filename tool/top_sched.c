@@ -2,7 +2,10 @@
 /*
  * "stacklat top sched": the sched pipeline's rows (one per thread: its
  * run-queue waits) summed per process, or a process's threads - bcc's
- * runqlat -P / -L with the worst first.  Pure logic (see top.h).
+ * runqlat -P / -L with the worst first.  "stacklat top cpu": the cpu
+ * pipeline's rows, of the same shape (a thread's on-CPU slices) with the
+ * user/system split - SystemTap's thread-times.stp, bcc's cpudist.  Pure
+ * logic (see top.h).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -28,7 +31,8 @@ static bool sd_row_minus(void *cv, const void *pv)
 	unsigned int i;
 
 	if (c->count < p->count || c->time_ns < p->time_ns ||
-	    c->preempted < p->preempted)
+	    c->preempted < p->preempted || c->user_tick_ns < p->user_tick_ns ||
+	    c->sys_tick_ns < p->sys_tick_ns)
 		return false;
 	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
 		if (c->hist[i] < p->hist[i])
@@ -36,6 +40,8 @@ static bool sd_row_minus(void *cv, const void *pv)
 	c->count -= p->count;
 	c->time_ns -= p->time_ns;
 	c->preempted -= p->preempted;
+	c->user_tick_ns -= p->user_tick_ns;
+	c->sys_tick_ns -= p->sys_tick_ns;
 	c->max_ns = 0;		/* not known for an interval */
 	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
 		c->hist[i] -= p->hist[i];
@@ -124,6 +130,8 @@ static void sd_add(struct sd_shown *r, const struct sd_row *x)
 	r->count += x->count;
 	r->time_ns += x->time_ns;
 	r->preempted += x->preempted;
+	r->user_tick_ns += x->user_tick_ns;
+	r->sys_tick_ns += x->sys_tick_ns;
 	if (x->max_ns > r->max_ns)
 		r->max_ns = x->max_ns;
 	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
@@ -173,6 +181,8 @@ int sd_build(const struct keyed_set *s, const struct top_args *a, bool max,
 		t->count += x->count;
 		t->time_ns += x->time_ns;
 		t->preempted += x->preempted;
+		t->user_tick_ns += x->user_tick_ns;
+		t->sys_tick_ns += x->sys_tick_ns;
 		if (x->max_ns > t->max_ns)
 			t->max_ns = x->max_ns;
 		for (b = 0; b < STACKLAT_SC_NBUCKETS; b++)
@@ -195,15 +205,23 @@ int sd_build(const struct keyed_set *s, const struct top_args *a, bool max,
 	return 0;
 }
 
-void sd_render(FILE *f, const struct sd_table *t, const struct top_args *a,
-	       bool max)
+/* top sched's table, or with @cpu top cpu's (ONCPU USER SYS, SLICES) */
+static void sdc_render(FILE *f, const struct sd_table *t,
+		       const struct top_args *a, bool max, bool cpu)
 {
 	char tot[FMT_NS_LEN], avg[FMT_NS_LEN], mx[FMT_NS_LEN], p99[FMT_NS_LEN];
+	char us[FMT_NS_LEN], sy[FMT_NS_LEN];
+	uint64_t u, y;
 	size_t i;
 
-	fprintf(f, "%-8s %-16s %7s %10s %10s %10s %10s %10s %8s\n",
-		a->pid ? "TID" : "PID", "COMM", a->pid ? "" : "THREADS",
-		"WAITS", "TOTAL", "AVG", "P99", "MAX", "PREEMPT");
+	fprintf(f, "%-8s %-16s %7s ", a->pid ? "TID" : "PID", "COMM",
+		a->pid ? "" : "THREADS");
+	if (cpu)
+		fprintf(f, "%10s %10s %10s %10s", "ONCPU", "USER", "SYS",
+			"SLICES");
+	else
+		fprintf(f, "%10s %10s", "WAITS", "TOTAL");
+	fprintf(f, " %10s %10s %10s %8s\n", "AVG", "P99", "MAX", "PREEMPT");
 	for (i = 0; i < t->n; i++) {
 		const struct sd_shown *r = &t->r[i];
 		char thr[16] = "";
@@ -217,14 +235,31 @@ void sd_render(FILE *f, const struct sd_table *t, const struct top_args *a,
 			snprintf(mx, sizeof(mx), "-");
 		if (!a->pid)
 			snprintf(thr, sizeof(thr), "%u", r->threads);
-		fprintf(f, "%-8u %-16s %7s %10llu %10s %10s %10s %10s %8llu\n",
-			a->pid ? r->tid : r->tgid, r->comm[0] ? r->comm : "-",
-			thr, (unsigned long long)r->count, tot, avg, p99, mx,
+		fprintf(f, "%-8u %-16s %7s ", a->pid ? r->tid : r->tgid,
+			r->comm[0] ? r->comm : "-", thr);
+		if (cpu) {
+			cpu_split(r->time_ns, r->user_tick_ns, r->sys_tick_ns,
+				  &u, &y);
+			fmt_ns(us, sizeof(us), u);
+			fmt_ns(sy, sizeof(sy), y);
+			fprintf(f, "%10s %10s %10s %10llu", tot, us, sy,
+				(unsigned long long)r->count);
+		} else {
+			fprintf(f, "%10llu %10s", (unsigned long long)r->count,
+				tot);
+		}
+		fprintf(f, " %10s %10s %10s %8llu\n", avg, p99, mx,
 			(unsigned long long)r->preempted);
 	}
 	if (t->total > t->n)
 		fprintf(f, "(%zu more not shown: -n 0 shows all)\n",
 			t->total - t->n);
+}
+
+void sd_render(FILE *f, const struct sd_table *t, const struct top_args *a,
+	       bool max)
+{
+	sdc_render(f, t, a, max, false);
 }
 
 void top_jadd_u64(struct json_object *o, const char *k, uint64_t v)
@@ -259,22 +294,38 @@ struct json_object *top_hist_json(const uint64_t *hist)
 	return h;
 }
 
-void sd_json(struct json_object *env, const struct sd_table *t,
-	     const struct top_args *a, bool max)
+static void cpu_json_times(struct json_object *o, uint64_t rtime,
+			   uint64_t utick, uint64_t stick)
+{
+	uint64_t u, s;
+
+	cpu_split(rtime, utick, stick, &u, &s);
+	top_jadd_u64(o, "user_ns", u);
+	top_jadd_u64(o, "sys_ns", s);
+	top_jadd_u64(o, "user_tick_ns", utick);
+	top_jadd_u64(o, "sys_tick_ns", stick);
+}
+
+/* top sched's JSON, or with @cpu top cpu's: slices, user and system */
+static void sdc_json(struct json_object *env, const struct sd_table *t,
+		     const struct top_args *a, bool max, bool cpu)
 {
 	static const char * const sorts[] = {
 		[TOP_SORT_COUNT] = "count", [TOP_SORT_TIME] = "total",
 		[TOP_SORT_MAX] = "max", [TOP_SORT_P99] = "p99",
 	};
+	const char *count = cpu ? "slices" : "waits";
 	struct json_object *rows = json_object_new_array(), *o;
 	size_t i;
 
-	json_object_object_add(env, "what", top_jstr("sched"));
+	json_object_object_add(env, "what", top_jstr(cpu ? "cpu" : "sched"));
 	json_object_object_add(env, "by", top_jstr(a->pid ? "thread" : "process"));
 	json_object_object_add(env, "pid", a->pid ? json_object_new_uint64(a->pid) : NULL);
 	json_object_object_add(env, "sort", top_jstr(sorts[a->sort]));
-	top_jadd_u64(env, "waits", t->count);
+	top_jadd_u64(env, count, t->count);
 	top_jadd_u64(env, "time_ns", t->time_ns);
+	if (cpu)
+		cpu_json_times(env, t->time_ns, t->user_tick_ns, t->sys_tick_ns);
 	json_object_object_add(env, "max_ns", max ? json_object_new_uint64(t->max_ns) : NULL);
 	top_jadd_u64(env, "p99_ns", t->p99_ns);
 	top_jadd_u64(env, "preempted", t->preempted);
@@ -290,8 +341,11 @@ void sd_json(struct json_object *env, const struct sd_table *t,
 		json_object_object_add(o, "comm", top_jstr(r->comm));
 		if (!a->pid)
 			top_jadd_u64(o, "threads", r->threads);
-		top_jadd_u64(o, "waits", r->count);
+		top_jadd_u64(o, count, r->count);
 		top_jadd_u64(o, "time_ns", r->time_ns);
+		if (cpu)
+			cpu_json_times(o, r->time_ns, r->user_tick_ns,
+				       r->sys_tick_ns);
 		top_jadd_u64(o, "avg_ns", r->count ? r->time_ns / r->count : 0);
 		json_object_object_add(o, "max_ns", max ? json_object_new_uint64(r->max_ns) : NULL);
 		top_jadd_u64(o, "p99_ns", r->p99_ns);
@@ -300,4 +354,39 @@ void sd_json(struct json_object *env, const struct sd_table *t,
 		json_object_array_add(rows, o);
 	}
 	json_object_object_add(env, "rows", rows);
+}
+
+void sd_json(struct json_object *env, const struct sd_table *t,
+	     const struct top_args *a, bool max)
+{
+	sdc_json(env, t, a, max, false);
+}
+
+/* ---- top cpu ------------------------------------------------------------ */
+
+void cpu_split(uint64_t rtime, uint64_t utick, uint64_t stick, uint64_t *user,
+	       uint64_t *sys)
+{
+	/* cputime_adjust(): no system sample, all user; no user, all system */
+	if (!stick) {
+		*sys = 0;
+	} else if (!utick) {
+		*sys = rtime;
+	} else {
+		*sys = (uint64_t)((unsigned __int128)rtime * stick /
+				  ((unsigned __int128)utick + stick));
+	}
+	*user = rtime - *sys;
+}
+
+void cpu_render(FILE *f, const struct sd_table *t, const struct top_args *a,
+		bool max)
+{
+	sdc_render(f, t, a, max, true);
+}
+
+void cpu_json(struct json_object *env, const struct sd_table *t,
+	      const struct top_args *a, bool max)
+{
+	sdc_json(env, t, a, max, true);
 }

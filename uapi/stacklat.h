@@ -228,6 +228,18 @@
  *                                    (the others with a wakeup)
  *       STACKLAT_SD_A_HIST_FIRST     u32, and STACKLAT_SD_A_HIST: as
  *       STACKLAT_SD_A_HIST           syscalls' (stacklat_sc_lower())
+ *                                  for cpu the same attributes: one
+ *                                  thread's on-CPU slices (switch-in to
+ *                                  switch-out)
+ *       STACKLAT_SD_A_COUNT          u64, slices that ended
+ *       STACKLAT_SD_A_TIME_NS        u64, their total time on a CPU
+ *       STACKLAT_SD_A_MAX_NS         u64, the longest
+ *       STACKLAT_SD_A_PREEMPTED      u64, slices that ended with the
+ *                                    thread still runnable (involuntary)
+ *       STACKLAT_SD_A_USER_TICK_NS   u64, task->utime the kernel
+ *                                    accounted during them (tick samples
+ *                                    on a tick-accounted kernel)
+ *       STACKLAT_SD_A_SYS_TICK_NS    u64, task->stime, likewise
  *   The dump is stamped with a sequence that changes whenever rows move or
  *   go (each fold, once a second, and each reset): a reply with
  *   NLM_F_DUMP_INTR set should be retried.  GET_PIPELINES gives the
@@ -833,6 +845,9 @@ enum stacklat_dk_attr {
  * A row of the sched pipeline (GET_KEYED's STACKLAT_A_KEYED): one thread's
  * run-queue latency, runnable (woken, or switched out still runnable) to
  * on a CPU; the histogram's buckets are syscalls' (stacklat_sc_lower()).
+ * A row of the cpu pipeline has the same attributes: one thread's on-CPU
+ * slices, and the two appended ones, the user and system time the
+ * kernel's accounting gave the thread during them.
  */
 enum stacklat_sd_attr {
 	STACKLAT_SD_A_UNSPEC,
@@ -847,6 +862,8 @@ enum stacklat_sd_attr {
 	STACKLAT_SD_A_HIST_FIRST,
 	STACKLAT_SD_A_HIST,
 	STACKLAT_SD_A_PAD,
+	STACKLAT_SD_A_USER_TICK_NS,
+	STACKLAT_SD_A_SYS_TICK_NS,
 	__STACKLAT_SD_A_LAST
 };
 #define STACKLAT_SD_A_MAX (__STACKLAT_SD_A_LAST - 1)

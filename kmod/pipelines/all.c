@@ -25,6 +25,7 @@ struct sl_pipeline *const sl_all_pipelines[] = {
 	&sl_pipe_sched,
 	&sl_pipe_stacks,
 	&sl_pipe_offcpu,
+	&sl_pipe_cpu,
 };
 
 const unsigned int sl_all_npipelines = ARRAY_SIZE(sl_all_pipelines);

@@ -53,8 +53,6 @@
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
-#include <linux/pid.h>
-#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -222,7 +220,6 @@ static void sl_dk_merge(u64 *dst, const u64 *src, unsigned int nvals,
 	if (src[DV_COMM])
 		memcpy(&dst[DV_COMM], &src[DV_COMM], 16);
 }
-
 
 static const struct sl_keyed_ops sl_dk_keyed_ops = {
 	.merge = sl_dk_merge,

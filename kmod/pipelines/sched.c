@@ -50,7 +50,7 @@
  * Slow events are not written: the event records the current task, which
  * at sched_switch is the one leaving, not the one whose wait ended.
  *
- * Rows: (tgid, tid), the thread's; their group is the process, retired
+ * Rows (sched.h, shared with cpu.c): (tgid, tid), the thread's; their group is the process, retired
  * when its last thread exits (sched_process_exit) and aged out
  * keyed_linger_ms later, so a thread that ended in a process that goes on
  * keeps its row until the process ends.  Each row carries the thread's
@@ -58,14 +58,7 @@
  * first used in a CPU's buffer.  Filters: tgid, tid - of the thread that
  * waits, not of the task running the probe.
  */
-#include <linux/pid.h>
-#include <linux/pid_namespace.h>
-#include <linux/sched.h>
-#include <linux/sched/signal.h>
-#include <linux/seq_file.h>
-#include <net/netlink.h>
-
-#include "sl.h"
+#include "sched.h"
 #include "sched_tp.h"
 
 /* timestamp slots */
@@ -74,18 +67,6 @@ enum { SD_READY, SD_ONCPU };
 /* the stages */
 enum { SD_ST_RUNQ };
 
-/* A row's values (keyed.h: value 0 is its weight, the waits). */
-enum {
-	SV_COUNT,				/* waits that ended */
-	SV_TIME,				/* their total */
-	SV_MAX,
-	SV_PREEMPTED,				/* waits begun by a switch-out */
-	SV_COMM,				/* the thread's name, 16 bytes */
-	SV_PCOMM = SV_COMM + 2,			/* the process's */
-	SV_HIST = SV_PCOMM + 2,
-	SV_NVALS = SV_HIST + STACKLAT_SC_NBUCKETS
-};
-
 /* aux[0] of a chain: the wait began with a switch-out */
 #define SD_AUX_PREEMPTED	1
 
@@ -93,39 +74,19 @@ static struct sl_stage sl_sd_stages[] = {
 	[SD_ST_RUNQ] = { "runqueue", "runnable", "oncpu", SD_READY, SD_ONCPU },
 };
 
-static __always_inline u64 sl_sd_key(u32 tgid, u32 tid)
-{
-	return (u64)tgid << 32 | tid;
-}
-
 /* One ended wait of @t, @ns long, in its row of this CPU's buffer. */
 static __always_inline void sl_sd_count(struct sl_keyed *t,
 					const struct task_struct *tsk,
 					u64 ns, bool preempted)
 {
 	struct sl_keyed_buf *b = sl_keyed_begin(t);
-	const struct task_struct *g;
-	bool fresh;
 	u64 *v;
 
 	if (!b)
 		return;
-	v = sl_keyed_row(t, b, sl_sd_key((u32)tsk->tgid, (u32)tsk->pid),
-			 &fresh);
-	if (v) {
-		if (fresh) {
-			g = READ_ONCE(tsk->group_leader);
-			sl_keyed_name((char *)&v[SV_COMM], tsk->comm);
-			sl_keyed_name((char *)&v[SV_PCOMM], g->comm);
-		}
-		v[SV_COUNT]++;
-		v[SV_TIME] += ns;
-		if (ns > v[SV_MAX])
-			v[SV_MAX] = ns;
-		if (preempted)
-			v[SV_PREEMPTED]++;
-		v[SV_HIST + sl_keyed_bucket(ns)]++;
-	}
+	v = sl_tr_row(t, b, tsk);
+	if (v)
+		sl_tr_add(v, ns, preempted);
 	sl_keyed_end(b);
 }
 
@@ -213,7 +174,6 @@ static __always_inline int sl_sd_switch(struct sl_ev *ev,
 	return SL_KEEP;
 }
 
-
 SL_SCHED_TPS(sd, sl_sd_wakeup, sl_sd_switch);
 
 static struct sl_hook sl_sd_hooks[] = {
@@ -223,94 +183,25 @@ static struct sl_hook sl_sd_hooks[] = {
 		 .post = sl_sd_wakeup),
 	SL_POINT("switch", sl_c_sd_switch, SL_ACT_NONE, SD_ONCPU, 0,
 		 .post = sl_sd_switch),
+	/* the exiting thread's chain is forgotten; its process's rows retire */
 	SL_POINT("process_exit", sl_c_sd_pexit, SL_ACT_FORGET, 0, SL_OBJ_TASK,
 		 .pre = sl_pipeline_keyed_pexit),
 };
 
-/* ---- folding and reading (process context) ---------------------------- */
+/* ---- reading (process context) ---------------------------------------- */
 
-static void sl_sd_merge(u64 *dst, const u64 *src, unsigned int nvals,
-			bool fresh)
-{
-	unsigned int i;
-
-	dst[SV_COUNT] += src[SV_COUNT];
-	dst[SV_TIME] += src[SV_TIME];
-	dst[SV_MAX] = max(dst[SV_MAX], src[SV_MAX]);
-	dst[SV_PREEMPTED] += src[SV_PREEMPTED];
-	/* the newest names (a thread renamed, a process that ran exec) */
-	if (src[SV_COMM])
-		memcpy(&dst[SV_COMM], &src[SV_COMM], 32);
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		dst[SV_HIST + i] += src[SV_HIST + i];
-}
-
-
-static const struct sl_keyed_ops sl_sd_keyed_ops = {
-	.merge = sl_sd_merge,
-	.alive = sl_keyed_tgid_alive,
+static const struct sl_tr_view sl_sd_view = {
+	.count = "waits", .total = "total", .hist = "run-queue latency",
 };
 
 static void sl_sd_show(struct seq_file *m, u64 key, const u64 *v)
 {
-	char tot[16], avg[16], mx[16], comm[16], pcomm[16];
-
-	if (!v) {
-		seq_printf(m, "%8s %8s %-15s %-15s %10s %10s %9s %9s %9s  %s\n",
-			   "tgid", "tid", "process", "thread", "waits",
-			   "preempted", "total", "avg", "max",
-			   "| run-queue latency from:count...");
-		return;
-	}
-	sl_keyed_show_comm(comm, &v[SV_COMM]);
-	sl_keyed_show_comm(pcomm, &v[SV_PCOMM]);
-	sl_fmt_ns(tot, sizeof(tot), v[SV_TIME]);
-	sl_fmt_ns(avg, sizeof(avg),
-		  v[SV_COUNT] ? div64_u64(v[SV_TIME], v[SV_COUNT]) : 0);
-	sl_fmt_ns(mx, sizeof(mx), v[SV_MAX]);
-	seq_printf(m, "%8u %8u %-15s %-15s %10llu %10llu %9s %9s %9s  |",
-		   sl_keyed_group(key), (u32)key, pcomm, comm, v[SV_COUNT],
-		   v[SV_PREEMPTED], tot, avg, mx);
-	sl_keyed_show_hist(m, &v[SV_HIST]);
+	sl_tr_show(m, key, v, &sl_sd_view);
 }
 
-static int sl_sd_put_u64(struct sk_buff *skb, int type, u64 v)
-{
-	return nla_put_u64_64bit(skb, type, v, STACKLAT_SD_A_PAD);
-}
-
-/* One row for GET_KEYED (inside its STACKLAT_A_KEYED nest). */
 static int sl_sd_put(struct sk_buff *skb, u64 key, const u64 *v)
 {
-	char comm[16], pcomm[16];
-
-	memcpy(comm, &v[SV_COMM], sizeof(comm));
-	comm[15] = '\0';
-	memcpy(pcomm, &v[SV_PCOMM], sizeof(pcomm));
-	pcomm[15] = '\0';
-	if (nla_put_u32(skb, STACKLAT_SD_A_TGID, sl_keyed_group(key)) ||
-	    nla_put_u32(skb, STACKLAT_SD_A_TID, (u32)key) ||
-	    nla_put_string(skb, STACKLAT_SD_A_COMM, pcomm) ||
-	    nla_put_string(skb, STACKLAT_SD_A_THREAD_COMM, comm) ||
-	    sl_sd_put_u64(skb, STACKLAT_SD_A_COUNT, v[SV_COUNT]) ||
-	    sl_sd_put_u64(skb, STACKLAT_SD_A_TIME_NS, v[SV_TIME]) ||
-	    sl_sd_put_u64(skb, STACKLAT_SD_A_MAX_NS, v[SV_MAX]) ||
-	    sl_sd_put_u64(skb, STACKLAT_SD_A_PREEMPTED, v[SV_PREEMPTED]))
-		return -EMSGSIZE;
-	return sl_keyed_put_hist(skb, STACKLAT_SD_A_HIST_FIRST,
-				 STACKLAT_SD_A_HIST, &v[SV_HIST],
-				 STACKLAT_SC_NBUCKETS);
-}
-
-/* ---- life ---------------------------------------------------------------- */
-
-#define SL_SD_FOLD_MS	1000
-
-/* The rows come with the first enable; disabling folds the last. */
-static int sl_sd_on_enable(struct sl_pipeline *p)
-{
-	return sl_pipeline_keyed_enable(p, SV_NVALS, &sl_sd_keyed_ops,
-					SL_SD_FOLD_MS);
+	return sl_tr_put(skb, key, v, false);
 }
 
 SL_PIPELINE(sched) = {
@@ -322,7 +213,7 @@ SL_PIPELINE(sched) = {
 	.nhooks = ARRAY_SIZE(sl_sd_hooks),
 	.stages = sl_sd_stages,
 	.nstages = ARRAY_SIZE(sl_sd_stages),
-	.on_enable = sl_sd_on_enable,
+	.on_enable = sl_tr_on_enable,
 	.on_disable = sl_pipeline_keyed_disable,
 	.teardown = sl_pipeline_keyed_teardown,
 	.keyed_show = sl_sd_show,

@@ -36,8 +36,6 @@
  */
 #include <linux/compat.h>
 #include <linux/err.h>
-#include <linux/pid.h>
-#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -262,7 +260,6 @@ static void sl_sc_merge(u64 *dst, const u64 *src, unsigned int nvals,
 	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
 		dst[SV_HIST + i] += src[SV_HIST + i];
 }
-
 
 static const struct sl_keyed_ops sl_sc_keyed_ops = {
 	.merge = sl_sc_merge,

@@ -22,11 +22,13 @@ PIPES = {
     "stacks": {"tgid", "tid"},
     # off-CPU time by reason and stack (issue 26)
     "offcpu": {"tgid", "tid"},
+    # CPU time per thread (issue 26)
+    "cpu": {"tgid", "tid"},
 }
 # the pipelines that keep keyed rows (GET_KEYED)
-KEYED_PIPES = {"syscalls", "disktop", "sched", "offcpu"}
+KEYED_PIPES = {"syscalls", "disktop", "sched", "offcpu", "cpu"}
 # those of PIPES without slow events: a threshold other than 0 is refused
-NOEVENT_PIPES = {"storage", "disktop", "stacks", "sched", "offcpu"}
+NOEVENT_PIPES = {"storage", "disktop", "stacks", "sched", "offcpu", "cpu"}
 KEYS = ["tgid", "tid", "lport", "rport", "proto", "ifindex", "iface", "dev",
         "op", "fs"]
 ATTR_OF_KEY = {"tgid": 1, "tid": 2, "lport": 3, "rport": 4, "proto": 5,

@@ -572,7 +572,7 @@ static void test_sched_args(void **state)
 	assert_int_equal(parse("sched -x", &a, err), -1);
 	assert_int_equal(parse("sched -P", &a, err), -1);
 	assert_int_equal(parse("syscalls -s p99", &a, err), -1);
-	assert_non_null(strstr(err, "sched only"));
+	assert_non_null(strstr(err, "sched, offcpu and cpu only"));
 	assert_int_equal(parse("scheds", &a, err), -1);
 	assert_non_null(strstr(err, "sched"));
 }
@@ -644,6 +644,42 @@ static void test_offcpu_build(void **state)
 	assert_int_equal(t.r[0].count, 20);
 	assert_int_equal(t.r[1].stack, 2);
 	oc_table_free(&t);
+}
+
+/* top cpu: its words, and the split of on-CPU time as cputime_adjust() */
+static void test_cpu_args_split(void **state)
+{
+	struct top_args a;
+	uint64_t u, y;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(parse("cpu -p 9 5 3", &a, err), 0);
+	assert_int_equal(a.what, TOP_CPU);
+	assert_int_equal(a.sort, TOP_SORT_TIME);
+	assert_int_equal(a.pid, 9);
+	assert_int_equal(a.interval_ns, 5000000000ULL);
+	assert_int_equal(a.count, 3);
+	assert_int_equal(parse("cpu -s p99", &a, err), 0);
+	assert_int_equal(a.sort, TOP_SORT_P99);
+	assert_int_equal(parse("cpu -P", &a, err), -1);
+	assert_non_null(strstr(err, "not for cpu"));
+	assert_int_equal(parse("cpus", &a, err), -1);
+	assert_non_null(strstr(err, "'cpu'"));
+	/* 3 ticks user, 1 system: a quarter of 1 s system */
+	cpu_split(1000000000ULL, 12000000, 4000000, &u, &y);
+	assert_int_equal(y, 250000000ULL);
+	assert_int_equal(u, 750000000ULL);
+	/* no system sample: all user; no user sample: all system */
+	cpu_split(7, 4000000, 0, &u, &y);
+	assert_true(u == 7 && y == 0);
+	cpu_split(7, 0, 4000000, &u, &y);
+	assert_true(u == 0 && y == 7);
+	cpu_split(7, 0, 0, &u, &y);
+	assert_true(u == 7 && y == 0);
+	/* no overflow: hours of CPU, many samples */
+	cpu_split(36000000000000ULL, 1ULL << 40, 1ULL << 40, &u, &y);
+	assert_int_equal(y, 18000000000000ULL);
 }
 
 static void test_sched_quantile(void **state)
@@ -786,6 +822,84 @@ static void test_sched_build(void **state)
 	free(d.r);
 }
 
+/* top cpu: the samples summed per process, split, rendered, in JSON, a delta */
+static void test_cpu_build(void **state)
+{
+	struct sd_row rows[2], prow[1];
+	struct keyed_set s = { rows, 2, 2, 1 }, p = { prow, 1, 1, 1 }, d = { 0 };
+	struct json_object *env, *o;
+	struct top_args a;
+	struct sd_table t;
+	char err[160], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	/* 1 s on CPU: 3 user samples to 1 system; 1 s: all system */
+	sd_fill(&rows[0], 10, 10, "burn", "burn", 100, 10000000);
+	rows[0].user_tick_ns = 12000000;
+	rows[0].sys_tick_ns = 4000000;
+	sd_fill(&rows[1], 10, 11, "burn", "loop", 100, 10000000);
+	rows[1].sys_tick_ns = 8000000;
+	assert_int_equal(parse("cpu", &a, err), 0);
+	assert_int_equal(sd_build(&s, &a, true, &t), 0);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(t.r[0].threads, 2);
+	assert_int_equal(t.r[0].user_tick_ns, 12000000);
+	assert_int_equal(t.r[0].sys_tick_ns, 12000000);
+	f = open_memstream(&text, &len);
+	cpu_render(f, &t, &a, true);
+	fclose(f);
+	assert_non_null(strstr(text, "ONCPU"));
+	assert_non_null(strstr(text, "SLICES"));
+	assert_non_null(strstr(text, "2.00s"));		/* ONCPU */
+	assert_non_null(strstr(text, "1.00s"));		/* half user, half system */
+	free(text);
+	sd_table_free(&t);
+	assert_int_equal(parse("cpu -p 10", &a, err), 0);
+	assert_int_equal(sd_build(&s, &a, true, &t), 0);
+	env = json_object_new_object();
+	cpu_json(env, &t, &a, true);
+	assert_true(json_object_object_get_ex(env, "what", &o));
+	assert_string_equal(json_object_get_string(o), "cpu");
+	assert_true(json_object_object_get_ex(env, "slices", &o));
+	assert_int_equal(json_object_get_uint64(o), 200);
+	/* the first thread: 10 or 11, their totals equal */
+	assert_true(json_object_object_get_ex(env, "rows", &o));
+	o = json_object_array_get_idx(o, 0);
+	{
+		struct json_object *tid, *us, *sy;
+
+		assert_true(json_object_object_get_ex(o, "tid", &tid));
+		assert_true(json_object_object_get_ex(o, "user_ns", &us));
+		assert_true(json_object_object_get_ex(o, "sys_ns", &sy));
+		if (json_object_get_uint64(tid) == 10) {
+			assert_int_equal(json_object_get_uint64(us), 750000000);
+			assert_int_equal(json_object_get_uint64(sy), 250000000);
+		} else {
+			assert_int_equal(json_object_get_uint64(us), 0);
+			assert_int_equal(json_object_get_uint64(sy), 1000000000);
+		}
+	}
+	json_object_put(env);
+	sd_table_free(&t);
+	/* a delta subtracts the samples; fewer than before is a reset */
+	prow[0] = rows[0];
+	prow[0].count = 40;
+	prow[0].time_ns = 400000000;
+	prow[0].hist[stacklat_sc_bucket(10000000)] = 40;
+	prow[0].user_tick_ns = 4000000;
+	prow[0].sys_tick_ns = 4000000;
+	assert_int_equal(sd_delta(&s, &p, &d), 0);
+	assert_int_equal(SD(d, 0).user_tick_ns, 8000000);
+	assert_int_equal(SD(d, 0).sys_tick_ns, 0);
+	assert_int_equal(SD(d, 0).count, 60);
+	prow[0].sys_tick_ns = 5000000;
+	assert_int_equal(sd_delta(&s, &p, &d), 0);
+	assert_int_equal(SD(d, 0).sys_tick_ns, 4000000);	/* whole */
+	free(d.r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -799,6 +913,8 @@ int main(void)
 		cmocka_unit_test(test_disk_names),
 		cmocka_unit_test(test_disk_build_render),
 		cmocka_unit_test(test_sched_args),
+		cmocka_unit_test(test_cpu_args_split),
+		cmocka_unit_test(test_cpu_build),
 		cmocka_unit_test(test_sched_quantile),
 		cmocka_unit_test(test_sched_build),
 		cmocka_unit_test(test_offcpu_args),
