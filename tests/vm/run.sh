@@ -528,6 +528,17 @@ make_module() {
 	fi
 }
 
+# renice_tree PID: PID and all below it back to nice 0 (what they start
+# from then on inherits it); quiet when PID is gone or it may not
+renice_tree() {
+	local c
+	[ -n "${1:-}" ] || return 0
+	renice -n 0 -p "$1" > /dev/null 2>&1 || true
+	for c in $(pgrep -P "$1" 2>/dev/null); do
+		renice_tree "$c"
+	done
+}
+
 # build_ahead KERNEL: make_module while the first kernels run (one make
 # job, beside their guests), leaving its log and "RUN_ID / STATUS SECS" in
 # $cache/build/KERNEL.ahead for run_kernel, which waits on the same lock
@@ -544,7 +555,9 @@ build_ahead() {
 		return
 	fi
 	rm -f "$cache/build/$k.ahead"
+	echo "$BASHPID" > "$cache/build/$k.ahead.pid"
 	SL_BUILD_JOBS=1 make_module "$k" "$cache/build/$k.ahead.log" || rc=$?
+	rm -f "$cache/build/$k.ahead.pid"
 	printf '%s\n%s %s\n' "$run_id" "$rc" $((SECONDS - t0)) > "$cache/build/$k.ahead"
 	exec {fd}>&-
 }
@@ -595,7 +608,11 @@ run_kernel() {
 	# the module: built ahead by this run (build_ahead, below) or now
 	local bsecs brc=0 ahead=
 	exec {blockfd}> "$cache/locks/build-$k"
-	flock "$blockfd"
+	if ! flock -n "$blockfd"; then
+		# built ahead still, niced: a slot waits for it now
+		renice_tree "$(cat "$cache/build/$k.ahead.pid" 2>/dev/null)"
+		flock "$blockfd"
+	fi
 	if [ -f "$cache/build/$k.ahead" ] &&
 	   [ "$(sed -n 1p "$cache/build/$k.ahead")" = "$run_id" ]; then
 		read -r brc bsecs < <(sed -n 2p "$cache/build/$k.ahead")
