@@ -133,10 +133,11 @@ firstrun-demo: deps
 
 # make check's tests besides style, unit and the matrix (the fresh clone's
 # own make check, in firstrun, runs none of them).  CHECK_BG, those that
-# boot nothing, run from the start beside the guests at nice 19: the
-# guests leave a core idle for some 40 % of their time (sleeps, waits on
-# timers, netem delays: QEMU busy 20 of 32 s in a 10-func run), which a
-# niced job takes without slowing them (log: tests/vm/out/check-bg.log).
+# boot nothing, run from the start beside the guests at nice 19: they take
+# what the guests leave idle (their sleeps, timers and netem delays; on an
+# idle host a guest kept its core busy 91 % of a 12/16/72/96 run: the run
+# summary's "QEMU busy"), without slowing them, and finish long before the
+# matrix does (log: tests/vm/out/check-bg.log).
 # CHECK_TAIL runs beside
 # the matrix's last kernels, in the first slot the matrix frees once all
 # its kernels have started (VM_TAIL; its builds one job at a time, not to
