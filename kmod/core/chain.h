@@ -24,15 +24,20 @@ static __always_inline void sl_loss(struct sl_pipeline *p, enum sl_loss l)
 	this_cpu_inc(p->priv.loss->v[l]);
 }
 
-/* Record one sample @delta of stage @stage, checking it is plausible. */
-static __always_inline void sl_record(struct sl_pipeline *p, unsigned int stage,
+/*
+ * Record one sample @delta of stage @stage, checking it is plausible:
+ * false when it is not (counted bad_delta), for a caller that keeps more
+ * of the sample (a keyed row) only when it was recorded.
+ */
+static __always_inline bool sl_record(struct sl_pipeline *p, unsigned int stage,
 				      s64 delta)
 {
 	if (unlikely(delta < 0 || (u64)delta > sl_max_delta_ns)) {
 		sl_loss(p, SL_LOSS_BAD_DELTA);
-		return;
+		return false;
 	}
 	sl_hist_add(&p->priv.hists[stage], (u64)delta);
+	return true;
 }
 
 /*

@@ -110,14 +110,11 @@ static __always_inline void sl_cpu_out(struct sl_pipeline *p,
 		sl_loss(p, SL_LOSS_UNMATCHED);
 		return;
 	}
-	if ((s64)ns < 0 || ns > sl_max_delta_ns) {
-		sl_loss(p, SL_LOSS_BAD_DELTA);
+	if (!sl_record(p, CPU_ST_ONCPU, (s64)ns))
 		return;
-	}
 	/* never less: a thread's utime and stime only grow */
 	du = READ_ONCE(prev->utime) - u0;
 	ds = READ_ONCE(prev->stime) - s0;
-	sl_record(p, CPU_ST_ONCPU, (s64)ns);
 	t = sl_pipeline_keyed(p);
 	if (t)
 		sl_cpu_count(t, prev, ns, du, ds,

@@ -261,11 +261,8 @@ static __always_inline int sl_oc_wakeup(struct sl_ev *ev,
 		sl_loss(p, SL_LOSS_UNMATCHED);
 		return SL_KEEP;
 	}
-	if ((s64)ns < 0 || ns > sl_max_delta_ns) {
-		sl_loss(p, SL_LOSS_BAD_DELTA);
+	if (!sl_record(p, OC_ST_OFFCPU, (s64)ns))
 		return SL_KEEP;
-	}
-	sl_record(p, OC_ST_OFFCPU, (s64)ns);
 	k = sl_pipeline_keyed(p);
 	if (k)
 		sl_oc_count(k, t, stack, ns);

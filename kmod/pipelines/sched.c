@@ -163,11 +163,8 @@ static __always_inline int sl_sd_switch(struct sl_ev *ev,
 		sl_loss(p, SL_LOSS_UNMATCHED);
 		return SL_KEEP;
 	}
-	if ((s64)ns < 0 || ns > sl_max_delta_ns) {
-		sl_loss(p, SL_LOSS_BAD_DELTA);
+	if (!sl_record(p, SD_ST_RUNQ, (s64)ns))
 		return SL_KEEP;
-	}
-	sl_record(p, SD_ST_RUNQ, (s64)ns);
 	t = sl_pipeline_keyed(p);
 	if (t)
 		sl_sd_count(t, next, ns, preempted);
