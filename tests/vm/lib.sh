@@ -36,6 +36,17 @@ assert_range() {
 	echo "ok: $1 = $4 (in $2..$3)"
 }
 
+# sl_hz: the guest kernel's CONFIG_HZ, from its config in MODROOT (250,
+# Debian's, when it cannot be read); the scheduler scenarios' tolerances
+# allow a tick per wait (sched_clock_cpu is kept within a tick)
+sl_hz() {
+	local c hz=
+	for c in "$MODROOT/boot/config-$KVER" "$MODROOT/usr/lib/modules/$KVER/config"; do
+		[ -r "$c" ] && hz=$(sed -n 's/^CONFIG_HZ=//p' "$c") && [ -n "$hz" ] && break
+	done
+	echo "${hz:-250}"
+}
+
 # Load the module built for this kernel, with optional parameters.
 sl_load() {
 	insmod "$SL_KO" "$@" || fail "insmod stacklat $* failed"

@@ -97,11 +97,7 @@ run() {
 # way - and on a loaded host the error runs one way (5.10 in a make check:
 # +25.8 ms over 22 waits, 1.2 ms a wait at HZ=250).  So: a tick a wait the
 # kernel counted (pcount), or 3 % and 2 ms when that is more.
-hz=
-for c in "$MODROOT/boot/config-$KVER" "$MODROOT/usr/lib/modules/$KVER/config"; do
-	[ -r "$c" ] && hz=$(sed -n 's/^CONFIG_HZ=//p' "$c") && [ -n "$hz" ] && break
-done
-hz=${hz:-250}
+hz=$(sl_hz)
 note "CONFIG_HZ=$hz"
 tol() { awk -v d="$delay" -v w="$pcount" -v hz="$hz" 'BEGIN { a = d * 0.03 + 2000000; b = w * 1000000000 / hz; printf "%d", (a > b ? a : b) }'; }
 

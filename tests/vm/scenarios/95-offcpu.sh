@@ -60,11 +60,7 @@ run() {
 	wait $oc || fail "sl-offcpu $name failed"
 }
 
-hz=
-for c in "$MODROOT/boot/config-$KVER" "$MODROOT/usr/lib/modules/$KVER/config"; do
-	[ -r "$c" ] && hz=$(sed -n 's/^CONFIG_HZ=//p' "$c") && [ -n "$hz" ] && break
-done
-hz=${hz:-250}
+hz=$(sl_hz)
 note "CONFIG_HZ=$hz"
 
 sl_load
