@@ -37,7 +37,8 @@
 #                        (PROFILE=func|net|storage|block, on BENCH_KERNEL;
 #                        BENCH_BASE=REV: REV's module beside it)
 #   make install / make dkms-install
-#   make style           checkpatch, sparse and shellcheck
+#   make style           checkpatch, sparse, shellcheck and the docs' shape
+#                        (tests/docs-check.sh)
 #   make sparse          sparse (C=1) over the module
 #   make w1              W=1 build of the module
 
