@@ -37,7 +37,8 @@
 #                        (PROFILE=func|net|storage|block, on BENCH_KERNEL;
 #                        BENCH_BASE=REV: REV's module beside it)
 #   make install / make dkms-install
-#   make style           checkpatch, sparse and shellcheck
+#   make style           checkpatch, sparse, shellcheck and the docs' shape
+#                        (tests/docs-check.sh)
 #   make sparse          sparse (C=1) over the module
 #   make w1              W=1 build of the module
 
@@ -98,7 +99,7 @@ vmtest: tool helpers
 # on a boot with 1024 possible CPUs (+manycpus: what is sized by the CPU
 # count, 19-status-manycpus).  They arm and disarm only while their load
 # is stopped: arming under load crashes such a guest even with bpftrace
-# alone (../shared VM notes, README).  MT_MEM: the module's per-CPU memory
+# alone (../shared VM notes, docs/testing.md).  MT_MEM: the module's per-CPU memory
 # follows the possible CPUs (issue 31), and 50-storage-exact's storage
 # pipeline alone takes some 120 MiB of it at 1024: it drove a 1 GiB guest
 # out of memory.  Logs in tests/vm/out/$(MT_KERNEL)+mt/.
@@ -216,7 +217,7 @@ demo: deps tool helpers
 
 # rounds of each bench case, interleaved in one boot (medians reported)
 BENCH_ROUNDS ?= 5
-# the kernel make bench boots (the peers' tables in the README are 6.1's)
+# the kernel make bench boots (the peers' tables in docs/overhead.md are 6.1's and 7.3's)
 BENCH_KERNEL ?= 6.1
 bench: deps tool helpers
 	BENCH_BASE=$(BENCH_BASE) BENCH_ROUNDS=$(BENCH_ROUNDS) tests/vm/run.sh --bench $(BENCH_KERNEL)

@@ -15,7 +15,7 @@
  * Each flag below names the first upstream release that has the capability;
  * compat-probe.sh is run on every header set of the test matrix (5.10, 6.1,
  * 6.1-rt, 6.12, 7.3 booted; 7.2 and 7.3-rt built) and the flags each set
- * gets are listed in the README.
+ * gets are listed in docs/kernels.md.
  */
 #ifndef _STACKLAT_COMPAT_H
 #define _STACKLAT_COMPAT_H

@@ -5,7 +5,8 @@
 # Debian's linux-source-6.1 (extracted once into a cache) over kmod/ and
 # uapi/, the layering of kmod/ (layers.py), sparse (C=2) against the 6.1
 # headers, the scenarios' "# kernels:" lines (tests/vm/run.sh --check),
-# and shellcheck (warnings) over the test scripts and the compat probe.
+# and shellcheck (warnings) over the test scripts and the compat probe;
+# then the documentation's shape (tests/docs-check.sh).
 #
 # compat.h is the one place allowed to compare kernel versions, so only
 # there are checkpatch's LINUX_VERSION_CODE and CONSTANT_COMPARISON
@@ -105,6 +106,9 @@ else
 	echo "$out"
 	fail=1
 fi
+# the documentation's shape: README length, every page reachable from it,
+# a page per pipeline, no dangling relative link (tests/docs-check.sh)
+tests/docs-check.sh || fail=1
 wait $cp_pid || fail=1
 cat "$tmp/checkpatch.out"
 wait $sc_pid || fail=1

@@ -8,8 +8,8 @@
  *
  * time_ns is CLOCK_REALTIME in ns when the sample was read; interval_ns the
  * length of the interval a sample covers (null: cumulative since the
- * pipeline's last reset).  What follows depends on the command; the README
- * ("JSON output") documents each.  Histogram values carry their "unit"
+ * pipeline's last reset).  What follows depends on the command;
+ * docs/json.md documents each (the one place the schema is defined).  Histogram values carry their "unit"
  * ("ns" for times): the keys count, sum, min, max, avg, p50, p90, p99 and
  * p999 are in that unit; for unit "ns" the same values are also under the
  * older names sum_ns, min_ns, ... p999_ns.

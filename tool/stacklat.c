@@ -1098,7 +1098,7 @@ static const struct subcommand subcommands[] = {
 	  "Module version, kernel, clock, in-flight table; per pipeline its state,\n"
 	  "key, filter, losses and every hook point (armed, disarmed, not available,\n"
 	  "failed (why) or skipped) with its kind, target, hits and nmissed.",
-	  "-j, --json  one JSON line (schema: README, \"JSON output\").\n" },
+	  "-j, --json  one JSON line (schema: man stacklat, JSON; docs/json.md).\n" },
 	{ "show", cmd_show, "[-j|--json] [PIPELINE...] [INTERVAL [COUNT]]",
 	  "Per stage: count, avg, p50, p90, p99, p99.9 and max (all pipelines, or\n"
 	  "those named).",
@@ -1111,12 +1111,7 @@ static const struct subcommand subcommands[] = {
 	  "interval, the counts since that reset are printed, with a note.\n"
 	  "\n"
 	  "-j, --json  one JSON line per sample (JSON lines with INTERVAL), the same\n"
-	  "            shape either way: {\"schema\":1,\"command\":\"show\",\"time_ns\",\n"
-	  "            \"interval_ns\" (null: cumulative),\"pipelines\":[{\"pipeline\",\n"
-	  "            \"generation\",[\"enabled\"],\"reset\",\"stages\":[{\"name\",\"index\",\n"
-	  "            \"unit\",\"count\",\"sum\",\"min\",\"max\",\"avg\",\"p50\",\"p90\",\"p99\",\n"
-	  "            \"p999\",\"overflow\",\"min_exact\",\"max_exact\"}]}]} (README,\n"
-	  "            \"JSON output\").\n" },
+	  "            shape either way (schema: man stacklat, JSON; docs/json.md).\n" },
 	{ "hist", cmd_hist, "[--fine] [-j|--json] PIPELINE [STAGE]",
 	  "The histogram of a stage (or of every stage of the pipeline) as text bars.",
 	  "One row per power of two; --fine: one row per bucket (16 per power of\n"
@@ -1127,9 +1122,7 @@ static const struct subcommand subcommands[] = {
 	  "What is being followed right now: every live entry of the in-flight table\n"
 	  "with its pipeline, age, thread (if it follows one) and the points it has\n"
 	  "passed, as offsets from its start.",
-	  "-j, --json  one JSON line: {\"schema\":1,\"command\":\"inflight\",...,\"entries\":\n"
-	  "            [{\"pipeline\",\"age_ns\",\"tid\",\"desc\",\"points\":[{\"name\",\n"
-	  "            \"offset_ns\"}]}]} (README, \"JSON output\").\n" },
+	  "-j, --json  one JSON line (schema: man stacklat, JSON; docs/json.md).\n" },
 	{ "events", cmd_events,
 	  "[-j] [-t THRESHOLD|--all] [-p PID] [-n COUNT] [-d SECONDS] [PIPELINE...]",
 	  "Slow objects, one line each: time (CLOCK_MONOTONIC s), comm, tgid/tid,\n"
@@ -1147,14 +1140,8 @@ static const struct subcommand subcommands[] = {
 	  "              pipeline and CPU, the rest counted \"suppressed\".\n"
 	  "-p PID        only events of this process (or thread)\n"
 	  "-n COUNT      stop after COUNT events; -d SECONDS: after SECONDS\n"
-	  "-j, --json    JSON lines: {\"schema\":1,\"command\":\"events\",\"time_ns\",\n"
-	  "              \"interval_ns\":null,\"event\":{\"mono_ns\",\"pipeline\",\"comm\",\n"
-	  "              \"tgid\",\"tid\",\"cpu\",\"seq\",\"total_ns\",\"stages\":[{\"name\",\n"
-	  "              \"index\",\"ns\"}], and what the object was where known:\n"
-	  "              \"ifname\",\"sport\",\"dport\",\"dev\",\"op\",\"sector\",\"bytes\",\n"
-	  "              \"family\",\"saddr\",\"daddr\",\"state\",\"rto_us\",\"srtt_us\",\n"
-	  "              \"cwnd\",\"retrans\"}}, last a line with \"summary\":{\"read\",\n"
-	  "              \"shown\",\"overruns\"}.\n"
+	  "-j, --json    JSON lines, an event each, the last a summary\n"
+	  "              (schema: man stacklat, JSON; docs/json.md).\n"
 	  "Reading consumes the kernel's rings (one reader at a time; debugfs\n"
 	  "\"events\" reads the same).  At the end it reports the kernel's overruns\n"
 	  "(events the rings had no room for) during the run.\n" },
@@ -1192,13 +1179,8 @@ static const struct subcommand subcommands[] = {
 	  "-s, --sort KEY    count (default; errors with -x) or time\n"
 	  "-n, --top N       rows shown (default 10, 0: all)\n"
 	  "-P, --process     a row per process instead of per syscall\n"
-	  "-j, --json        one JSON line per sample: {\"schema\":1,\"command\":\"top\",\n"
-	  "                  \"time_ns\",\"interval_ns\",\"what\":\"syscalls\",\"by\",\"pid\",\n"
-	  "                  \"errors_only\",\"sort\",\"calls\",\"errors\",\"total\",\"rows\":\n"
-	  "                  [{\"syscall\",\"abi\",\"nr\" (or \"tgid\",\"comm\"),\"count\",\n"
-	  "                  \"errors\",\"time_ns\",\"untimed\",\"avg_ns\",\"max_ns\",\"errnos\":\n"
-	  "                  [{\"errno\",\"name\",\"count\"}],\"errno_other\",\"hist\":\n"
-	  "                  [[lo,hi,count]...]}]} (README, \"JSON output\").\n"
+	  "-j, --json        one JSON line per sample, every counter and each row's\n"
+	  "                  histogram (schema: man stacklat, JSON; docs/json.md)\n"
 	  "Names: x86-64's table; an i386 call (a 32-bit process, int 0x80) is shown\n"
 	  "as i386:NAME, an x32 one as x32:NAME: each ABI is counted apart.  A call\n"
 	  "is counted when it returns (exit and exit_group never do).\n"
@@ -1207,11 +1189,8 @@ static const struct subcommand subcommands[] = {
 	  "DISK READ_KB WRITE_KB R_OPS W_OPS; -p, -n, -j and INTERVAL as above (-x,\n"
 	  "-s, -P are for syscalls).  A bio counts for the task submitting it:\n"
 	  "writeback of dirty pages for the flusher (kworker), readahead for the\n"
-	  "reader, fsync for its caller.  -j: \"what\":\"disk\",\"pid\",\"sort\":\"bytes\",\n"
-	  "\"read_bytes\",\"write_bytes\",\"read_ops\",\"write_ops\",\"total\",\"rows\":\n"
-	  "[{\"tgid\",\"comm\",\"dev\",\"major\",\"minor\",\"disk\",\"read_bytes\",\n"
-	  "\"read_ops\",\"write_bytes\",\"write_ops\",\"discard_bytes\",\"discard_ops\",\n"
-	  "\"flush_ops\",\"other_ops\",\"ops\"}].\n"
+	  "reader, fsync for its caller.  -j: also discards, flushes and other\n"
+	  "operations.\n"
 	  "\n"
 	  "top sched: a row per process (its threads summed), or with -p PID per\n"
 	  "thread: PID COMM THREADS WAITS TOTAL AVG P99 MAX PREEMPT; -s total\n"
@@ -1219,10 +1198,6 @@ static const struct subcommand subcommands[] = {
 	  "runnable - woken, or switched out still runnable (preempted, yielding:\n"
 	  "PREEMPT counts those) - to its switch onto a CPU.  P99 is the upper bound\n"
 	  "of its log2 bucket (at most MAX); MAX is not known for an interval (\"-\").\n"
-	  "-j: \"what\":\"sched\",\"by\":\"process\"|\"thread\",\"pid\",\"sort\",\"waits\",\n"
-	  "\"time_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"total\",\"hist\",\"rows\":\n"
-	  "[{\"tgid\",\"tid\" (by thread),\"comm\",\"threads\" (by process),\"waits\",\n"
-	  "\"time_ns\",\"avg_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\"hist\"}].\n"
 	  "\n"
 	  "top offcpu: a row per process and reason - the innermost kernel function\n"
 	  "of the stack a thread blocked in that is not scheduler machinery (not in\n"
@@ -1231,10 +1206,6 @@ static const struct subcommand subcommands[] = {
 	  "(function+offset): PID COMM REASON BLOCKS TOTAL AVG P99 MAX; -s as for\n"
 	  "sched.  A block runs from the switch-out of a thread not runnable to its\n"
 	  "next wakeup.  --stacks needs CAP_SYS_ADMIN or CAP_PERFMON (the frames).\n"
-	  "-j: \"what\":\"offcpu\",\"by\":\"reason\"|\"stack\",\"pid\",\"sort\",\"blocks\",\n"
-	  "\"time_ns\",\"max_ns\",\"p99_ns\",\"total\",\"hist\",\"rows\":[{\"tgid\",\"comm\",\n"
-	  "\"reason\",\"stack\" and \"frames\" (--stacks),\"blocks\",\"time_ns\",\"avg_ns\",\n"
-	  "\"max_ns\",\"p99_ns\",\"hist\"}].\n"
 	  "\n"
 	  "top cpu: a row per process or thread as top sched's: PID COMM THREADS\n"
 	  "ONCPU USER SYS SLICES AVG P99 MAX PREEMPT; -s total (on CPU, default), max,\n"
@@ -1242,12 +1213,7 @@ static const struct subcommand subcommands[] = {
 	  "to its switch off it (PREEMPT: still runnable then).  USER and SYS split\n"
 	  "ONCPU in the ratio of the user and system time the kernel accounted to the\n"
 	  "thread during its slices (task->utime/stime: tick samples on a tick-based\n"
-	  "kernel), as /proc/PID/stat does (cputime_adjust): exact to a tick or so.\n"
-	  "-j: \"what\":\"cpu\",\"by\",\"pid\",\"sort\",\"slices\",\"time_ns\",\"user_ns\",\n"
-	  "\"sys_ns\",\"user_tick_ns\",\"sys_tick_ns\",\"max_ns\",\"p99_ns\",\"preempted\",\n"
-	  "\"total\",\"hist\",\"rows\":[{\"tgid\",\"tid\",\"comm\",\"threads\",\"slices\",\n"
-	  "\"time_ns\",\"user_ns\",\"sys_ns\",\"user_tick_ns\",\"sys_tick_ns\",\"avg_ns\",\n"
-	  "\"max_ns\",\"p99_ns\",\"preempted\",\"hist\"}].\n" },
+	  "kernel), as /proc/PID/stat does (cputime_adjust): exact to a tick or so.\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",
@@ -1286,9 +1252,7 @@ static const struct subcommand subcommands[] = {
 	  "              count=N sum=S\", then its frames, innermost (the function\n"
 	  "              itself) first, as function+0xoff/0xsize [module]\n"
 	  "-n N          the first N stacks only\n"
-	  "-j, --json    one JSON line: {\"schema\":1,\"command\":\"stacks\",\"time_ns\",\n"
-	  "              \"total\",\"stacks\":[{\"pipeline\",\"id\",\"count\",\"sum\",\n"
-	  "              \"truncated\",\"frames\":[...]}]}\n" },
+	  "-j, --json    one JSON line (schema: man stacklat, JSON; docs/json.md)\n" },
 	{ "help", cmd_help, "[COMMAND]", "This text, or one command's.", NULL },
 };
 

@@ -820,7 +820,7 @@ enum stacklat_blk_op {
 /*
  * A row of the disktop pipeline (GET_KEYED's STACKLAT_A_KEYED): one
  * process's bios to one disk, counted at their submission (block_bio_queue)
- * for the task submitting them (README, "Disk bytes per process").
+ * for the task submitting them (docs/pipelines/disktop.md).
  */
 enum stacklat_dk_attr {
 	STACKLAT_DK_A_UNSPEC,

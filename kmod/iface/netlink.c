@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "stacklat" generic netlink family.  Who may do what (README,
- * "Privileges"), all in the initial user namespace and checked on both the
- * socket's opener and the sender (netlink_capable()):
+ * The "stacklat" generic netlink family.  Who may do what
+ * (docs/privileges.md), all in the initial user namespace and checked on
+ * both the socket's opener and the sender (netlink_capable()):
  *
  *   - anything that changes state or places a probe (set, reset, func
  *     add/del): CAP_SYS_ADMIN or CAP_PERFMON, as perf asks for probes;

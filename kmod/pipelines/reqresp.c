@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * reqresp: where each request to a TCP server spends its time, from the
- * wire to the wire, per request (see README, "The reqresp pipeline").
+ * wire to the wire, per request (see docs/pipelines/reqresp.md).
  *
  * A request is the data one read-type call (tcp_recvmsg: read, recv,
  * recvmsg, readv) returns on a server socket; its response is what is next

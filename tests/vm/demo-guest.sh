@@ -49,7 +49,7 @@ echo "\$ stacklat hist func vfs_write"
 # memcached: 16 sets and 2000 gets on 4 connections (pymemcache over
 # loopback), only its port followed by reqresp.  (A set with noreply, the
 # client's default, has no response: its read goes on into the next
-# request's, README "Request/response".)
+# request's, docs/pipelines/reqresp.md.)
 echo
 echo "\$ memcached -u root -t 2 -p 11211 -l 127.0.0.1 &   # 16 sets + 2000 gets, 4 connections"
 memcached -u root -t 2 -p 11211 -U 0 -l 127.0.0.1 -m 16 &

@@ -1,7 +1,7 @@
 #!/bin/bash
 # kernels: any
 #   one kernel: the capability checks are the module's and the tool's, the same on every kernel
-# The privilege model (README, "Privileges"): placing probes and any other
+# The privilege model (docs/privileges.md): placing probes and any other
 # change needs CAP_SYS_ADMIN or CAP_PERFMON, reads CAP_NET_ADMIN or
 # CAP_PERFMON (or anyone with open_reads=1), all in the initial user
 # namespace; the netlink family exists only in the initial network

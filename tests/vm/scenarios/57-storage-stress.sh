@@ -8,7 +8,7 @@
 # kernel log stays silent (judged by the harness).
 #
 # 5.10 under multi-threaded QEMU TCG (the harness has since moved to
-# single-threaded TCG, see README "Kernels tested"): arming and disarming
+# single-threaded TCG, see docs/testing.md): arming and disarming
 # the ~40 ftrace-based kretprobes while both vCPUs ran through those very
 # functions livelocked the guest at the entry of a function being
 # re-patched (RIP at its first byte, a NOP in memory, on every CPU; once an
