@@ -165,7 +165,7 @@ check: deps
 	if [ -z "$$ok" ]; then \
 		kill $$fpid 2>/dev/null; exit 1; \
 	fi; \
-	rm -f tests/vm/out/*/fails; \
+	rm -f tests/vm/out/*/fails tests/vm/out/*/fails.tail; \
 	failed=; \
 	( $(if $(strip $(CHECK_BG)),SL_BUILD_JOBS=1 nice -n 19 $(MAKE) -k $(CHECK_BG),true) \
 		> tests/vm/out/check-bg.log 2>&1 ) & \
@@ -179,6 +179,7 @@ check: deps
 	for t in $(CHECK_EXTRAS); do $(MAKE) $$t || failed="$$failed $$t"; done; \
 	if [ -n "$$failed" ]; then \
 		echo "check: FAILED:$$failed"; \
+		cat tests/vm/out/*/fails.tail 2>/dev/null | sed 's/^/check: output: /'; \
 		cat tests/vm/out/*/fails 2>/dev/null | sed 's/^/check: FAILED: /'; \
 		exit 1; \
 	fi; echo "check: all passed"

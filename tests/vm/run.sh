@@ -778,6 +778,16 @@ run_kernel_bg() {
 	mkdir -p "$out"
 	printf '%s\n' "${summary[@]}" > "$out/summary"
 	[ ${#fails[@]} = 0 ] || printf '%s\n' "${fails[@]}" > "$out/fails"
+	# each failed scenario's last lines of output, for make check to print
+	# last: CI keeps a log's end, and a verdict alone does not say which
+	# assertion failed or with what values
+	local l n
+	for l in "${fails[@]}"; do
+		n=${l#"$k "}
+		n=${n%%:*}
+		grep -a "^\[$n\] " "$out/results.log" 2> /dev/null | tr -d '\r' |
+			tail -n 20 | sed "s/^/$k /"
+	done > "$out/fails.tail"
 	echo "$passed $failed $skipped" > "$out/counts"
 }
 
@@ -931,7 +941,7 @@ fi
 [ "$mode" = build ] || build_host_tools
 kpids=()
 for k in "$@"; do
-	rm -f "$repo/tests/vm/out/$k/summary" "$repo/tests/vm/out/$k/counts" "$repo/tests/vm/out/$k/fails"
+	rm -f "$repo/tests/vm/out/$k/summary" "$repo/tests/vm/out/$k/counts" "$repo/tests/vm/out/$k/fails" "$repo/tests/vm/out/$k/fails.tail"
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
 		wait -n || true
 	done
