@@ -1134,8 +1134,10 @@ static const struct subcommand subcommands[] = {
 	  "[-j] [-t THRESHOLD|--all] [-p PID] [-n COUNT] [-d SECONDS] [PIPELINE...]",
 	  "Slow objects, one line each: time (CLOCK_MONOTONIC s), comm, tgid/tid,\n"
 	  "pipeline, total and every stage passed in wire order; identity lines\n"
-	  "(tcpretrans: one per retransmission) add the socket's addresses, ports,\n"
-	  "state, RTO, srtt, cwnd and retransmissions.",
+	  "(tcpretrans: one per retransmission; tcpconnect: one per connect;\n"
+	  "tcpaccept: one per accepted connection) add the socket's addresses,\n"
+	  "ports, state, RTO, srtt, cwnd, retransmissions, a connect's result, a\n"
+	  "listener's accept queue.",
 	  "-t THRESHOLD  set the pipelines' threshold (500us, 10ms...; all enabled\n"
 	  "              pipelines with slow events if none is named) for the run,\n"
 	  "              restored after (CAP_SYS_ADMIN or CAP_PERFMON); without it,\n"
@@ -1153,7 +1155,7 @@ static const struct subcommand subcommands[] = {
 	  "              \"index\",\"ns\"}], and what the object was where known:\n"
 	  "              \"ifname\",\"sport\",\"dport\",\"dev\",\"op\",\"sector\",\"bytes\",\n"
 	  "              \"family\",\"saddr\",\"daddr\",\"state\",\"rto_us\",\"srtt_us\",\n"
-	  "              \"cwnd\",\"retrans\"}}, last a line with \"summary\":{\"read\",\n"
+	  "              \"cwnd\",\"retrans\",\"result\",\"qlen\",\"qmax\"}}, last a line with \"summary\":{\"read\",\n"
 	  "              \"shown\",\"overruns\"}.\n"
 	  "Reading consumes the kernel's rings (one reader at a time; debugfs\n"
 	  "\"events\" reads the same).  At the end it reports the kernel's overruns\n"
