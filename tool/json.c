@@ -377,6 +377,12 @@ void json_event(struct json_object *env, const struct stacklat_event *ev,
 		}
 		add_u64(o, "retrans", ev->retrans);
 	}
+	if (ev->flags & STACKLAT_EVENT_F_RESULT)
+		add(o, "result", json_object_new_int(ev->result));
+	if (ev->flags & STACKLAT_EVENT_F_QUEUE) {
+		add_u64(o, "qlen", ev->qlen);
+		add_u64(o, "qmax", ev->qmax);
+	}
 	add(env, "event", o);
 }
 
@@ -515,7 +521,8 @@ void json_event_write(struct json_event_writer *w, FILE *f, const struct stackla
 
 	_Static_assert(sizeof(ev->comm) < 64 && sizeof(ev->ifname) < 64, "set_text's buffer");
 	/* identity lines (rate-limited in the kernel): built each time */
-	if (ev->flags & (STACKLAT_EVENT_F_ADDR | STACKLAT_EVENT_F_TCP)) {
+	if (ev->flags & (STACKLAT_EVENT_F_ADDR | STACKLAT_EVENT_F_TCP |
+			 STACKLAT_EVENT_F_RESULT | STACKLAT_EVENT_F_QUEUE)) {
 		struct json_object *env = json_envelope("events", time_ns, 0);
 
 		json_event(env, ev, w->pl);

@@ -1127,8 +1127,10 @@ static const struct subcommand subcommands[] = {
 	  "[-j] [-t THRESHOLD|--all] [-p PID] [-n COUNT] [-d SECONDS] [PIPELINE...]",
 	  "Slow objects, one line each: time (CLOCK_MONOTONIC s), comm, tgid/tid,\n"
 	  "pipeline, total and every stage passed in wire order; identity lines\n"
-	  "(tcpretrans: one per retransmission) add the socket's addresses, ports,\n"
-	  "state, RTO, srtt, cwnd and retransmissions.",
+	  "(tcpretrans: one per retransmission; tcpconnect: one per connect;\n"
+	  "tcpaccept: one per accepted connection) add the socket's addresses,\n"
+	  "ports, state, RTO, srtt, cwnd, retransmissions, a connect's result, a\n"
+	  "listener's accept queue.",
 	  "-t THRESHOLD  set the pipelines' threshold (500us, 10ms...; all enabled\n"
 	  "              pipelines with slow events if none is named) for the run,\n"
 	  "              restored after (CAP_SYS_ADMIN or CAP_PERFMON); without it,\n"

@@ -796,7 +796,16 @@ struct stacklat_event {
 	__u32 srtt_us;		/* smoothed RTT */
 	__u32 cwnd;		/* congestion window, segments */
 	__u32 retrans;		/* its retransmissions, this one included (tcpi_total_retrans) */
-	__u32 pad4;
+	/* _F_RESULT: a connect's result, 0 or its errno (positive); was padding */
+	__s32 result;
+	/*
+	 * Appended in 0.5 (tcpaccept lines): a record of an older module ends
+	 * before qlen, and a reader takes these as unset.
+	 * _F_QUEUE: the listener's accept queue at that moment, its length
+	 * (sk_ack_backlog) and limit (sk_max_ack_backlog).
+	 */
+	__u32 qlen;
+	__u32 qmax;
 };
 
 #define STACKLAT_EVENT_F_IF	0x1
@@ -806,6 +815,8 @@ struct stacklat_event {
 #define STACKLAT_EVENT_F_IO	0x10
 #define STACKLAT_EVENT_F_ADDR	0x20
 #define STACKLAT_EVENT_F_TCP	0x40
+#define STACKLAT_EVENT_F_RESULT	0x80
+#define STACKLAT_EVENT_F_QUEUE	0x100
 
 /* the operation of a block request (the kernel's REQ_OP_*, by name) */
 enum stacklat_blk_op {

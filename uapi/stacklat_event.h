@@ -20,6 +20,9 @@
 /* the object fields of a 0.2 or 0.3 module's record: up to family */
 #define STACKLAT_EVENT_OBJ_LEN_0_2	(__builtin_offsetof(struct stacklat_event, family) - \
 					 STACKLAT_EVENT_OBJ_OFF)
+/* the object fields of a 0.4 module's record: up to qlen */
+#define STACKLAT_EVENT_OBJ_LEN_0_4	(__builtin_offsetof(struct stacklat_event, qlen) - \
+					 STACKLAT_EVENT_OBJ_OFF)
 
 static inline unsigned int stacklat_event_compact_len(const struct stacklat_event *ev)
 {
@@ -46,7 +49,8 @@ static inline void stacklat_event_pack(void *buf, const struct stacklat_event *e
  * Unpack @len bytes of a compact record into @ev (zeroed first); 0, or -1
  * when @len does not match the nstages it gives (the record is not one).
  * A 0.2 or 0.3 module's record has the shorter object
- * (STACKLAT_EVENT_OBJ_LEN_0_2): the fields after it stay unset.
+ * (STACKLAT_EVENT_OBJ_LEN_0_2), a 0.4 module's STACKLAT_EVENT_OBJ_LEN_0_4:
+ * the fields after it stay unset.
  */
 static inline int stacklat_event_unpack(struct stacklat_event *ev, const void *buf,
 					unsigned int len)
@@ -63,6 +67,8 @@ static inline int stacklat_event_unpack(struct stacklat_event *ev, const void *b
 	n = ev->nstages * STACKLAT_EVENT_STAGE_LEN;
 	if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN + n)
 		obj = STACKLAT_EVENT_OBJ_LEN;
+	else if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_4 + n)
+		obj = STACKLAT_EVENT_OBJ_LEN_0_4;
 	else if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_2 + n)
 		obj = STACKLAT_EVENT_OBJ_LEN_0_2;
 	else
@@ -150,7 +156,8 @@ static inline void stacklat_addr_fmt(char *buf, unsigned int len, unsigned int f
 
 /*
  * " if=NAME sport=N dport=N dev=MAJ:MIN op=NAME sector=N bytes=N
- * saddr=A daddr=A state=S rto_us=N srtt_us=N cwnd=N retrans=N", the
+ * saddr=A daddr=A state=S rto_us=N srtt_us=N cwnd=N retrans=N result=N
+ * qlen=N qmax=N", the
  * words whose flag is set, into @buf (@len > 0, always terminated); the
  * length written.  The interface name is cut at its first byte that is
  * not printable or is a blank.
@@ -204,6 +211,10 @@ static inline unsigned int stacklat_event_obj_fmt(char *buf, unsigned int len,
 					ev->srtt_us, ev->cwnd);
 		STACKLAT_EV_ADD(" retrans=%u", ev->retrans);
 	}
+	if (ev->flags & STACKLAT_EVENT_F_RESULT)
+		STACKLAT_EV_ADD(" result=%d", ev->result);
+	if (ev->flags & STACKLAT_EVENT_F_QUEUE)
+		STACKLAT_EV_ADD(" qlen=%u qmax=%u", ev->qlen, ev->qmax);
 #undef STACKLAT_EV_ADD
 	return n;
 }

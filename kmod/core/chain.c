@@ -66,7 +66,7 @@ void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 	}
 	if (p->on_record)
 		p->on_record(p, e);
-	if (unlikely(READ_ONCE(p->priv.ev_thresh)))
+	if (unlikely(READ_ONCE(p->priv.ev_thresh)) && !p->own_lines)
 		sl_event_emit(p, e);
 }
 

@@ -133,6 +133,14 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		ev->tid = 0;
 		memset(ev->comm, 0, sizeof(ev->comm));
 		ev->comm[0] = '-';
+	} else if (o && o->task) {
+		ev->tgid = o->tgid;
+		ev->tid = o->tid;
+		memset(ev->comm, 0, sizeof(ev->comm));
+		if (o->comm)
+			memcpy(ev->comm, o->comm, sizeof(ev->comm) - 1);
+		else
+			ev->comm[0] = '?';
 	} else {
 		ev->tgid = current->tgid;
 		ev->tid = current->pid;
@@ -163,6 +171,9 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		ev->srtt_us = o->srtt_us;
 		ev->cwnd = o->cwnd;
 		ev->retrans = o->retrans;
+		ev->result = o->result;
+		ev->qlen = o->qlen;
+		ev->qmax = o->qmax;
 	} else {
 		ev->flags = 0;
 		ev->dev = 0;
@@ -180,10 +191,12 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		ev->srtt_us = 0;
 		ev->cwnd = 0;
 		ev->retrans = 0;
+		ev->result = 0;
+		ev->qlen = 0;
+		ev->qmax = 0;
 	}
 	ev->pad2 = 0;
 	ev->pad3 = 0;
-	ev->pad4 = 0;
 	/* release: the record is whole before the reader sees it */
 	smp_store_release(&r->head, head + 1);
 out:
@@ -287,6 +300,31 @@ void sl_event_emit_obj(struct sl_pipeline *p, unsigned int stage, u64 start,
 	if (st.ns <= thresh && thresh != STACKLAT_THRESHOLD_ALL)
 		return;
 	sl_ev_put(p, end, st.ns, &st, 1, o);
+}
+
+/*
+ * The same for an object of @n (at most STACKLAT_EVENT_STAGES) stages,
+ * @stage[i] of @ns[i], that ended at @end: its total is their sum.
+ */
+void sl_event_emit_stages(struct sl_pipeline *p, const unsigned int *stage,
+			  const u64 *ns, unsigned int n, u64 end,
+			  const struct sl_ev_obj *o)
+{
+	u64 thresh = READ_ONCE(p->priv.ev_thresh), total = 0;
+	struct sl_ev_stage st[STACKLAT_EVENT_STAGES];
+	unsigned int i;
+
+	if (!thresh)
+		return;
+	n = min_t(unsigned int, n, STACKLAT_EVENT_STAGES);
+	for (i = 0; i < n; i++) {
+		st[i].index = stage[i];
+		st[i].ns = ns[i];
+		total += ns[i];
+	}
+	if (total <= thresh && thresh != STACKLAT_THRESHOLD_ALL)
+		return;
+	sl_ev_put(p, end, total, st, n, o);
 }
 
 /*

@@ -299,7 +299,13 @@ struct sl_ev_obj {
 	u8 tcp_state;
 	u8 saddr[16], daddr[16];
 	u32 rto_us, srtt_us, cwnd, retrans;
+	s32 result;			/* _F_RESULT */
+	u32 qlen, qmax;			/* _F_QUEUE */
 	bool anon;			/* no process: tgid 0, comm "-" */
+	/* the process is this one, not current's (comm may be NULL: "?") */
+	bool task;
+	u32 tgid, tid;
+	const char *comm;
 };
 
 /*
@@ -410,6 +416,12 @@ struct sl_pipeline {
 	 * one with neither is refused a threshold (sl_events_possible()).
 	 */
 	bool own_events;
+	/*
+	 * Its callbacks write the lines of the chains they finish too (an
+	 * identity line: what the entry does not hold): sl_chain_record()
+	 * writes none.
+	 */
+	bool own_lines;
 	/*
 	 * A keyed aggregation (keyed.h), optional: counters per key that
 	 * the pipeline's callbacks keep (syscalls: per process and

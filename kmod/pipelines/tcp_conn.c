@@ -17,6 +17,10 @@
  * its caller until then, so its answer cannot be processed earlier.
  * A v4-mapped IPv6 connect runs tcp_v4_connect inside tcp_v6_connect: the
  * inner call is left to the outer one.
+ * Its lines (events, a threshold or "all"): one per connect, established
+ * or failed, with its stage and time, the socket's addresses and ports and
+ * the result (0 or the errno); the process is the one that called
+ * connect(), remembered in the chain (the answer is processed in softirq).
  *
  * tcpaccept, per listening port ("<port>.<stage>"):
  *   synq           the first SYN-ACK sent (the request's snt_synack, in
@@ -32,6 +36,9 @@
  *                  kernel dropped because the queue was full; its count is
  *                  the kernel's ListenOverflows for that port
  * A child closed before it is accepted (the listener closed) is forgotten.
+ * Its lines: one per accepted connection, when accept() returns it, with
+ * its synq and acceptq stages, its addresses and ports, the accept queue's
+ * length and limit then; the process is the acceptor.
  */
 #include <linux/errno.h>
 #include <net/inet_connection_sock.h>
@@ -90,6 +97,8 @@ static const char * const sl_tc_conn_suffix[1] = { ".connect" };
 
 /* aux[0] of a connect chain: 1 + its remote port's tag */
 #define SL_TC_AUX_TAG	0
+/* aux[1]: the connecting task's tgid << 32 | pid */
+#define SL_TC_AUX_TASK	1
 
 /* The failure stage of errno @err (positive, or 0). */
 static __always_inline unsigned int sl_tc_fail_stage(int err)
@@ -105,6 +114,37 @@ static __always_inline unsigned int sl_tc_fail_stage(int err)
 	default:
 		return CS_FAILED;
 	}
+}
+
+/*
+ * The line of a connect (events): @stage from @start to @end, @err its
+ * result; the task is @task (tgid << 32 | pid), its comm current's when
+ * current is that task (process context, or its softirq: on loopback the
+ * answer is processed on the connecting task's stack), else "?".
+ */
+static __always_inline void sl_tc_conn_line(struct sl_pipeline *p,
+					    const struct sock *sk,
+					    unsigned int stage, u64 start,
+					    u64 end, int err, u64 task)
+{
+	struct sl_ev_obj o;
+
+	memset(&o, 0, sizeof(o));
+	sl_net_sk_obj(sk, &o);
+	o.flags |= STACKLAT_EVENT_F_RESULT;
+	o.result = err;
+	o.task = true;
+	o.tgid = (u32)(task >> 32);
+	o.tid = (u32)task;
+	if (current->pid == o.tid)
+		o.comm = current->comm;
+	sl_event_emit_obj(p, stage, start, end, &o);
+}
+
+/* Task context: current's tgid << 32 | pid. */
+static __always_inline u64 sl_tc_task(void)
+{
+	return (u64)(u32)current->tgid << 32 | (u32)current->pid;
 }
 
 /* tcp_v*_connect(sk, uaddr, len) entry: the caller's filter, the clock. */
@@ -139,7 +179,12 @@ static int sl_tc_connect_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	u16 rport, fr;
 
 	if (ret < 0) {
-		sl_record(p, sl_tc_fail_stage(-ret), (s64)(sl_ev_now(ev) - t0));
+		/* in connect(): process context */
+		if (sl_record(p, sl_tc_fail_stage(-ret),
+			      (s64)(sl_ev_now(ev) - t0)) &&
+		    unlikely(sl_events_thresh(p)))
+			sl_tc_conn_line(p, sk, sl_tc_fail_stage(-ret), t0,
+					sl_ev_now(ev), -ret, sl_tc_task());
 		return SL_KEEP;
 	}
 	if (ret || READ_ONCE(sk->sk_state) != TCP_SYN_SENT)
@@ -154,6 +199,7 @@ static int sl_tc_connect_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	if (!e)
 		return SL_KEEP;
 	e->aux[SL_TC_AUX_TAG] = 1 + sl_tc_port_tag(&sl_tc_rports, rport);
+	e->aux[SL_TC_AUX_TASK] = sl_tc_task();
 	sl_chain_put(e);
 	return SL_KEEP;
 }
@@ -170,18 +216,29 @@ static int sl_tc_conn_state_pre(struct sl_ev *ev)
 	return 0;
 }
 
+/* Softirq (the answer) or process context (a close, an error). */
 static int sl_tc_conn_state_post(struct sl_ev *ev, struct sl_flight_ent *e)
 {
 	const struct sock *sk = sl_ev_ptr(ev, 0);
+	u64 t0 = e->ts[C_CONNECT], now = sl_ev_now(ev);
+	unsigned int stage;
+	int err;
 
 	if ((int)sl_ev_arg(ev, 2) == TCP_ESTABLISHED) {
-		e->ts[C_ESTAB] = sl_ev_now(ev);
+		e->ts[C_ESTAB] = now;
+		if (unlikely(sl_events_thresh(ev->p)))
+			sl_tc_conn_line(ev->p, sk, CS_CONNECT, t0, now, 0,
+					e->aux[SL_TC_AUX_TASK]);
 		sl_chain_finish(ev->p, e);
 		return SL_DONE;
 	}
 	/* the error is set before the state changes (tcp_reset, tcp_write_err, tcp_v4_err) */
-	sl_record(ev->p, sl_tc_fail_stage(READ_ONCE(sk->sk_err)),
-		  (s64)(sl_ev_now(ev) - e->ts[C_CONNECT]));
+	err = READ_ONCE(sk->sk_err);
+	stage = sl_tc_fail_stage(err);
+	if (sl_record(ev->p, stage, (s64)(now - t0)) &&
+	    unlikely(sl_events_thresh(ev->p)))
+		sl_tc_conn_line(ev->p, sk, stage, t0, now, err,
+				e->aux[SL_TC_AUX_TASK]);
 	return SL_FORGET;
 }
 
@@ -241,6 +298,7 @@ SL_PIPELINE(tcpconnect) = {
 	.setup = sl_tc_conn_setup,
 	.on_record = sl_tc_conn_on_record,
 	.own_events = true,
+	.own_lines = true,
 };
 
 /* ---- tcpaccept --------------------------------------------------------- */
@@ -273,6 +331,8 @@ static const u8 sl_tc_acc_unit[AS_NPER] = {
 
 /* aux[0] of an accept chain: 1 + its listening port's tag */
 #define SL_TC_AUX_LTAG	0
+/* aux[1]: its time in the SYN queue (0: unknown) */
+#define SL_TC_AUX_SYNQ	1
 
 /* A listener on a port the filter lets through: its stages' first index. */
 static __always_inline int sl_tc_listener(struct sl_pipeline *p,
@@ -366,17 +426,49 @@ static int sl_tc_hs_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	if (!own_req || !READ_ONCE(*own_req))
 		return SL_KEEP;
 	synack = READ_ONCE(tcp_rsk(req)->snt_synack) * NSEC_PER_USEC;
-	if (synack)
-		sl_record(p, st + AS_SYNQ, (s64)(sl_ev_now(ev) - synack));
+	if (synack && !sl_record(p, st + AS_SYNQ, (s64)(sl_ev_now(ev) - synack)))
+		synack = 0;
 	e = sl_chain_start(p, (unsigned long)child, A_ESTAB, sl_ev_now(ev));
 	if (!e)
 		return SL_KEEP;
 	e->aux[SL_TC_AUX_LTAG] = 1 + tag;
+	e->aux[SL_TC_AUX_SYNQ] = synack ? sl_ev_now(ev) - synack : 0;
 	sl_chain_put(e);
 	return SL_KEEP;
 }
 
-/* inet_csk_accept returned a child: its accept-queue wait ends. */
+/*
+ * The line of an accepted connection @child of listener @sk (events): its
+ * SYN-queue and accept-queue times, addresses and ports, the accept
+ * queue's length and limit now; the process is current, the acceptor
+ * (inet_csk_accept: process context).
+ */
+static void sl_tc_acc_line(struct sl_pipeline *p, const struct sock *sk,
+			   const struct sock *child,
+			   const struct sl_flight_ent *e)
+{
+	unsigned int stage[2], n = 0, st;
+	struct sl_ev_obj o;
+	u64 ns[2];
+
+	if (!e->aux[SL_TC_AUX_LTAG])
+		return;
+	st = sl_dim_stage(&sl_tc_lports, (u32)(e->aux[SL_TC_AUX_LTAG] - 1));
+	if (e->aux[SL_TC_AUX_SYNQ]) {
+		stage[n] = st + AS_SYNQ;
+		ns[n++] = e->aux[SL_TC_AUX_SYNQ];
+	}
+	stage[n] = st + AS_ACCEPTQ;
+	ns[n++] = e->ts[A_ACCEPT] - e->ts[A_ESTAB];
+	memset(&o, 0, sizeof(o));
+	sl_net_sk_obj(child, &o);
+	o.flags |= STACKLAT_EVENT_F_QUEUE;
+	o.qlen = READ_ONCE(sk->sk_ack_backlog);
+	o.qmax = READ_ONCE(sk->sk_max_ack_backlog);
+	sl_event_emit_stages(p, stage, ns, n, e->ts[A_ACCEPT], &o);
+}
+
+/* inet_csk_accept(sk, ...) returned a child: its accept-queue wait ends. */
 static int sl_tc_accept_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
 	struct sl_flight_ent *e;
@@ -387,6 +479,10 @@ static int sl_tc_accept_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	if (!e)
 		return SL_KEEP;
 	e->ts[A_ACCEPT] = sl_ev_now(ev);
+	if (unlikely(sl_events_thresh(ev->p)) && e->ts[A_ESTAB] &&
+	    (s64)(e->ts[A_ACCEPT] - e->ts[A_ESTAB]) >= 0)
+		sl_tc_acc_line(ev->p, sl_ev_ptr(ev, 0),
+			       (const struct sock *)ev->ret, e);
 	sl_chain_finish(ev->p, e);
 	return SL_KEEP;
 }
@@ -470,4 +566,5 @@ SL_PIPELINE(tcpaccept) = {
 	.setup = sl_tc_acc_setup,
 	.on_record = sl_tc_acc_on_record,
 	.own_events = true,
+	.own_lines = true,
 };

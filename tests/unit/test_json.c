@@ -253,6 +253,18 @@ static void test_events(void **state)
 	ev.pipeline = 9;		/* unknown: no names */
 	render_event(line, sizeof(line), &ev, &pl);
 	assert_non_null(strstr(line, " 100/101 ? total=41.2ms stage0=12.0us stage4="));
+	/* a connect's result and a listener's queue (tcpconnect, tcpaccept lines) */
+	ev.flags = STACKLAT_EVENT_F_RESULT | STACKLAT_EVENT_F_QUEUE;
+	ev.result = 111;
+	ev.qlen = 2;
+	ev.qmax = 128;
+	render_event(line, sizeof(line), &ev, &pl);
+	assert_non_null(strstr(line, " result=111 qlen=2 qmax=128"));
+	json_object_put(env);
+	env = json_envelope("events", 1, 0);
+	json_event(env, &ev, &pl);
+	assert_non_null(strstr(text(env), "\"result\":111,\"qlen\":2,\"qmax\":128}"));
+	ev.flags = 0;
 
 	assert_int_equal(parse_duration("10ms", &ns), 0);
 	assert_int_equal(ns, 10000000);
@@ -369,7 +381,8 @@ static void test_event_compact_old(void **state)
 	unsigned int n = stacklat_event_compact_len(&ev), o;
 
 	(void)state;
-	assert_int_equal(STACKLAT_EVENT_OBJ_LEN - STACKLAT_EVENT_OBJ_LEN_0_2, 56);
+	assert_int_equal(STACKLAT_EVENT_OBJ_LEN_0_4 - STACKLAT_EVENT_OBJ_LEN_0_2, 56);
+	assert_int_equal(STACKLAT_EVENT_OBJ_LEN - STACKLAT_EVENT_OBJ_LEN_0_4, 8);
 	stacklat_event_pack(buf, &ev);
 	assert_int_equal(stacklat_event_unpack(&out, buf, n), 0);
 	assert_int_equal(out.family, 2);
@@ -387,6 +400,25 @@ static void test_event_compact_old(void **state)
 	assert_int_equal(out.rto_us, 0);
 	assert_int_equal(out.stages[0].ns, 100);
 	assert_int_equal(stacklat_event_unpack(&out, old, o + STACKLAT_EVENT_STAGE_LEN - 1), -1);
+	/* a 0.4 module's: no queue */
+	ev.flags |= STACKLAT_EVENT_F_RESULT | STACKLAT_EVENT_F_QUEUE;
+	ev.result = 111;
+	ev.qlen = 3;
+	ev.qmax = 128;
+	stacklat_event_pack(buf, &ev);
+	assert_int_equal(stacklat_event_unpack(&out, buf, n), 0);
+	assert_int_equal(out.result, 111);
+	assert_int_equal(out.qmax, 128);
+	o = STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_4;
+	memcpy(old, buf, o);
+	memcpy(old + o, buf + STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN,
+	       STACKLAT_EVENT_STAGE_LEN);
+	assert_int_equal(stacklat_event_unpack(&out, old, o + STACKLAT_EVENT_STAGE_LEN), 0);
+	assert_int_equal(out.rto_us, 200000);
+	assert_int_equal(out.result, 111);
+	assert_int_equal(out.qlen, 0);
+	assert_int_equal(out.qmax, 0);
+	assert_int_equal(out.stages[0].ns, 100);
 }
 
 /* addresses as debugfs and the tool print them (RFC 5952 for IPv6) */

@@ -10,6 +10,11 @@
       a listener that accepts and closes everything for SECONDS.
   tcpconn.py pair HOST PORT N
       serve and connect in one process (loopback).
+  tcpconn.py lines P4 N4 P6 N6 PC M
+      a listener on 127.0.0.1:P4 and one on [::1]:P6 (listen 128), each
+      accepted and closed by a second thread; N4 and N6 connects to them
+      from the main thread, then M to 127.0.0.1:PC (closed); prints JSON:
+      the process's pid and comm, the successful connects' local ports.
   tcpconn.py backlog HOST PORT BACKLOG N WAIT
       a listener with listen(BACKLOG) that does not accept while N clients
       connect (50 ms apart), then WAIT s after the last one started
@@ -19,6 +24,7 @@
 """
 import errno
 import json
+import os
 import socket
 import sys
 import threading
@@ -90,6 +96,47 @@ def netstat(key):
         if names and names[0] == "TcpExt:":
             return int(vals[names.index(key)])
     return 0
+
+
+def lines(p4, n4, p6, n6, pc, m):
+    ls = [listener("127.0.0.1", p4, 128), listener("::1", p6, 128)]
+    want = n4 + n6
+
+    def srv():
+        for s in ls:
+            s.settimeout(30)
+        got = 0
+        for s, n in zip(ls, (n4, n6)):
+            for _ in range(n):
+                c, _ = s.accept()
+                c.close()
+                got += 1
+        assert got == want
+
+    t = threading.Thread(target=srv)
+    t.start()
+    sports = []
+    for host, port, n in (("127.0.0.1", p4, n4), ("::1", p6, n6)):
+        for _ in range(n):
+            c = socket.socket(family(host), socket.SOCK_STREAM)
+            c.connect((host, port))
+            sports.append(c.getsockname()[1])
+            c.close()
+    t.join()
+    refused = 0
+    for _ in range(m):
+        c = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            c.connect(("127.0.0.1", pc))
+        except ConnectionRefusedError:
+            refused += 1
+        c.close()
+    for s in ls:
+        s.close()
+    with open("/proc/self/comm") as f:
+        comm = f.read().strip()
+    return {"pid": os.getpid(), "comm": comm, "sports": sports,
+            "refused": refused}
 
 
 def backlog(host, port, bl, n, wait):
@@ -165,6 +212,8 @@ def main():
         stop[0] = True
         t.join()
         s.close()
+    elif cmd == "lines":
+        out = lines(*map(int, sys.argv[2:8]))
     elif cmd == "backlog":
         out = backlog(host, port, int(sys.argv[4]), int(sys.argv[5]),
                       float(sys.argv[6]))

@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kernels: 5.10 6.1 6.12 7.3
+# (not 6.1-rt: the hooks are 70 and 71's, on 6.1's kernel)
+# tcpconnect and tcpaccept identity lines ("threshold PIPELINE all"): one
+# process connects N4 times over 127.0.0.1 and N6 times over ::1 to its
+# own listener (accepted by its other thread) and M times to a closed port.
+#  - exactly N4 + N6 tcpaccept lines and N4 + N6 + M tcpconnect lines;
+#  - the connects: the helper's tgid and main thread, result 0 and stage
+#    "connect" to the listener's port, result ECONNREFUSED (111) and stage
+#    "refused" to the closed one, the family's loopback addresses;
+#  - the accepts: the helper's tgid from another thread (the acceptor),
+#    local port the listener's, remote ports exactly the successful
+#    connects' local ports, an acceptq stage, the queue's limit the
+#    listen() backlog (128) and a length no more than it;
+#  - no line suppressed, nothing left in flight.
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+. "$SL_REPO/tests/vm/net.sh"
+
+TC=$SL_REPO/tests/vm/helpers/tcpconn.py
+N4=5 N6=3 M=4 P4=7601 P6=7603 PC=7602
+
+sl_load
+ctl enable tcpconnect
+ctl enable tcpaccept
+ctl reset
+ctl threshold tcpconnect all
+ctl threshold tcpaccept all
+
+note "$N4 connects over 127.0.0.1, $N6 over ::1, $M to a closed port"
+python3 "$TC" lines $P4 $N4 $P6 $N6 $PC $M >/tmp/sl-76.out
+cat /tmp/sl-76.out
+"$SL_TOOL" events -j -n $((2 * (N4 + N6) + M + 1)) -d 3 tcpconnect tcpaccept \
+	>/tmp/sl-76.ev 2>/dev/null || true
+grep '"event"' /tmp/sl-76.ev | head -4
+bad=$(python3 - /tmp/sl-76.out /tmp/sl-76.ev $N4 $N6 $M $P4 $P6 $PC <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))
+ev = [json.loads(l)["event"] for l in open(sys.argv[2]) if '"event"' in l]
+n4, n6, m, p4, p6, pc = map(int, sys.argv[3:9])
+bad = []
+con = [e for e in ev if e["pipeline"] == "tcpconnect"]
+acc = [e for e in ev if e["pipeline"] == "tcpaccept"]
+if len(con) != n4 + n6 + m:
+    bad.append("%d connect lines, not %d" % (len(con), n4 + n6 + m))
+if len(acc) != n4 + n6:
+    bad.append("%d accept lines, not %d" % (len(acc), n4 + n6))
+lo = {4: "127.0.0.1", 6: "::1"}
+want = {p4: (n4, 4, 0, "connect"), p6: (n6, 6, 0, "connect"), pc: (m, 4, 111, "refused")}
+for port, (n, fam, res, stage) in want.items():
+    got = [e for e in con if e.get("dport") == port]
+    if len(got) != n:
+        bad.append("%d connect lines to %d, not %d" % (len(got), port, n))
+    for e in got:
+        if (e["tgid"], e["tid"]) != (h["pid"], h["pid"]) or e["comm"] != h["comm"] or \
+           e.get("result") != res or [s["name"] for s in e["stages"]] != [stage] or \
+           e.get("family") != fam or e.get("saddr") != lo[fam] or e.get("daddr") != lo[fam]:
+            bad.append("connect line: %s" % json.dumps(e))
+ok_sports = sorted(e["sport"] for e in con if e.get("result") == 0)
+if ok_sports != sorted(h["sports"]):
+    bad.append("connect sports %s, the helper's %s" % (ok_sports, sorted(h["sports"])))
+acc_dports = sorted(e["dport"] for e in acc)
+if acc_dports != sorted(h["sports"]):
+    bad.append("accept dports %s, the helper's %s" % (acc_dports, sorted(h["sports"])))
+for e in acc:
+    fam = 6 if e["sport"] == p6 else 4
+    names = [s["name"] for s in e["stages"]]
+    if e["tgid"] != h["pid"] or e["tid"] == h["pid"] or e["comm"] != h["comm"] or \
+       e["sport"] not in (p4, p6) or "%d.acceptq" % e["sport"] not in names or \
+       e.get("family") != fam or e.get("saddr") != lo[fam] or e.get("daddr") != lo[fam] or \
+       e.get("qmax") != 128 or not 0 <= e.get("qlen", -1) <= 128:
+        bad.append("accept line: %s" % json.dumps(e))
+print("\n".join(bad))
+PY
+)
+[ -z "$bad" ] || fail "lines: $bad"
+note "the text lines of one of each over 127.0.0.1 and ::1 and one refused"
+python3 "$TC" lines 7611 1 7613 1 7612 1 >/dev/null
+out=$("$SL_TOOL" events -n 6 -d 3 tcpconnect tcpaccept 2>/dev/null) || true
+echo "$out"
+assert_eq "text lines" 5 "$(grep -c ' tcp\(connect\|accept\) ' <<<"$out" || true)"
+assert_eq "refused text line" 1 "$(grep -c ' tcpconnect .* refused=.* dport=7612 .* result=111' <<<"$out" || true)"
+assert_eq "tcpconnect lines suppressed" 0 "$(lost tcpconnect suppressed)"
+assert_eq "tcpaccept lines suppressed" 0 "$(lost tcpaccept suppressed)"
+ctl threshold tcpconnect 0
+ctl threshold tcpaccept 0
+sleep 0.2
+assert_eq "in flight after the traffic" 0 "$(in_flight)"
+ctl disable tcpconnect
+ctl disable tcpaccept
+sl_unload
+pass "$((N4 + N6)) accept and $((N4 + N6 + M)) connect lines: ports, addresses, pid, results 0 and 111"
