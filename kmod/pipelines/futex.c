@@ -270,29 +270,28 @@ static const struct sl_keyed_ops sl_fx_keyed_ops = {
 };
 
 /*
- * The debugfs table's rows.  The address is the traced process's own (a
- * user address, not the kernel's): printed, so that a reader can match
- * it with the program's symbols or a debugger.
+ * The debugfs table's rows, the times in ns.  The address is the traced
+ * process's own (a user address, not the kernel's): printed, so that a
+ * reader can match it with the program's symbols or a debugger.
  */
 static void sl_fx_show(struct seq_file *m, u64 key, const u64 *v)
 {
-	char tot[16], avg[16], mx[16], pcomm[16];
+	char avg[16], pcomm[16];
 
 	if (!v) {
-		seq_printf(m, "%8s %-15s %18s %8s %8s %9s %9s %9s %8s %6s  %s\n",
+		seq_printf(m, "%8s %-15s %18s %8s %8s %14s %9s %12s %8s %6s  %s\n",
 			   "tgid", "process", "uaddr", "waits", "eagain",
-			   "total", "avg", "max", "waker", "alias",
+			   "total_ns", "avg", "max_ns", "waker", "alias",
 			   "| wait from:count...");
 		return;
 	}
 	sl_keyed_show_comm(pcomm, &v[FV_PCOMM]);
-	sl_fmt_ns(tot, sizeof(tot), v[FV_TIME]);
 	sl_fmt_ns(avg, sizeof(avg),
 		  v[FV_WAITS] ? div64_u64(v[FV_TIME], v[FV_WAITS]) : 0);
-	sl_fmt_ns(mx, sizeof(mx), v[FV_MAX]);
-	seq_printf(m, "%8u %-15s %#18llx %8llu %8llu %9s %9s %9s %8llu %6llu  |",
+	seq_printf(m, "%8u %-15s %#18llx %8llu %8llu %14llu %9s %12llu %8llu %6llu  |",
 		   sl_keyed_group(key), pcomm, v[FV_UADDR], v[FV_WAITS],
-		   v[FV_EAGAIN], tot, avg, mx, v[FV_WAKER], v[FV_ALIAS]);
+		   v[FV_EAGAIN], v[FV_TIME], avg, v[FV_MAX], v[FV_WAKER],
+		   v[FV_ALIAS]);
 	sl_keyed_show_hist(m, &v[FV_HIST]);
 }
 
