@@ -87,7 +87,7 @@ run_fsync() {	# LOADARGS...
 	drive
 
 	out=$(cat "$SL_DBG/stacks")
-	echo "$out" | head -40
+	head -40 <<<"$out"
 	check_frames "debugfs ($ek)" "$out"
 	n=$(dbg_stacks_with read)
 	m=$(dbg_stacks_with pread64)
