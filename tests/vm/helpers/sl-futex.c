@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -40,6 +41,28 @@ static unsigned long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* every waiter is in futex() (its /proc syscall file: "202 ...") */
+static int all_blocked(void)
+{
+	char path[64], buf[32];
+	long i;
+	FILE *f;
+	int ok;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/self/task/%d/syscall",
+			 (int)tids[i]);
+		f = fopen(path, "r");
+		if (!f)
+			return 0;
+		ok = fgets(buf, sizeof(buf), f) && !strncmp(buf, "202 ", 4);
+		fclose(f);
+		if (!ok)
+			return 0;
+	}
+	return 1;
 }
 
 static void *waiter(void *arg)
@@ -99,6 +122,18 @@ int main(int argc, char **argv)
 		pthread_mutex_lock(&m);
 		__atomic_store_n(&round_no, r, __ATOMIC_RELEASE);
 		usleep(ms * 1000);
+		/*
+		 * unlock only with every waiter asleep in futex(): one still on
+		 * its way (a loaded host) took the free mutex without a wait,
+		 * and B counted 9 waits of 10 locks (6.12)
+		 */
+		for (c = 0; !all_blocked(); c++) {
+			if (c == 10000) {
+				fprintf(stderr, "sl-futex: waiters not blocked after 10 s\n");
+				return 1;
+			}
+			usleep(1000);
+		}
 		pthread_mutex_unlock(&m);
 		while (__atomic_load_n(&done, __ATOMIC_SEQ_CST) < r * n)
 			usleep(1000);
