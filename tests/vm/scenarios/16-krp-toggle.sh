@@ -13,11 +13,13 @@ set -euo pipefail
 . "$SL_REPO/tests/vm/net.sh"
 
 SPIN=$SL_REPO/tests/vm/helpers/sl-spin
-# CYCLES cycles, or as many as fit in SECS (an emulated guest on a busy
-# host arms storage's kretprobes in 1-10 s): 6 in 45 s, 20 in 90 s under
-# make soak (a cycle took about 6 s in a whole make check)
+# CYCLES cycles, whatever they take (an emulated guest on a busy host
+# arms storage's kretprobes in 1-10 s; a cycle took about 6 s in a whole
+# make check): 6, 20 under make soak.  Not "as many as fit in a time":
+# that failed a loaded check with 4 in 52 s.  The load runs until stop()
+# ends it, at most LOAD_SECS.
 CYCLES=${SL_TOGGLE_CYCLES:-$(sl_count 6 20)}
-SECS=${SL_TOGGLE_SECS:-$(sl_count 45 90)}
+LOAD_SECS=500
 dir=${SL_MNT:-/tmp}
 pids=()
 
@@ -39,7 +41,7 @@ for f in __x64_sys_getppid vfs_read vfs_write vfs_fsync_range; do
 done
 
 # the load: getppid on both vCPUs, and two writers/readers with fsync
-end=$((SECONDS + SECS + 30))
+end=$((SECONDS + LOAD_SECS))
 (
 	while [ $SECONDS -lt $end ]; do
 		"$SPIN" -n 20000 -t 2 > /dev/null
@@ -47,7 +49,7 @@ end=$((SECONDS + SECS + 30))
 ) &
 pids+=($!)
 for i in 1 2; do
-	python3 - "$dir/sl-toggle.$i" "$((SECS + 30))" <<'PY' &
+	python3 - "$dir/sl-toggle.$i" "$LOAD_SECS" <<'PY' &
 import os, sys, time
 end = time.time() + float(sys.argv[2])
 fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
@@ -68,8 +70,8 @@ sleep 1
 
 # enable both, disable both, in both orders; no pause in between
 cycles=0
-t_end=$((SECONDS + SECS))
-while [ $cycles -lt "$CYCLES" ] && [ $SECONDS -lt $t_end ]; do
+t0=$SECONDS
+while [ $cycles -lt "$CYCLES" ]; do
 	ctl enable storage
 	ctl enable func
 	if [ $((cycles % 2)) = 0 ]; then
@@ -81,7 +83,7 @@ while [ $cycles -lt "$CYCLES" ] && [ $SECONDS -lt $t_end ]; do
 	fi
 	cycles=$((cycles + 1))
 done
-took=$((SECONDS - t_end + SECS))
+took=$((SECONDS - t0))
 # a last armed stretch under the load, so the handlers demonstrably ran
 ctl enable storage
 ctl enable func
@@ -106,5 +108,4 @@ assert_eq "getppid count after the toggling" 4000 "$n"
 sl_unload
 out=$(sl_dmesg)
 [ -z "$out" ] || fail "dmesg not silent: $(head -n 5 <<<"$out")"
-[ "$cycles" -ge 5 ] || fail "only $cycles cycles in ${took}s"
 pass "$cycles disable/enable cycles (${took}s) of storage and func under getppid and fsync'd file I/O on both vCPUs, then 4000 of 4000 counted, dmesg silent"
