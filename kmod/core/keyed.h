@@ -264,6 +264,17 @@ struct seq_file;
  * for each non-zero bucket, then the end of the line.
  */
 void sl_keyed_show_hist(struct seq_file *m, const u64 *hist);
+/*
+ * For the pipelines' merge callbacks (process context, under the fold): a
+ * row's log2 histogram (STACKLAT_SC_NBUCKETS) at @src added to @dst's.
+ */
+static inline void sl_keyed_merge_hist(u64 *dst, const u64 *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		dst[i] += src[i];
+}
 struct sk_buff;
 /*
  * A row's log2 histogram of @n buckets for GET_KEYED: its non-zero range

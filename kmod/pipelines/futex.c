@@ -244,8 +244,6 @@ static struct sl_hook sl_fx_hooks[] = {
 static void sl_fx_merge(u64 *dst, const u64 *src, unsigned int nvals,
 			bool fresh)
 {
-	unsigned int i;
-
 	if (fresh)
 		dst[FV_UADDR] = src[FV_UADDR];
 	else if (dst[FV_UADDR] != src[FV_UADDR])
@@ -260,8 +258,7 @@ static void sl_fx_merge(u64 *dst, const u64 *src, unsigned int nvals,
 		dst[FV_WAKER] = src[FV_WAKER];
 	if (src[FV_PCOMM])
 		memcpy(&dst[FV_PCOMM], &src[FV_PCOMM], 16);
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		dst[FV_HIST + i] += src[FV_HIST + i];
+	sl_keyed_merge_hist(&dst[FV_HIST], &src[FV_HIST]);
 }
 
 static const struct sl_keyed_ops sl_fx_keyed_ops = {

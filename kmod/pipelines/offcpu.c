@@ -312,15 +312,12 @@ static struct sl_hook sl_oc_hooks[] = {
 static void sl_oc_merge(u64 *dst, const u64 *src, unsigned int nvals,
 			bool fresh)
 {
-	unsigned int i;
-
 	dst[OV_COUNT] += src[OV_COUNT];
 	dst[OV_TIME] += src[OV_TIME];
 	dst[OV_MAX] = max(dst[OV_MAX], src[OV_MAX]);
 	if (src[OV_PCOMM])
 		memcpy(&dst[OV_PCOMM], &src[OV_PCOMM], 16);
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		dst[OV_HIST + i] += src[OV_HIST + i];
+	sl_keyed_merge_hist(&dst[OV_HIST], &src[OV_HIST]);
 }
 
 static const struct sl_keyed_ops sl_oc_keyed_ops = {

@@ -23,8 +23,7 @@ static void sl_tr_merge(u64 *dst, const u64 *src, unsigned int nvals,
 	/* the newest names (a thread renamed, a process that ran exec) */
 	if (src[SL_TR_COMM])
 		memcpy(&dst[SL_TR_COMM], &src[SL_TR_COMM], 32);
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		dst[SL_TR_HIST + i] += src[SL_TR_HIST + i];
+	sl_keyed_merge_hist(&dst[SL_TR_HIST], &src[SL_TR_HIST]);
 }
 
 static const struct sl_keyed_ops sl_tr_keyed_ops = {

@@ -257,8 +257,7 @@ static void sl_sc_merge(u64 *dst, const u64 *src, unsigned int nvals,
 	/* the newest name (a process that ran exec is named anew) */
 	if (src[SV_COMM])
 		memcpy(&dst[SV_COMM], &src[SV_COMM], 16);
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		dst[SV_HIST + i] += src[SV_HIST + i];
+	sl_keyed_merge_hist(&dst[SV_HIST], &src[SV_HIST]);
 }
 
 static const struct sl_keyed_ops sl_sc_keyed_ops = {
