@@ -90,6 +90,12 @@ static __always_inline void sl_hook_hit(struct sl_hook *hk)
 	this_cpu_inc(hk->priv.pc->hits);
 }
 
+/* @n hits at once: a point whose hits count what it found (SL_PF_NOHIT) */
+static __always_inline void sl_hook_hit_n(struct sl_hook *hk, unsigned int n)
+{
+	this_cpu_add(hk->priv.pc->hits, n);
+}
+
 static __always_inline bool sl_hook_armed(const struct sl_hook *hk)
 {
 	return READ_ONCE(hk->priv.state) == STACKLAT_HOOK_ARMED;

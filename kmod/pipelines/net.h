@@ -41,7 +41,8 @@
  *    (the clone TCP transmits, not the skb kept for retransmission), or one
  *    UDP datagram.  A GSO skb is one sample; when it is segmented in
  *    software (after the qdisc, before the driver) the chain continues on its
- *    first segment.  Retransmissions are followed from TCP down but have no
+ *    first segment, and the segments it added are counted in the
+ *    "gso_segment" hook's hits.  Retransmissions are followed from TCP down but have no
  *    application point, so they count in every stage except app->tcp and
  *    total.  Pure ACKs and other segments without payload are not followed.
  *  - The application point of a TCP segment is the entry of the sendmsg that

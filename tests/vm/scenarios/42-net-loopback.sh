@@ -15,6 +15,10 @@
 # the application on its own, absorbed into the segment queued before it or
 # dropped by the receiver (a duplicate, or no room), exactly:
 #   rx socket->app + coalesced + dropped == tx segments (tcp->ip)
+#                                           + segments software GSO added
+# Loopback offloads TSO, yet 7.3 segments a 2-MSS skb in software now and
+# then (3 bursts of 70 in one boot, each the balance's +1 that failed CI):
+# net_tx follows such an skb as one sample, the receiver reads each segment.
 # Not "== segments - retransmitted": tcpi_total_retrans counts MSS-sized
 # segments (tcp_skb_pcount), and a burst's skbs on loopback can hold two
 # MSS once the MSS is bounded to half the largest window seen, so one
@@ -67,32 +71,33 @@ ctl filter net_rx clear lport=$port
 ctl filter net_tx clear rport=$port
 ctl reset
 c0=$(hits net_rx coalesce)
+g0=$(hits net_tx gso_segment)
 m0=$(($(missed net_rx) + $(missed net_tx)))
 tcpext > /tmp/sl-tcpext0
 run_pair - - tcp 127.0.0.1 $port 2000 $SIZE burst
 tcpext > /tmp/sl-tcpext1
 cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
 c=$(($(hits net_rx coalesce) - c0))
+g=$(($(hits net_tx gso_segment) - g0))
 m=$(($(missed net_rx) + $(missed net_tx) - m0))
 segs=$(cnt net_tx tcp-\>ip)
 app=$(cnt net_rx socket-\>app)
 d=$(lost net_rx dropped)
-note "burst of 2000 messages: $segs segments sent ($CLI_RETRANS retransmitted), $app read on their own, $c coalesced, $d duplicates dropped, $m probe hits missed"
-want=$segs
+note "burst of 2000 messages: $segs segments sent ($CLI_RETRANS retransmitted, $g more made by software GSO), $app read on their own, $c coalesced, $d duplicates dropped, $m probe hits missed"
+want=$((segs + g))
 if [ $((app + c + d)) != "$want" ]; then
-	# what the guest's TCP did meanwhile (the balance was off by one twice
-	# in some hundred runs, once with no probe hit missed): the counters
-	# that merge, collapse or resend segments, and what the pipelines lost
+	# what the guest's TCP did meanwhile: the counters that merge,
+	# collapse or resend segments, and what the pipelines lost
 	note "burst: TcpExt changes: $(join /tmp/sl-tcpext0 /tmp/sl-tcpext1 |
 		awk '$3 != $2 { printf "%s+%d ", $1, $3 - $2 }')"
 	note "burst: $(grep -A1 '^pipeline net_' "$SL_DBG/status" | grep -v '^--' | tr '\n' ' ')"
 fi
 if [ "$m" = 0 ]; then
-	assert_eq "burst: read + coalesced + dropped = segments" $want "$((app + c + d))"
+	assert_eq "burst: read + coalesced + dropped = segments (+ GSO's)" $want "$((app + c + d))"
 else
 	# each probe hit the kernel skipped (see expect in net.sh) can take
 	# one segment out of either side of the balance
-	assert_range "burst: read + coalesced + dropped = segments ($m probe hits missed)" \
+	assert_range "burst: read + coalesced + dropped = segments (+ GSO's; $m probe hits missed)" \
 		$((want - m)) $((want + m)) "$((app + c + d))"
 fi
 # nothing is dropped or sent twice on loopback unless TCP retransmitted
@@ -171,4 +176,4 @@ assert_eq "two senders: total = app->tcp" "$(cnt net_tx app-\>tcp)" "$(cnt net_t
 ctl disable net_rx
 ctl disable net_tx
 sl_unload
-pass "loopback v4/v6 TCP/UDP: $N of $N samples in every stage, totals = sum of stages; burst: read + coalesced + dropped = segments sent ($app + $c + $d = $segs, $CLI_RETRANS retransmitted); two senders on one socket: every segment has its application point; $mall hits missed ($EK, $RK)"
+pass "loopback v4/v6 TCP/UDP: $N of $N samples in every stage, totals = sum of stages; burst: read + coalesced + dropped = segments sent ($app + $c + $d = $segs + $g by GSO, $CLI_RETRANS retransmitted); two senders on one socket: every segment has its application point; $mall hits missed ($EK, $RK)"

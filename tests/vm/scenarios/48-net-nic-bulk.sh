@@ -115,7 +115,7 @@ sleep 0.5
 g=$(($(hits net_tx gso_segment) - g0))
 cat "$SL_DBG/net_tx"
 grep "lost:" "$SL_DBG/status"
-note "$g software segmentations followed"
+note "$g segments added by software segmentation of followed skbs"
 T=$(cnt net_tx total)
 assert_range "net_tx samples" $ROUNDS 100000 "$T"
 # the socket's application entry held by the other CPU (a send entering
