@@ -19,13 +19,17 @@ n=$(wc -l < README)
 [ "$n" -le "$max" ] || err "README is $n lines (at most $max)"
 
 # pages the README names, as links or as plain paths
+# (a set, not `printf | grep -q`: grep leaving at its first match killed
+# printf with SIGPIPE, a failure under pipefail, in one run of some)
 mapfile -t named < <(grep -oE 'docs/[A-Za-z0-9_./-]+\.md' README | sort -u)
+declare -A isnamed=()
 for p in "${named[@]}"; do
+	isnamed[$p]=1
 	[ -f "$p" ] || err "README names $p, which does not exist"
 done
 for p in docs/*.md docs/pipelines/*.md; do
 	[ -f "$p" ] || continue
-	printf '%s\n' "${named[@]}" | grep -qxF "$p" || err "$p is not named in README"
+	[ -n "${isnamed[$p]:-}" ] || err "$p is not named in README"
 done
 
 # the pipelines the module registers, by their names

@@ -134,6 +134,6 @@ note "sum: ours $jsum ns, A's brackets $hsum ns, sleeps $lo ns: $(( (hsum - jsum
 # ---- func del of the same specs
 "$SL_TOOL" func del "$UF:sl_ufunc_work" || fail "func del"
 "$SL_TOOL" func del c:getppid || fail "func del c:getppid"
-! hooks | grep -q uprobe || fail "rows left after del: $(hooks)"
+! grep -q uprobe <<<"$(hooks)" || fail "rows left after del: $(hooks)"
 echo "disable func" > "$SL_DBG/control"
 pass "user functions: $N calls and $M getppid exactly, $N slow events, B filtered ($filt), sum within the brackets; bad input refused"
