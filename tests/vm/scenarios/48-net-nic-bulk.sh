@@ -146,4 +146,4 @@ assert_eq "in-flight entries left" 0 "$(in_flight)"
 ctl disable net_rx
 ctl disable net_tx
 sl_unload
-pass "stream: $n complete samples for $pk packets (+$c coalesced), replies of $BIG bytes complete through $g software segmentations; nothing left in flight"
+pass "stream: $n complete samples for $pk packets (+$c coalesced), replies of $BIG bytes complete ($g segments added by software segmentation); nothing left in flight"
