@@ -183,6 +183,15 @@ struct oc_row {
 	uint64_t hist[STACKLAT_SC_NBUCKETS];
 };
 
+/* A futex row (GET_KEYED of "futex"): one process's waits on one futex. */
+struct fx_row {
+	uint32_t tgid, waker;		/* waker: the last wait's, 0: an interrupt */
+	char comm[16];
+	uint64_t uaddr;			/* the futex's user address */
+	uint64_t count, eagain, time_ns, max_ns, alias;	/* count: the waits */
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
 /* ---- a keyed pipeline's rows (GET_KEYED) ------------------------------- */
 
 /*

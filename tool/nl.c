@@ -794,6 +794,31 @@ void sl_nl_get_sched(struct keyed_set *s)
 	get_keyed("sched", sizeof(struct sd_row), fill_sd_row, s);
 }
 
+static int fill_fx_row(void *row, struct nlattr *nest)
+{
+	struct nlattr *t[STACKLAT_FX_A_MAX + 1];
+	struct fx_row *r = row;
+
+	if (nla_parse_nested(t, STACKLAT_FX_A_MAX, nest, NULL) ||
+	    !t[STACKLAT_FX_A_TGID] || !t[STACKLAT_FX_A_UADDR])
+		return -EINVAL;
+	r->tgid = get_u32(t[STACKLAT_FX_A_TGID]);
+	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_FX_A_COMM]);
+	r->uaddr = get_u64(t[STACKLAT_FX_A_UADDR]);
+	r->count = get_u64(t[STACKLAT_FX_A_WAITS]);
+	r->eagain = get_u64(t[STACKLAT_FX_A_EAGAIN]);
+	r->time_ns = get_u64(t[STACKLAT_FX_A_TIME_NS]);
+	r->max_ns = get_u64(t[STACKLAT_FX_A_MAX_NS]);
+	r->waker = get_u32(t[STACKLAT_FX_A_WAKER]);
+	r->alias = get_u64(t[STACKLAT_FX_A_ALIAS]);
+	return fill_sc_hist(r->hist, t[STACKLAT_FX_A_HIST_FIRST], t[STACKLAT_FX_A_HIST]);
+}
+
+void sl_nl_get_futex(struct keyed_set *s)
+{
+	get_keyed("futex", sizeof(struct fx_row), fill_fx_row, s);
+}
+
 void sl_nl_get_offcpu(struct keyed_set *s)
 {
 	get_keyed("offcpu", sizeof(struct oc_row), fill_oc_row, s);

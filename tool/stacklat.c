@@ -697,6 +697,28 @@ static void oc_show(const struct top_args *a, const struct keyed_set *s, bool ma
 	oc_table_free(&t);
 }
 
+static void fx_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
+{
+	char tot[FMT_NS_LEN], p99[FMT_NS_LEN], mx[FMT_NS_LEN];
+	struct fx_table t;
+
+	if (fx_build(s, a, max, &t))
+		fatal("out of memory");
+	if (env) {
+		fx_json(env, &t, a, max);
+	} else {
+		fmt_ns(tot, sizeof(tot), t.time_ns);
+		fmt_ns(p99, sizeof(p99), t.p99_ns);
+		fmt_ns(mx, sizeof(mx), t.max_ns);
+		printf(": %llu futex waits, %s in all, p99 %s%s%s (%llu returned EAGAIN at once)\n",
+		       (unsigned long long)t.count, tot, p99, max ? ", max " : "",
+		       max ? mx : "", (unsigned long long)t.eagain);
+		fx_render(stdout, &t, a, max);
+	}
+	fx_table_free(&t);
+}
+
 static void cpu_show(const struct top_args *a, const struct keyed_set *s, bool max,
 		     struct json_object *env)
 {
@@ -863,6 +885,8 @@ static int cmd_top(int argc, char **argv)
 				 oc_delta, oc_show },
 		[TOP_CPU] = { "cpu", "CPU time", "slices", sl_nl_get_cpu,
 			      sd_delta, cpu_show },
+		[TOP_FUTEX] = { "futex", "futex waits", "waits", sl_nl_get_futex,
+				fx_delta, fx_show },
 	};
 	struct top_args a;
 	char err[160];
@@ -1160,7 +1184,8 @@ static const struct subcommand subcommands[] = {
 	  "       stacklat top disk [-p PID] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top sched [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top offcpu [-p PID] [--stacks] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
-	  "       stacklat top cpu [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
+	  "       stacklat top cpu [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top futex [-p PID] [-P] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
 	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
@@ -1170,7 +1195,9 @@ static const struct subcommand subcommands[] = {
 	  "offcpu: time blocked per process and reason, or per kernel stack -\n"
 	  "latencytap, bcc's offcputime - from the offcpu pipeline.  top cpu: CPU\n"
 	  "time per process or thread, user and system, and its slices on a CPU -\n"
-	  "SystemTap's thread-times.stp, bcc's cpudist, from the cpu pipeline.",
+	  "SystemTap's thread-times.stp, bcc's cpudist, from the cpu pipeline.  top\n"
+	  "futex: futex wait time per process and futex - SystemTap's futex\n"
+	  "contention example, perf lock's futex half - from the futex pipeline.",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
 	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
@@ -1216,7 +1243,16 @@ static const struct subcommand subcommands[] = {
 	  "to its switch off it (PREEMPT: still runnable then).  USER and SYS split\n"
 	  "ONCPU in the ratio of the user and system time the kernel accounted to the\n"
 	  "thread during its slices (task->utime/stime: tick samples on a tick-based\n"
-	  "kernel), as /proc/PID/stat does (cputime_adjust): exact to a tick or so.\n" },
+	  "kernel), as /proc/PID/stat does (cputime_adjust): exact to a tick or so.\n"
+	  "\n"
+	  "top futex: a row per process and futex (its user address in that\n"
+	  "process), or with -P per process: PID COMM UADDR (-P: FUTEXES) WAITS EAGAIN\n"
+	  "TOTAL AVG P99 MAX WAKER; -s as for sched.  A wait runs from the entry of a\n"
+	  "futex() call that waits (FUTEX_WAIT, _WAIT_BITSET, _LOCK_PI, _LOCK_PI2,\n"
+	  "_WAIT_REQUEUE_PI) to its return; EAGAIN counts those that returned at once\n"
+	  "(the value had changed: contention resolved before sleeping), not in the\n"
+	  "times.  WAKER: the thread that woke the last wait (irq: from an interrupt,\n"
+	  "a timeout).\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

@@ -57,7 +57,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			} else if (!strcmp(optarg, "p99")) {
 				a->sort = TOP_SORT_P99;
 			} else {
-				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu, cpu: 'total', 'max', 'p99', 'count'), not '%s'",
+				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu, cpu, futex: 'total', 'max', 'p99', 'count'), not '%s'",
 					 optarg);
 				return -1;
 			}
@@ -94,14 +94,15 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		a->what = argv[i][0] == 's' ? TOP_SCHED : TOP_CPU;
 		if (!sorted)
 			a->sort = TOP_SORT_TIME;
-	} else if (i < argc && !strcmp(argv[i], "offcpu")) {
-		a->what = TOP_OFFCPU;
+	} else if (i < argc && (!strcmp(argv[i], "offcpu") ||
+				!strcmp(argv[i], "futex"))) {
+		a->what = argv[i][0] == 'o' ? TOP_OFFCPU : TOP_FUTEX;
 		if (!sorted)
 			a->sort = TOP_SORT_TIME;
 	} else if (i >= argc || strcmp(argv[i], "syscalls")) {
 		snprintf(err, errlen, i < argc ?
-			 "'%s': 'syscalls', 'disk', 'sched', 'offcpu' or 'cpu' can be shown" :
-			 "what? (syscalls, disk, sched, offcpu or cpu)%s", i < argc ? argv[i] : "");
+			 "'%s': 'syscalls', 'disk', 'sched', 'offcpu', 'cpu' or 'futex' can be shown" :
+			 "what? (syscalls, disk, sched, offcpu, cpu or futex)%s", i < argc ? argv[i] : "");
 		return -1;
 	}
 	i++;
@@ -135,6 +136,10 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			 a->errors ? "-x" : "-P", a->what == TOP_CPU ? "cpu" : "sched");
 		return -1;
 	}
+	if (a->what == TOP_FUTEX && a->errors) {
+		snprintf(err, errlen, "-x: not for futex (a row per process and futex; -P: per process)");
+		return -1;
+	}
 	if (a->what == TOP_OFFCPU && (a->errors || a->by_process)) {
 		snprintf(err, errlen, "%s: not for offcpu (a row per process and reason; --stacks: per stack)",
 			 a->errors ? "-x" : "-P");
@@ -145,7 +150,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		return -1;
 	}
 	if (a->what == TOP_SYSCALLS && a->sort > TOP_SORT_TIME) {
-		snprintf(err, errlen, "-s max, p99: for sched, offcpu and cpu only");
+		snprintf(err, errlen, "-s max, p99: for sched, offcpu, cpu and futex only");
 		return -1;
 	}
 	if (a->by_process && a->pid) {

@@ -20,13 +20,13 @@
 
 /* TOP_SORT_TIME is sched's "total"; MAX and P99 are sched's only */
 enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME, TOP_SORT_MAX, TOP_SORT_P99 };
-enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED, TOP_OFFCPU, TOP_CPU };
+enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED, TOP_OFFCPU, TOP_CPU, TOP_FUTEX };
 
 struct top_args {
 	enum top_what what;
 	bool json;
 	bool errors;		/* -x: failed calls only, by errno */
-	bool by_process;	/* -P: a row per process */
+	bool by_process;	/* -P: a row per process (syscalls, futex) */
 	bool stacks;		/* --stacks (offcpu): a row per stack */
 	enum top_sort sort;
 	uint32_t pid;		/* -p: that process only; 0 all */
@@ -308,6 +308,50 @@ void oc_render(FILE *f, const struct oc_table *t, const struct top_args *a,
  */
 void oc_json(struct json_object *env, const struct oc_table *t,
 	     const struct top_args *a, bool max, const struct stack_set *stacks);
+/* ---- top futex (top_futex.c) ------------------------------------------ */
+
+/* @cur minus @prev (rows of struct fx_row), as sc_delta(). */
+int fx_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out);
+
+/* A shown row: a process's futex, or with -P a process. */
+struct fx_shown {
+	uint32_t tgid, waker, futexes;	/* waker, uaddr: 0 with -P */
+	char comm[16];
+	uint64_t uaddr;
+	uint64_t count, eagain, time_ns, max_ns, p99_ns, alias;
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
+struct fx_table {
+	struct fx_shown *r;
+	size_t n;
+	size_t total;			/* rows before the cut */
+	uint64_t count, eagain, time_ns, max_ns, p99_ns;	/* all rows */
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
+/*
+ * @s's rows (struct fx_row), one per (process, futex) or with -P summed
+ * per process; -p: that process; sorted by -s (total, max, p99, count),
+ * cut (-n).  @max as sd_build().
+ */
+int fx_build(const struct keyed_set *s, const struct top_args *a, bool max,
+	     struct fx_table *t);
+void fx_table_free(struct fx_table *t);
+/* PID COMM UADDR (-P: FUTEXES) WAITS EAGAIN TOTAL AVG P99 MAX WAKER */
+void fx_render(FILE *f, const struct fx_table *t, const struct top_args *a,
+	       bool max);
+/*
+ * Added to @env: {"what":"futex","by":"futex"|"process","pid","sort",
+ * "waits","eagain","time_ns","max_ns"|null,"p99_ns","total","hist",
+ * "rows":[{"tgid","comm","uaddr","waker","alias" (by futex) or "futexes"
+ * (-P),"waits","eagain","time_ns","avg_ns","max_ns"|null,"p99_ns",
+ * "hist"}]}.
+ */
+void fx_json(struct json_object *env, const struct fx_table *t,
+	     const struct top_args *a, bool max);
+
 /* ---- top cpu: the cpu pipeline's rows, sd_delta() and sd_build()'s ----- */
 
 /*

@@ -905,4 +905,29 @@ enum stacklat_oc_attr {
 };
 #define STACKLAT_OC_A_MAX (__STACKLAT_OC_A_LAST - 1)
 
+/*
+ * A row of the futex pipeline (GET_KEYED's STACKLAT_A_KEYED): one
+ * process's waits on one futex, named by its user address in that
+ * process; the histogram's buckets are syscalls'.
+ */
+enum stacklat_fx_attr {
+	STACKLAT_FX_A_UNSPEC,
+	STACKLAT_FX_A_TGID,		/* u32, the process */
+	STACKLAT_FX_A_COMM,		/* NUL string, the process's name */
+	STACKLAT_FX_A_UADDR,		/* u64, the futex's user address */
+	STACKLAT_FX_A_WAITS,		/* u64, waits that blocked and returned */
+	STACKLAT_FX_A_EAGAIN,		/* u64, waits that returned -EAGAIN at once */
+	STACKLAT_FX_A_TIME_NS,		/* u64, the waits' total time */
+	STACKLAT_FX_A_MAX_NS,		/* u64, the longest */
+	/* u32, the thread that woke the last wait (0: from an interrupt) */
+	STACKLAT_FX_A_WAKER,
+	/* u64, calls on another address of the process that share the row */
+	STACKLAT_FX_A_ALIAS,
+	STACKLAT_FX_A_HIST_FIRST,	/* u32, and _HIST: as syscalls' */
+	STACKLAT_FX_A_HIST,
+	STACKLAT_FX_A_PAD,
+	__STACKLAT_FX_A_LAST
+};
+#define STACKLAT_FX_A_MAX (__STACKLAT_FX_A_LAST - 1)
+
 #endif /* _UAPI_STACKLAT_H */

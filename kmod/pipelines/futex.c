@@ -41,6 +41,7 @@
 #include <linux/unistd.h>
 #include <linux/compat.h>
 #include <asm/syscall.h>
+#include <net/netlink.h>
 #include <trace/events/syscalls.h>
 
 #include "sl.h"
@@ -292,6 +293,32 @@ static void sl_fx_show(struct seq_file *m, u64 key, const u64 *v)
 	sl_keyed_show_hist(m, &v[FV_HIST]);
 }
 
+static int sl_fx_put_u64(struct sk_buff *skb, int type, u64 v)
+{
+	return nla_put_u64_64bit(skb, type, v, STACKLAT_FX_A_PAD);
+}
+
+/* One row for GET_KEYED (inside its STACKLAT_A_KEYED nest). */
+static int sl_fx_put(struct sk_buff *skb, u64 key, const u64 *v)
+{
+	char pcomm[16];
+
+	sl_keyed_show_comm(pcomm, &v[FV_PCOMM]);
+	if (nla_put_u32(skb, STACKLAT_FX_A_TGID, sl_keyed_group(key)) ||
+	    nla_put_string(skb, STACKLAT_FX_A_COMM, pcomm) ||
+	    sl_fx_put_u64(skb, STACKLAT_FX_A_UADDR, v[FV_UADDR]) ||
+	    sl_fx_put_u64(skb, STACKLAT_FX_A_WAITS, v[FV_WAITS]) ||
+	    sl_fx_put_u64(skb, STACKLAT_FX_A_EAGAIN, v[FV_EAGAIN]) ||
+	    sl_fx_put_u64(skb, STACKLAT_FX_A_TIME_NS, v[FV_TIME]) ||
+	    sl_fx_put_u64(skb, STACKLAT_FX_A_MAX_NS, v[FV_MAX]) ||
+	    nla_put_u32(skb, STACKLAT_FX_A_WAKER, (u32)v[FV_WAKER]) ||
+	    sl_fx_put_u64(skb, STACKLAT_FX_A_ALIAS, v[FV_ALIAS]))
+		return -EMSGSIZE;
+	return sl_keyed_put_hist(skb, STACKLAT_FX_A_HIST_FIRST,
+				 STACKLAT_FX_A_HIST, &v[FV_HIST],
+				 STACKLAT_SC_NBUCKETS);
+}
+
 /* ---- life ---------------------------------------------------------------- */
 
 #define SL_FX_FOLD_MS	1000
@@ -315,4 +342,5 @@ SL_PIPELINE(futex) = {
 	.on_disable = sl_pipeline_keyed_disable,
 	.teardown = sl_pipeline_keyed_teardown,
 	.keyed_show = sl_fx_show,
+	.keyed_put = sl_fx_put,
 };

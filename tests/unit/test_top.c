@@ -572,7 +572,7 @@ static void test_sched_args(void **state)
 	assert_int_equal(parse("sched -x", &a, err), -1);
 	assert_int_equal(parse("sched -P", &a, err), -1);
 	assert_int_equal(parse("syscalls -s p99", &a, err), -1);
-	assert_non_null(strstr(err, "sched, offcpu and cpu only"));
+	assert_non_null(strstr(err, "sched, offcpu, cpu and futex only"));
 	assert_int_equal(parse("scheds", &a, err), -1);
 	assert_non_null(strstr(err, "sched"));
 }
@@ -644,6 +644,86 @@ static void test_offcpu_build(void **state)
 	assert_int_equal(t.r[0].count, 20);
 	assert_int_equal(t.r[1].stack, 2);
 	oc_table_free(&t);
+}
+
+/* top futex: its words; rows per (process, futex) or with -P per process */
+static void fx_fill(struct fx_row *r, uint32_t tgid, uint64_t uaddr,
+		    uint64_t n, uint64_t each, uint64_t eagain, uint32_t waker)
+{
+	memset(r, 0, sizeof(*r));
+	r->tgid = tgid;
+	r->uaddr = uaddr;
+	snprintf(r->comm, sizeof(r->comm), "p%u", tgid);
+	r->count = n;
+	r->eagain = eagain;
+	r->time_ns = n * each;
+	r->max_ns = each;
+	r->waker = waker;
+	r->hist[stacklat_sc_bucket(each)] = n;
+}
+
+static void test_futex(void **state)
+{
+	struct fx_row rows[3], old[3];
+	struct keyed_set s = { rows, 3, 3, 1 }, p = { old, 3, 3, 1 }, d = { 0 };
+	struct json_object *env;
+	struct top_args a;
+	struct fx_table t;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(parse("futex", &a, err), 0);
+	assert_int_equal(a.what, TOP_FUTEX);
+	assert_int_equal(a.sort, TOP_SORT_TIME);
+	assert_int_equal(parse("futex -P -s max 2 3", &a, err), 0);
+	assert_true(a.by_process);
+	assert_int_equal(a.sort, TOP_SORT_MAX);
+	assert_int_equal(parse("futex -x", &a, err), -1);
+	assert_non_null(strstr(err, "not for futex"));
+	assert_int_equal(parse("futex --stacks", &a, err), -1);
+	assert_int_equal(parse("futexes", &a, err), -1);
+	assert_non_null(strstr(err, "'futex'"));
+	/* process 10: a hot futex and a cold one; process 20: one */
+	fx_fill(&rows[0], 10, 0x7f0010, 100, 1000000, 7, 11);
+	fx_fill(&rows[1], 10, 0x7f0020, 2, 30000000, 0, 12);
+	fx_fill(&rows[2], 20, 0x5000, 1, 5000000, 0, 0);
+	assert_int_equal(parse("futex", &a, err), 0);
+	assert_int_equal(fx_build(&s, &a, true, &t), 0);
+	assert_int_equal(t.n, 3);
+	assert_int_equal(t.r[0].uaddr, 0x7f0010);	/* 100 ms, then 60 ms */
+	assert_int_equal(t.r[0].waker, 11);
+	assert_int_equal(t.r[1].uaddr, 0x7f0020);
+	assert_int_equal(t.count, 103);
+	assert_int_equal(t.eagain, 7);
+	env = json_object_new_object();
+	fx_json(env, &t, &a, true);
+	assert_non_null(strstr(json_object_to_json_string_ext(env, JSON_C_TO_STRING_PLAIN),
+			       "\"uaddr\":8323088,\"waker\":11,\"alias\":0,\"waits\":100,\"eagain\":7,\"time_ns\":100000000"));
+	json_object_put(env);
+	fx_table_free(&t);
+	/* -P -s max: process 10's futexes summed, its longest wait first */
+	assert_int_equal(parse("futex -P -s max", &a, err), 0);
+	assert_int_equal(fx_build(&s, &a, true, &t), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.r[0].tgid, 10);
+	assert_int_equal(t.r[0].futexes, 2);
+	assert_int_equal(t.r[0].count, 102);
+	assert_int_equal(t.r[0].time_ns, 160000000);
+	assert_int_equal(t.r[0].max_ns, 30000000);
+	fx_table_free(&t);
+	/* an interval: what happened since the last sample, no max */
+	memcpy(old, rows, sizeof(rows));
+	rows[0].count += 5;
+	rows[0].eagain += 1;
+	rows[0].time_ns += 5000;
+	rows[0].hist[stacklat_sc_bucket(1000)] += 5;
+	assert_int_equal(fx_delta(&s, &p, &d), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(((struct fx_row *)d.r)[0].count, 5);
+	assert_int_equal(((struct fx_row *)d.r)[0].eagain, 1);
+	assert_int_equal(((struct fx_row *)d.r)[0].time_ns, 5000);
+	assert_int_equal(((struct fx_row *)d.r)[0].max_ns, 0);
+	free(d.r);
 }
 
 /* top cpu: its words, and the split of on-CPU time as cputime_adjust() */
@@ -919,6 +999,7 @@ int main(void)
 		cmocka_unit_test(test_sched_build),
 		cmocka_unit_test(test_offcpu_args),
 		cmocka_unit_test(test_offcpu_build),
+		cmocka_unit_test(test_futex),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,9 @@
 #  - B's waits are all ended by its holder's unlock: B's last waker is the
 #    holder's tid; A's last waker is one of A's threads (the holder wakes
 #    the first waiter, each waiter's unlock the next);
+#  - N calls on a word that does not hold the value waited for: N EAGAIN
+#    returns (the kernel's answer, checked per call), no wait; K waits
+#    that time out: K waits, waker 0 (the timer), each at least its 10 ms;
 #  - a tgid filter on another process: no row of the helper, its waits
 #    counted filtered;
 #  - the hooks armed, the module unloads.
@@ -116,6 +119,81 @@ check() {
 check A "$a_pid" "$a_mutex" "$a_ns"
 check B "$b_pid" "$b_mutex" "$b_ns"
 a_tot=$(row "$a_pid" "$a_mutex" total) b_tot=$(row "$b_pid" "$b_mutex" total)
+
+note "stacklat top futex: the same rows through netlink"
+"$SL_TOOL" top futex -j -n 0 > "$T/top.json" || fail "top futex -j"
+bad=$(python3 - "$T/top.json" "$T/dbg" "$a_pid" "$a_mutex" "$b_pid" "$b_mutex" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {(r["tgid"], r["uaddr"]): r for r in d["rows"]}
+bad = []
+if d["what"] != "futex" or d["by"] != "futex":
+    bad.append("what/by: %s/%s" % (d["what"], d["by"]))
+for pid, mutex in ((sys.argv[3], sys.argv[4]), (sys.argv[5], sys.argv[6])):
+    pid, mutex = int(pid), int(mutex, 16)
+    db = [l.split() for l in open(sys.argv[2])]
+    db = [w for w in db if len(w) > 10 and w[0] == str(pid) and w[2].startswith("0x") and int(w[2], 16) == mutex]
+    r = rows.get((pid, mutex))
+    if not db or not r:
+        bad.append("%d %#x: debugfs %s, top %s" % (pid, mutex, db, r))
+        continue
+    w = db[0]
+    want = {"waits": int(w[3]), "eagain": int(w[4]), "time_ns": int(w[5]),
+            "max_ns": int(w[7]), "waker": int(w[8]), "alias": int(w[9])}
+    got = {k: r[k] for k in want}
+    if got != want or sum(c for _, _, c in r["hist"]) != want["waits"]:
+        bad.append("%d %#x: top %s, debugfs %s" % (pid, mutex, got, want))
+print("; ".join(bad))
+PY
+)
+[ -z "$bad" ] || fail "top futex -j: $bad"
+out=$("$SL_TOOL" top futex -p "$b_pid") || fail "top futex -p"
+echo "$out"
+grep -qE "^$b_pid +[^ ]+ +$b_mutex +$R +[0-9]+ .* $b_holder\$" <<<"$out" ||
+	fail "top futex -p $b_pid: no row of $b_mutex with $R waits woken by $b_holder"
+"$SL_TOOL" top futex -P -j -n 0 > "$T/topP.json" || fail "top futex -P -j"
+python3 - "$a_pid" $((4 * R)) "$T/topP.json" <<'PY' || fail "top futex -P: $(cat "$T/topP.json")"
+import json, sys
+d = json.load(open(sys.argv[3]))
+r = [x for x in d["rows"] if x["tgid"] == int(sys.argv[1])]
+assert d["by"] == "process" and len(r) == 1 and r[0]["futexes"] >= 1 and \
+    r[0]["waits"] >= int(sys.argv[2]), r
+PY
+echo "ok: top futex agrees with debugfs on A's and B's rows; -P sums A's"
+
+note "EAGAIN and timeouts: a futex whose value is not the one waited for, one nobody wakes"
+# N calls FUTEX_WAIT with a value the word does not hold: each returns
+# EAGAIN at once (the kernel's own answer, checked per call); K calls wait
+# for a value it does hold, with a 10 ms timeout nobody cuts short: each
+# ends ETIMEDOUT, woken by the timer (no task: waker 0)
+N=25 K=5
+python3 - $N $K > "$T/eagain" <<'PY' || fail "the EAGAIN helper: $(cat "$T/eagain")"
+import ctypes, os, sys
+n, k = int(sys.argv[1]), int(sys.argv[2])
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+word = ctypes.c_int(7)
+addr = ctypes.addressof(word)
+WAIT_PRIVATE = 0 | 128
+class ts(ctypes.Structure):
+    _fields_ = [("s", ctypes.c_long), ("ns", ctypes.c_long)]
+for _ in range(n):
+    r = libc.syscall(202, ctypes.c_void_p(addr), WAIT_PRIVATE, 8, None, None, 0)
+    assert r == -1 and ctypes.get_errno() == 11, (r, ctypes.get_errno())
+for _ in range(k):
+    r = libc.syscall(202, ctypes.c_void_p(addr), WAIT_PRIVATE, 7, ctypes.byref(ts(0, 10000000)), None, 0)
+    assert r == -1 and ctypes.get_errno() == 110, (r, ctypes.get_errno())
+print(os.getpid(), hex(addr))
+PY
+read -r epid eaddr < "$T/eagain"
+cat "$SL_DBG/futex" > "$T/dbg"
+grep -E "^ *$epid " "$T/dbg" || true
+assert_eq "EAGAIN returns on the word" $N "$(row "$epid" "$eaddr" eagain)"
+assert_eq "timed-out waits on the word" $K "$(row "$epid" "$eaddr" waits)"
+assert_eq "a timeout's waker: none (the timer)" 0 "$(row "$epid" "$eaddr" waker)"
+# each at least its 10 ms timeout (hrtimers do not fire early)
+[ "$(row "$epid" "$eaddr" total)" -ge $((K * 10000000)) ] ||
+	fail "timed-out waits total $(row "$epid" "$eaddr" total) ns < $K x 10 ms"
 
 note "a tgid filter: only a sleeping process is let in"
 sleep 60 &
