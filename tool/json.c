@@ -383,6 +383,23 @@ void json_event(struct json_object *env, const struct stacklat_event *ev,
 		add_u64(o, "qlen", ev->qlen);
 		add_u64(o, "qmax", ev->qmax);
 	}
+	if (ev->flags & STACKLAT_EVENT_F_PROTO) {
+		const char *pn = stacklat_ip_proto_name(ev->proto);
+		char num[12];
+
+		if (!pn) {
+			snprintf(num, sizeof(num), "%u", ev->proto);
+			pn = num;
+		}
+		add_str(o, "proto", pn);
+	}
+	if (ev->flags & STACKLAT_EVENT_F_WHERE) {
+		char w[sizeof(ev->where) + 1];
+
+		memcpy(w, ev->where, sizeof(ev->where));
+		w[sizeof(ev->where)] = '\0';
+		add_str(o, "where", w);
+	}
 	add(env, "event", o);
 }
 

@@ -806,6 +806,17 @@ struct stacklat_event {
 	 */
 	__u32 qlen;
 	__u32 qmax;
+	/*
+	 * Appended in 0.6 (netdrop lines): a record of an older module ends
+	 * before proto, and a reader takes these as unset.
+	 * _F_PROTO: the packet's IP protocol (IPPROTO_*: 6 TCP, 17 UDP...).
+	 * _F_WHERE: where it happened, "function+0xOFF" (with "[module]"
+	 * appended for a module's code), named from the kernel's symbols when
+	 * the event is read: the module never hands out the address.
+	 */
+	__u32 proto;
+	__u32 pad5;
+	char where[64];
 };
 
 #define STACKLAT_EVENT_F_IF	0x1
@@ -817,6 +828,8 @@ struct stacklat_event {
 #define STACKLAT_EVENT_F_TCP	0x40
 #define STACKLAT_EVENT_F_RESULT	0x80
 #define STACKLAT_EVENT_F_QUEUE	0x100
+#define STACKLAT_EVENT_F_PROTO	0x200
+#define STACKLAT_EVENT_F_WHERE	0x400
 
 /* the operation of a block request (the kernel's REQ_OP_*, by name) */
 enum stacklat_blk_op {

@@ -23,6 +23,9 @@
 /* the object fields of a 0.4 module's record: up to qlen */
 #define STACKLAT_EVENT_OBJ_LEN_0_4	(__builtin_offsetof(struct stacklat_event, qlen) - \
 					 STACKLAT_EVENT_OBJ_OFF)
+/* the object fields of a 0.5 module's record: up to proto */
+#define STACKLAT_EVENT_OBJ_LEN_0_5	(__builtin_offsetof(struct stacklat_event, proto) - \
+					 STACKLAT_EVENT_OBJ_OFF)
 
 static inline unsigned int stacklat_event_compact_len(const struct stacklat_event *ev)
 {
@@ -49,8 +52,8 @@ static inline void stacklat_event_pack(void *buf, const struct stacklat_event *e
  * Unpack @len bytes of a compact record into @ev (zeroed first); 0, or -1
  * when @len does not match the nstages it gives (the record is not one).
  * A 0.2 or 0.3 module's record has the shorter object
- * (STACKLAT_EVENT_OBJ_LEN_0_2), a 0.4 module's STACKLAT_EVENT_OBJ_LEN_0_4:
- * the fields after it stay unset.
+ * (STACKLAT_EVENT_OBJ_LEN_0_2), a 0.4 module's STACKLAT_EVENT_OBJ_LEN_0_4,
+ * a 0.5 module's STACKLAT_EVENT_OBJ_LEN_0_5: the fields after it stay unset.
  */
 static inline int stacklat_event_unpack(struct stacklat_event *ev, const void *buf,
 					unsigned int len)
@@ -67,6 +70,8 @@ static inline int stacklat_event_unpack(struct stacklat_event *ev, const void *b
 	n = ev->nstages * STACKLAT_EVENT_STAGE_LEN;
 	if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN + n)
 		obj = STACKLAT_EVENT_OBJ_LEN;
+	else if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_5 + n)
+		obj = STACKLAT_EVENT_OBJ_LEN_0_5;
 	else if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_4 + n)
 		obj = STACKLAT_EVENT_OBJ_LEN_0_4;
 	else if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_2 + n)
@@ -90,6 +95,24 @@ static inline const char *stacklat_blk_op_name(__u32 op)
 	case STACKLAT_BLK_OP_OTHER: return "other";
 	}
 	return "?";
+}
+
+/* The name of IP protocol @p (IPPROTO_*), or NULL. */
+static inline const char *stacklat_ip_proto_name(__u32 p)
+{
+	switch (p) {
+	case 1: return "icmp";
+	case 2: return "igmp";
+	case 6: return "tcp";
+	case 17: return "udp";
+	case 41: return "ipv6";
+	case 47: return "gre";
+	case 50: return "esp";
+	case 58: return "icmpv6";
+	case 132: return "sctp";
+	case 136: return "udplite";
+	}
+	return (const char *)0;
 }
 
 /* The name of TCP state @st (the kernel's TCP_* numbering, as ss names them). */
@@ -215,6 +238,27 @@ static inline unsigned int stacklat_event_obj_fmt(char *buf, unsigned int len,
 		STACKLAT_EV_ADD(" result=%d", ev->result);
 	if (ev->flags & STACKLAT_EVENT_F_QUEUE)
 		STACKLAT_EV_ADD(" qlen=%u qmax=%u", ev->qlen, ev->qmax);
+	if (ev->flags & STACKLAT_EVENT_F_PROTO) {
+		const char *pn = stacklat_ip_proto_name(ev->proto);
+
+		if (pn)
+			STACKLAT_EV_ADD(" proto=%s", pn);
+		else
+			STACKLAT_EV_ADD(" proto=%u", ev->proto);
+	}
+	if (ev->flags & STACKLAT_EVENT_F_WHERE) {
+		char w[sizeof(ev->where)];
+
+		for (i = 0; i < sizeof(w) - 1; i++) {
+			unsigned char c = (unsigned char)ev->where[i];
+
+			if (c <= ' ' || c >= 0x7f)
+				break;
+			w[i] = (char)c;
+		}
+		w[i] = '\0';
+		STACKLAT_EV_ADD(" where=%s", w);
+	}
 #undef STACKLAT_EV_ADD
 	return n;
 }

@@ -21,6 +21,7 @@
  * first.  Nothing in probe context wakes a reader: a work item looks every
  * SL_EV_POLL_MS while someone waits.
  */
+#include <linux/kallsyms.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
@@ -174,6 +175,11 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		ev->result = o->result;
 		ev->qlen = o->qlen;
 		ev->qmax = o->qmax;
+		ev->proto = o->proto;
+		/* the address, named by sl_ev_name_where() when it is read */
+		memset(ev->where, 0, sizeof(ev->where));
+		if (o->flags & STACKLAT_EVENT_F_WHERE)
+			memcpy(ev->where, &o->where, sizeof(o->where));
 	} else {
 		ev->flags = 0;
 		ev->dev = 0;
@@ -194,9 +200,12 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		ev->result = 0;
 		ev->qlen = 0;
 		ev->qmax = 0;
+		ev->proto = 0;
+		memset(ev->where, 0, sizeof(ev->where));
 	}
 	ev->pad2 = 0;
 	ev->pad3 = 0;
+	ev->pad5 = 0;
 	/* release: the record is whole before the reader sees it */
 	smp_store_release(&r->head, head + 1);
 out:
@@ -300,6 +309,21 @@ void sl_event_emit_obj(struct sl_pipeline *p, unsigned int stage, u64 start,
 	if (st.ns <= thresh && thresh != STACKLAT_THRESHOLD_ALL)
 		return;
 	sl_ev_put(p, end, st.ns, &st, 1, o);
+}
+
+/*
+ * Probe context: the line of an object that has no time (a drop): written
+ * whenever the pipeline has a threshold, whatever it is, with a total of
+ * 0; @stage says what it was.  The rate limit bounds a storm of them.
+ */
+void sl_event_emit_line(struct sl_pipeline *p, unsigned int stage, u64 now,
+			const struct sl_ev_obj *o)
+{
+	struct sl_ev_stage st = { .index = stage };
+
+	if (!READ_ONCE(p->priv.ev_thresh))
+		return;
+	sl_ev_put(p, now, 0, &st, 1, o);
 }
 
 /*
@@ -424,6 +448,36 @@ static unsigned int sl_ev_cpu_after(unsigned int cpu)
 }
 
 /*
+ * Process context, as a record is taken: the address its writer put in
+ * where[] (_F_WHERE) becomes "function+0xOFF" (and "[module]"): %pS's
+ * "function+0xOFF/0xLEN [module]" without the length and the space.  An
+ * address no symbol names is "unknown": the address never leaves.
+ */
+static void sl_ev_name_where(struct stacklat_event *ev)
+{
+	char buf[KSYM_SYMBOL_LEN + 8], *src, *dst;
+	unsigned long addr;
+
+	memcpy(&addr, ev->where, sizeof(addr));
+	snprintf(buf, sizeof(buf), "%pS", (void *)addr);
+	if (!addr || !strncmp(buf, "0x", 2) || !strchr(buf, '+')) {
+		strscpy(ev->where, "unknown", sizeof(ev->where));
+		return;
+	}
+	for (src = buf, dst = buf; *src; src++) {
+		if (*src == '/') {
+			while (src[1] && src[1] != ' ')
+				src++;	/* "/0xLEN" */
+			continue;
+		}
+		if (*src != ' ')
+			*dst++ = *src;
+	}
+	*dst = '\0';
+	strscpy(ev->where, buf, sizeof(ev->where));
+}
+
+/*
  * Take up to @max events into @out: the CPUs in turn, a turn being
  * SL_EV_QUANTUM events of a CPU (in its order) or all it has, going on
  * where the previous take stopped (the rest of a turn, or the next CPU),
@@ -447,8 +501,12 @@ unsigned int sl_events_take(struct stacklat_event *out, unsigned int max)
 		/* acquire: the records up to head are whole (writer's release) */
 		u64 head = smp_load_acquire(&r->head), tail = r->tail;
 
-		for (k = 0; tail != head && n < max && k < turn; k++, tail++)
-			out[n++] = r->rec[tail % SL_EV_RING];
+		for (k = 0; tail != head && n < max && k < turn; k++, tail++) {
+			out[n] = r->rec[tail % SL_EV_RING];
+			if (out[n].flags & STACKLAT_EVENT_F_WHERE)
+				sl_ev_name_where(&out[n]);
+			n++;
+		}
 		if (k) {
 			/* release: the copies are done before the slots are reused */
 			smp_store_release(&r->tail, tail);

@@ -33,6 +33,8 @@ void sl_event_emit_obj(struct sl_pipeline *p, unsigned int stage, u64 start,
 void sl_event_emit_stages(struct sl_pipeline *p, const unsigned int *stage,
 			  const u64 *ns, unsigned int n, u64 end,
 			  const struct sl_ev_obj *o);
+void sl_event_emit_line(struct sl_pipeline *p, unsigned int stage, u64 now,
+			const struct sl_ev_obj *o);
 bool sl_events_possible(const struct sl_pipeline *p);
 extern unsigned int sl_events_rate;	/* main.c's event_rate= */
 int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,

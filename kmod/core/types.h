@@ -301,6 +301,8 @@ struct sl_ev_obj {
 	u32 rto_us, srtt_us, cwnd, retrans;
 	s32 result;			/* _F_RESULT */
 	u32 qlen, qmax;			/* _F_QUEUE */
+	u32 proto;			/* _F_PROTO */
+	unsigned long where;		/* _F_WHERE: a kernel text address */
 	bool anon;			/* no process: tgid 0, comm "-" */
 	/* the process is this one, not current's (comm may be NULL: "?") */
 	bool task;

@@ -24,7 +24,8 @@
  * dropping function instead, resolved (%ps) in process context when the
  * stages are read; until then it is "~".  SL_DIM_SLOTS reasons or
  * locations, then "other".  The loss accounting: everything is counted
- * in some stage; nmissed of the probes is in status.
+ * in some stage; nmissed of the probes is in status.  With a threshold
+ * (events --all netdrop), a line for every drop: sl_zd_line().
  */
 #include <linux/kallsyms.h>
 #if defined(COMPAT_HAS_DROP_REASONS_BY_SUBSYS) || defined(COMPAT_HAS_DROP_REASONS)
@@ -236,6 +237,96 @@ static __always_inline const char *sl_zd_reason_name(u32 reason)
 #endif
 }
 
+/* Is [@h, @h + @len) inside @skb's linear buffer (head to tail)? */
+static __always_inline bool sl_zd_in(const struct sk_buff *skb, const void *h,
+				     unsigned int len)
+{
+	const unsigned char *c = h;
+
+	return c >= skb->head && c + len <= skb_tail_pointer(skb);
+}
+
+/*
+ * A dropped packet's protocol, addresses (its source, then destination)
+ * and ports, where its IP header is set and in the linear buffer: the
+ * header at skb->network_header, whatever skb->data points at (the layer
+ * that drops it has pulled its own header or not).  IPv6 extension
+ * headers are not walked (the protocol is then the first of them, no
+ * ports); a fragment after the first has no ports.
+ */
+static void sl_zd_hdrs(const struct sk_buff *skb, struct sl_ev_obj *o)
+{
+	const unsigned char *nh, *th = NULL;
+	u16 off = skb->network_header;
+	u8 proto;
+
+	if (!off)
+		return;		/* never set: at the head of the buffer */
+	nh = skb->head + off;
+	if (skb->protocol == htons(ETH_P_IP)) {
+		const struct iphdr *h = (const struct iphdr *)nh;
+
+		if (!sl_zd_in(skb, h, sizeof(*h)) || h->version != 4 || h->ihl < 5)
+			return;
+		proto = h->protocol;
+		o->family = AF_INET;
+		memcpy(o->saddr, &h->saddr, 4);
+		memcpy(o->daddr, &h->daddr, 4);
+		if (!(h->frag_off & htons(IP_OFFSET)))
+			th = nh + h->ihl * 4;
+	} else if (skb->protocol == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *h = (const struct ipv6hdr *)nh;
+
+		if (!sl_zd_in(skb, h, sizeof(*h)) || h->version != 6)
+			return;
+		proto = h->nexthdr;
+		o->family = AF_INET6;
+		memcpy(o->saddr, &h->saddr, 16);
+		memcpy(o->daddr, &h->daddr, 16);
+		th = nh + sizeof(*h);
+	} else {
+		return;
+	}
+	o->proto = proto;
+	o->flags |= STACKLAT_EVENT_F_PROTO | STACKLAT_EVENT_F_ADDR;
+	if ((proto == IPPROTO_TCP || proto == IPPROTO_UDP) && th &&
+	    sl_zd_in(skb, th, 4)) {
+		const __be16 *ports = (const __be16 *)th;
+
+		o->sport = ntohs(ports[0]);
+		o->dport = ntohs(ports[1]);
+		o->flags |= STACKLAT_EVENT_F_PORTS;
+	}
+}
+
+/*
+ * The line of a drop (events: a threshold, any, or "all"): its reason as
+ * the stage (the reason's slot: "other" once the slots are taken), where
+ * (the dropping function and offset, named when read), the interface and
+ * what the headers say.  The task is the one whose context dropped it
+ * (process context: a send, a socket's backlog); a drop in softirq or
+ * interrupt context belongs to no process: tgid 0, comm "-".
+ */
+static void sl_zd_line(struct sl_pipeline *p, const struct sk_buff *skb,
+		       const struct net_device *dev, u32 stage,
+		       unsigned long where, u64 now)
+{
+	struct sl_ev_obj o;
+
+	memset(&o, 0, sizeof(o));
+	if (dev) {
+		memcpy(o.ifname, dev->name, sizeof(o.ifname));
+		o.flags |= STACKLAT_EVENT_F_IF;
+	}
+	if (where) {
+		o.where = where;
+		o.flags |= STACKLAT_EVENT_F_WHERE;
+	}
+	sl_zd_hdrs(skb, &o);
+	o.anon = !in_task();
+	sl_event_emit_line(p, stage, now, &o);
+}
+
 /* kfree_skb(skb, location[, reason[, rx_sk]]) tracepoint */
 static int sl_zd_drop(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
@@ -252,6 +343,9 @@ static int sl_zd_drop(struct sl_ev *ev, struct sl_flight_ent *unused)
 		return SL_KEEP;
 	tag = sl_dim_tag(&sl_zd_reasons, key, name ?: SL_ZD_UNNAMED);
 	sl_record_value(p, sl_dim_stage(&sl_zd_reasons, tag), skb->len);
+	if (unlikely(sl_events_thresh(p)))
+		sl_zd_line(p, skb, dev, sl_dim_stage(&sl_zd_reasons, tag),
+			   (unsigned long)sl_ev_arg(ev, 1), sl_ev_now(ev));
 	sl_record_value(p, sl_dim_stage(&sl_zd_ifs,
 			(u32)(sl_net_if_tag(&sl_zd_ifs, dev) - 1)), skb->len);
 	return SL_KEEP;
@@ -320,4 +414,6 @@ SL_PIPELINE(netdrop) = {
 	.setup = sl_zd_setup,
 	.teardown = sl_net_notifier_put,
 	.refresh = sl_zd_refresh,
+	/* a line for every drop (sl_zd_line()) */
+	.own_events = true,
 };

@@ -264,6 +264,23 @@ static void test_events(void **state)
 	env = json_envelope("events", 1, 0);
 	json_event(env, &ev, &pl);
 	assert_non_null(strstr(text(env), "\"result\":111,\"qlen\":2,\"qmax\":128}"));
+	/* a drop's protocol and where (netdrop lines); a location of 63 bytes */
+	ev.flags = STACKLAT_EVENT_F_PROTO | STACKLAT_EVENT_F_WHERE;
+	ev.proto = 17;
+	memcpy(ev.where, "__udp4_lib_rcv+0x5b2", 21);
+	render_event(line, sizeof(line), &ev, &pl);
+	assert_non_null(strstr(line, " proto=udp where=__udp4_lib_rcv+0x5b2"));
+	ev.proto = 250;
+	memset(ev.where, 'x', sizeof(ev.where));
+	render_event(line, sizeof(line), &ev, &pl);
+	assert_non_null(strstr(line, " proto=250 where=xxx"));
+	assert_null(strstr(line, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
+	json_object_put(env);
+	env = json_envelope("events", 1, 0);
+	ev.proto = 6;
+	memcpy(ev.where, "tcp_v4_rcv+0x10[nf_x]", 22);
+	json_event(env, &ev, &pl);
+	assert_non_null(strstr(text(env), "\"proto\":\"tcp\",\"where\":\"tcp_v4_rcv+0x10[nf_x]\"}"));
 	ev.flags = 0;
 
 	assert_int_equal(parse_duration("10ms", &ns), 0);
@@ -382,7 +399,8 @@ static void test_event_compact_old(void **state)
 
 	(void)state;
 	assert_int_equal(STACKLAT_EVENT_OBJ_LEN_0_4 - STACKLAT_EVENT_OBJ_LEN_0_2, 56);
-	assert_int_equal(STACKLAT_EVENT_OBJ_LEN - STACKLAT_EVENT_OBJ_LEN_0_4, 8);
+	assert_int_equal(STACKLAT_EVENT_OBJ_LEN_0_5 - STACKLAT_EVENT_OBJ_LEN_0_4, 8);
+	assert_int_equal(STACKLAT_EVENT_OBJ_LEN - STACKLAT_EVENT_OBJ_LEN_0_5, 72);
 	stacklat_event_pack(buf, &ev);
 	assert_int_equal(stacklat_event_unpack(&out, buf, n), 0);
 	assert_int_equal(out.family, 2);
@@ -418,6 +436,23 @@ static void test_event_compact_old(void **state)
 	assert_int_equal(out.result, 111);
 	assert_int_equal(out.qlen, 0);
 	assert_int_equal(out.qmax, 0);
+	assert_int_equal(out.stages[0].ns, 100);
+	/* a 0.5 module's: no protocol, no location */
+	ev.flags |= STACKLAT_EVENT_F_PROTO | STACKLAT_EVENT_F_WHERE;
+	ev.proto = 17;
+	memcpy(ev.where, "udp_rcv+0x1c", 13);
+	stacklat_event_pack(buf, &ev);
+	assert_int_equal(stacklat_event_unpack(&out, buf, n), 0);
+	assert_int_equal(out.proto, 17);
+	assert_string_equal(out.where, "udp_rcv+0x1c");
+	o = STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_5;
+	memcpy(old, buf, o);
+	memcpy(old + o, buf + STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN,
+	       STACKLAT_EVENT_STAGE_LEN);
+	assert_int_equal(stacklat_event_unpack(&out, old, o + STACKLAT_EVENT_STAGE_LEN), 0);
+	assert_int_equal(out.qmax, 128);
+	assert_int_equal(out.proto, 0);
+	assert_int_equal(out.where[0], 0);
 	assert_int_equal(out.stages[0].ns, 100);
 }
 

@@ -49,7 +49,7 @@ grep -q "filter: none" "$SL_DBG/status" || fail "filter not cleared"
 # storage's frames, which it records itself) is refused, through the
 # control file, netlink and the tool, naming the pipeline, and allocates no
 # rings; 0 (off) is accepted; every other pipeline takes a threshold
-noev="netsize netdrop storage disktop stacks sched offcpu cpu futex"
+noev="netsize storage disktop stacks sched offcpu cpu futex"
 rings_kib() { sed -n 's/^events: .*, \([0-9]*\) KiB of rings,.*/\1/p' "$SL_DBG/status"; }
 for p in $noev; do
 	dmesg -C
@@ -71,7 +71,7 @@ note "tool: $out"
 grep -q "slow events above" "$SL_DBG/status" && fail "a refused threshold was set"
 assert_eq "KiB of event rings after the refusals" 0 "$(rings_kib)"
 # netlink straight, as the fuzzer would send it: refused, naming the pipeline
-python3 - "$SL_REPO/tests/fuzz" netdrop <<'PY' || fail "netlink SET_PIPELINE threshold on netdrop"
+python3 - "$SL_REPO/tests/fuzz" netsize <<'PY' || fail "netlink SET_PIPELINE threshold on netsize"
 import struct, sys
 sys.path.insert(0, sys.argv[1])
 import nl_fuzz as f, stacklat_model as m

@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kernels: 5.10 6.12 7.3
+# (5.10 has no drop reason names: the stage is the dropping function; 6.12
+# and 7.3 name reasons by subsystem lists; 7.3 runs with preempt=full)
+# netdrop lines (events --all netdrop): one line for every drop.
+#  - N4 datagrams from a socket bound to port SP to a closed UDP port on
+#    127.0.0.1 and N6 to one on ::1: a line for every drop the histogram
+#    counts, stage by stage, and exactly N4 + N6 UDP lines, each with the
+#    drop's reason (NO_SOCKET, or the dropping function on 5.10) as its
+#    stage, proto udp, the packet's addresses and ports, interface lo, the
+#    dropping location as function+offset (the reason's function: a UDP
+#    receive function), no process (loopback delivers in softirq);
+#  - the text lines (debugfs and the tool) carry the same words and no
+#    kernel address;
+#  - a drop storm under event_rate=100 (10 lines of a pipeline per CPU in
+#    each 100 ms window): S drops are each a line or counted suppressed,
+#    exactly (the rings hold them all: no overrun), and the histogram still
+#    counts every one.
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+. "$SL_REPO/tests/vm/net.sh"
+
+N4=30 N6=20 SP=7711 P4=9311 P6=9312 S=2000
+
+# send N datagrams of 100 bytes from port SP to ADDR PORT, quickly
+send() {
+	python3 - "$@" <<'PY'
+import socket, sys
+addr, port, n, sp = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+s = socket.socket(socket.AF_INET6 if ":" in addr else socket.AF_INET, socket.SOCK_DGRAM)
+if sp:
+    s.bind((addr, sp))
+for _ in range(n):
+    s.sendto(b"d" * 100, (addr, port))
+PY
+}
+
+sl_load
+ctl enable netdrop
+ctl filter netdrop clear ifindex=1
+ctl reset
+ctl threshold netdrop all
+send 127.0.0.1 $P4 $N4 $SP
+send ::1 $P6 $N6 $SP
+"$SL_TOOL" events -j -d 3 netdrop >/tmp/sl-77.ev 2>/dev/null || true
+grep -m 2 '"event"' /tmp/sl-77.ev || true
+cat "$SL_DBG/netdrop" | tee /tmp/sl-77.tab
+if grep -qE ' (drop_reasons|drop_reasons_by_subsys)$' /proc/kallsyms; then
+	closed4=NO_SOCKET closed6=NO_SOCKET
+else
+	# no reason names: the dropping functions name the stages (and 5.10
+	# also drops the ICMPv6 port unreachable errors ::1 sends itself,
+	# under icmpv6_rcv: lines too, with proto icmpv6)
+	closed4=$(awk '$1 ~ /udp4?_.*rcv/ && $1 !~ /udp6|udpv6/ { print $1; exit }' /tmp/sl-77.tab)
+	closed6=$(awk '$1 ~ /udp6_.*rcv|udpv6_rcv/ { print $1; exit }' /tmp/sl-77.tab)
+fi
+closed=$closed4
+note "closed port drops under '$closed4' (v4) and '$closed6' (v6)"
+if [ "$closed4" = "$closed6" ]; then
+	assert_eq "drops counted" $((N4 + N6)) "$(cnt netdrop "$closed4")"
+else
+	assert_eq "v4 drops counted" $N4 "$(cnt netdrop "$closed4")"
+	assert_eq "v6 drops counted" $N6 "$(cnt netdrop "$closed6")"
+fi
+bad=$(python3 - /tmp/sl-77.ev /tmp/sl-77.tab "$closed4" "$closed6" $N4 $N6 $SP $P4 $P6 <<'PY'
+import json, re, sys
+ev = [json.loads(l)["event"] for l in open(sys.argv[1]) if '"event"' in l]
+# the histogram's counts per reason stage (not the ".drops" ones)
+tab = {}
+for l in open(sys.argv[2]):
+    w = l.split()
+    if len(w) > 1 and w[1].isdigit() and not w[0].endswith(".drops") and w[0] != "stage":
+        tab[w[0]] = int(w[1])
+c4, c6 = sys.argv[3], sys.argv[4]
+n4, n6, sp, p4, p6 = map(int, sys.argv[5:10])
+bad = []
+# every drop has its line: per stage, as many lines as the histogram counts
+per = {}
+for e in ev:
+    st = [s["name"] for s in e["stages"]]
+    per[st[0] if st else "?"] = per.get(st[0] if st else "?", 0) + 1
+if per != {k: v for k, v in tab.items() if v}:
+    bad.append("lines per stage %s, the histogram's %s" % (per, tab))
+lo = {4: ("127.0.0.1", p4, c4), 6: ("::1", p6, c6)}
+seen = {4: 0, 6: 0}
+where = re.compile(r"^([A-Za-z0-9_.]+)\+0x[0-9a-f]+(\[[A-Za-z0-9_]+\])?$")
+for e in ev:
+    w = where.match(e.get("where", ""))
+    if not w or e["pipeline"] != "netdrop" or e["total_ns"] != 0 or \
+       e.get("ifname") != "lo" or e["tgid"] != 0 or e["comm"] != "-":
+        bad.append("line: %s" % json.dumps(e))
+        continue
+    if e.get("proto") != "udp":
+        # 5.10's own ICMPv6 errors: dropped by icmpv6_rcv
+        if e.get("proto") != "icmpv6" or e.get("family") != 6 or "icmpv6" not in w.group(1):
+            bad.append("line: %s" % json.dumps(e))
+        continue
+    fam = e.get("family")
+    if fam not in lo or [s["name"] for s in e["stages"]] != [lo[fam][2]] or \
+       e.get("saddr") != lo[fam][0] or e.get("daddr") != lo[fam][0] or \
+       e.get("sport") != sp or e.get("dport") != lo[fam][1] or "udp" not in w.group(1):
+        bad.append("line: %s" % json.dumps(e))
+        continue
+    seen[fam] += 1
+if seen != {4: n4, 6: n6}:
+    bad.append("udp lines by family %s, not %d and %d" % (seen, n4, n6))
+print("\n".join(bad[:5]))
+PY
+)
+[ -z "$bad" ] || fail "lines: $bad"
+
+note "the text lines: the tool's and debugfs's"
+send 127.0.0.1 $P4 1 $SP
+out=$("$SL_TOOL" events -n 1 -d 3 netdrop 2>/dev/null) || true
+echo "$out"
+grep -qE "netdrop total=[^ ]+ $closed=[^ ]+ if=lo sport=$SP dport=$P4 saddr=127.0.0.1 daddr=127.0.0.1 proto=udp where=[A-Za-z0-9_.]*udp[A-Za-z0-9_.]*\+0x[0-9a-f]+" <<<"$out" ||
+	fail "the tool's text line: '$out'"
+send ::1 $P6 1 $SP
+out=$(timeout 5 head -n 1 "$SL_DBG/events" 2>/dev/null) || true
+# (5.10: then its ICMPv6 error's line, not read)
+echo "$out"
+grep -qE " - 0/0 netdrop total=[^ ]+ $closed6=[^ ]+ if=lo sport=$SP dport=$P6 saddr=::1 daddr=::1 proto=udp where=[A-Za-z0-9_.]*udp" <<<"$out" ||
+	fail "debugfs's text line: '$out'"
+if grep -qE '0x[0-9a-f]{8,}|ffff[0-9a-f]{12}' /tmp/sl-77.ev ||
+	grep -qE '0x[0-9a-f]{8,}|ffff[0-9a-f]{12}' <<<"$out"; then
+	fail "an address in a line"
+fi
+assert_eq "suppressed (event_rate=10000)" 0 "$(lost netdrop suppressed)"
+ctl threshold netdrop 0
+ctl disable netdrop
+sl_unload
+
+# a drop storm: every drop a line or suppressed, exactly
+sl_load event_rate=100
+ctl enable netdrop
+ctl filter netdrop clear ifindex=1
+ctl threshold netdrop all
+t0=$(date +%s%N)
+send 127.0.0.1 $P4 $S 0
+t1=$(date +%s%N)
+"$SL_TOOL" events -j -d 2 netdrop >/tmp/sl-77s.ev 2>/dev/null || true
+w=$(grep -c '"event"' /tmp/sl-77s.ev) || true
+sup=$(lost netdrop suppressed)
+ovr=$(python3 -c 'import json,sys; print([json.loads(l)["summary"]["overruns"] for l in open(sys.argv[1]) if "\"summary\"" in l][-1])' /tmp/sl-77s.ev)
+note "storm: $S drops in $(((t1 - t0) / 1000000)) ms: $w lines, $sup suppressed, $ovr overruns"
+assert_eq "drops counted in the histogram" $S "$(cnt netdrop "$closed")"
+assert_eq "overruns" 0 "$ovr"
+assert_eq "lines + suppressed (every drop)" $S $((w + sup))
+# a run of L ns spans at most L / 100 ms + 2 windows, on each of 2 CPUs
+max=$(((($(date +%s%N) - t0) / 100000000 + 2) * 10 * 2))
+[ "$w" -le $max ] || fail "rate limit: $w lines, more than $max"
+[ "$sup" -gt 0 ] || fail "rate limit: nothing suppressed of $S drops"
+ctl disable netdrop
+sl_unload
+pass "netdrop lines: $((N4 + N6)) drops, $((N4 + N6)) lines with reason $closed4/$closed6, udp, addresses, ports, lo and the location; storm of $S: $w lines + $sup suppressed"
