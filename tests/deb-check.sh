@@ -6,8 +6,8 @@
 #   - lintian over both (and the dbgsym package): every tag, down to
 #     pedantic, fails unless debian/*.lintian-overrides names it with its
 #     reason;
-#   - what each holds: stacklat-dkms the DKMS tree make dkms-src lays out,
-#     its dkms.conf at VERSION, the DKMS maintainer scripts; stacklat the
+#   - what each holds: stacklat-dkms the DKMS tree make dkms-src lays out
+#     (file for file), its dkms.conf dkms/dkms.conf at VERSION, the DKMS maintainer scripts; stacklat the
 #     command linked against libnl-3, libnl-genl-3 and json-c (its
 #     Depends), the man page, the completion, the units, the conffile;
 #   - stacklat-apply-conf (what stacklat.service runs) on a stand-in
@@ -48,9 +48,11 @@ src=$tmp/dkms/usr/src/stacklat-$ver
 for f in Kbuild VERSION dkms.conf kmod/main.c kmod/compat-probe.sh kmod/compat.h uapi/stacklat.h; do
 	[ -e "$src/$f" ] || bad "stacklat-dkms has no /usr/src/stacklat-$ver/$f"
 done
-n_tree=$(git ls-files kmod uapi 2>/dev/null | wc -l)
-n_deb=$(cd "$src" && find kmod uapi -type f | wc -l)
-[ "$n_tree" = 0 ] || [ "$n_tree" = "$n_deb" ] || bad "stacklat-dkms holds $n_deb files of kmod/ and uapi/, the tree $n_tree"
+# the tree make dkms-src lays out (what make dkms-install registers and
+# the 6.1+dkms guest loads the module of), file for file
+make -s dkms-src DKMS_SRC="$tmp/ref" > /dev/null
+diff -r "$tmp/ref" "$src" > "$tmp/srcdiff" 2>&1 ||
+	bad "stacklat-dkms's /usr/src/stacklat-$ver is not make dkms-src's tree: $(head -n 5 "$tmp/srcdiff")"
 grep -qx "PACKAGE_VERSION=\"$ver\"" "$src/dkms.conf" || bad "dkms.conf's PACKAGE_VERSION is not $ver"
 diff <(grep -v '^PACKAGE_VERSION=' dkms/dkms.conf) <(grep -v '^PACKAGE_VERSION=' "$src/dkms.conf") > /dev/null ||
 	bad "the packaged dkms.conf is not dkms/dkms.conf"
