@@ -57,12 +57,14 @@ disable block
 filter func clear
 enable no_such_pipeline
 CONF
-dmesg -C
+# an older refusal in the log is not shown as this file's reason
+echo "enable earlier_pipeline" > "$SL_DBG/control" 2>/dev/null || true
 if out=$("$apply" "$t/bad.conf" 2>&1); then
 	fail "a stacklat.conf with an unknown pipeline was applied: $out"
 fi
 grep -q "stacklat: control: .*no_such_pipeline" <<<"$out" ||
 	fail "the refusal does not show the kernel's reason: '$out' (dmesg: $(dmesg | tail -n 3))"
+! grep -q earlier_pipeline <<<"$out" || fail "an older refusal is shown as this file's reason: '$out'"
 assert_eq "block after the refused file" enabled "$(state block)"
 st | sed -n '/^pipeline func:/,/^$/p' | grep -q '^  filter: tgid=1$' || fail "the refused file cleared func's filter"
 
