@@ -37,6 +37,10 @@
 #                        (PROFILE=func|net|storage|block, on BENCH_KERNEL;
 #                        BENCH_BASE=REV: REV's module beside it)
 #   make install / make dkms-install
+#   make deb             Debian packages stacklat-dkms and stacklat in
+#                        build/deb/ (debian/, docs/packages.md)
+#   make debcheck        make deb, then lintian and the packages' contents
+#                        (tests/deb-check.sh; in make check)
 #   make style           checkpatch, sparse, shellcheck and the docs' shape
 #                        (tests/docs-check.sh)
 #   make sparse          sparse (C=1) over the module
@@ -65,7 +69,8 @@ DESTDIR ?=
 
 .PHONY: all module tool helpers unit vmtest vmtest-mt buildcheck check check-full check-debug \
 	check-kmemleak soak fuzz fuzz-tool deps demo bench profile style sparse w1 \
-	clean install install-tool dkms-src dkms-install dkmscheck firstrun firstrun-demo help
+	clean install install-tool dkms-src dkms-install dkmscheck firstrun firstrun-demo help \
+	deb debcheck
 
 all: module tool
 
@@ -146,7 +151,7 @@ firstrun-demo: deps
 # of tests/vm/scenario-costs (firstrun-demo ~160, vmtest-mt ~150), for run.sh's plan
 # to end both slots together.  CHECK_EXTRAS run after the matrix.
 # firstrun-demo is make demo on a fresh clone (CI is make check on one).
-CHECK_BG ?= buildcheck fuzz-tool
+CHECK_BG ?= buildcheck fuzz-tool debcheck
 CHECK_TAIL ?= firstrun-demo vmtest-mt
 CHECK_TAIL_SECS ?= 310
 CHECK_EXTRAS ?=
@@ -237,6 +242,8 @@ clean:
 	$(MAKE) -C tests/unit clean
 	$(MAKE) -C tests/fuzz clean
 	$(MAKE) -C tests/vm/helpers clean
+	rm -rf build/deb
+	-rmdir build 2>/dev/null
 
 install: install-tool
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
@@ -253,13 +260,21 @@ dkms-src:
 	mkdir -p $(DKMS_SRC)
 	cp -r Kbuild Makefile VERSION kmod uapi $(DKMS_SRC)/
 	find $(DKMS_SRC) \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
-	sed 's/@VERSION@/$(VERSION)/' dkms/dkms.conf > $(DKMS_SRC)/dkms.conf
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms/dkms.conf > $(DKMS_SRC)/dkms.conf
 
 dkms-install: dkms-src
 	dkms add -m stacklat -v $(VERSION)
 	dkms build -m stacklat -v $(VERSION)
 	dkms install -m stacklat -v $(VERSION)
 	$(MAKE) install-tool
+
+# the Debian packages, built in a copy of the tree under build/deb
+# (debian/build-debs.sh); debcheck adds lintian and a look inside them
+deb:
+	debian/build-debs.sh
+
+debcheck:
+	tests/deb-check.sh
 
 help:
 	@sed -n '3,25p' Makefile

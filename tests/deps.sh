@@ -23,6 +23,9 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd e2fsprogs debootstrap
 	dkms git
 	ca-certificates debian-archive-keyring
+	# make deb and make debcheck (strace: that stacklat-apply-conf writes
+	# the file in one write)
+	dpkg-dev debhelper dh-dkms lintian strace
 	# programs the scenarios run in the guest (host userland over 9p)
 	# (libcap2-bin: capsh for 17-privileges)
 	bash coreutils util-linux libcap2-bin procps iproute2 ethtool nftables python3 memcached python3-pymemcache fio dmsetup

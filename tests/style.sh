@@ -54,8 +54,8 @@ cp_pid=$!
 shellcheck_all() {
 	local out
 	if out=$(shellcheck -x -S warning kmod/*.sh tests/*.sh tests/unit/*.sh tests/vm/*.sh \
-		tests/vm/scenarios/*.sh tests/vm/bench/*.sh 2>&1); then
-		echo "style: shellcheck clean (tests/, kmod/*.sh)"
+		tests/vm/scenarios/*.sh tests/vm/bench/*.sh debian/*.sh debian/stacklat-apply-conf 2>&1); then
+		echo "style: shellcheck clean (tests/, kmod/*.sh, debian/)"
 	else
 		echo "$out"
 		return 1
