@@ -95,8 +95,14 @@ static struct sl_stage sl_tc_conn_stages[CS_NSTAGES] = {
 static struct sl_dim sl_tc_rports;
 static const char * const sl_tc_conn_suffix[1] = { ".connect" };
 
-/* aux[0] of a connect chain: 1 + its remote port's tag */
+/*
+ * aux[0] of a connect chain: 1 + its remote port's tag, and in bits 32-47
+ * the local port connect() chose: a failed connect's socket gives its
+ * port back (inet_put_port in tcp_set_state) before the state change's
+ * tracepoint, so its line takes the port from here
+ */
 #define SL_TC_AUX_TAG	0
+#define SL_TC_SPORT_SHIFT	32
 /* aux[1]: the connecting task's tgid << 32 | pid */
 #define SL_TC_AUX_TASK	1
 
@@ -125,12 +131,15 @@ static __always_inline unsigned int sl_tc_fail_stage(int err)
 static __always_inline void sl_tc_conn_line(struct sl_pipeline *p,
 					    const struct sock *sk,
 					    unsigned int stage, u64 start,
-					    u64 end, int err, u64 task)
+					    u64 end, int err, u64 task,
+					    u16 sport)
 {
 	struct sl_ev_obj o;
 
 	memset(&o, 0, sizeof(o));
 	sl_net_sk_obj(sk, &o);
+	if (!o.sport)
+		o.sport = sport;
 	o.flags |= STACKLAT_EVENT_F_RESULT;
 	o.result = err;
 	o.task = true;
@@ -139,6 +148,12 @@ static __always_inline void sl_tc_conn_line(struct sl_pipeline *p,
 	if (current->pid == o.tid)
 		o.comm = current->comm;
 	sl_event_emit_obj(p, stage, start, end, &o);
+}
+
+/* The local port connect() chose, kept in the chain */
+static __always_inline u16 sl_tc_sport(const struct sl_flight_ent *e)
+{
+	return (u16)(e->aux[SL_TC_AUX_TAG] >> SL_TC_SPORT_SHIFT);
 }
 
 /* Task context: current's tgid << 32 | pid. */
@@ -184,7 +199,7 @@ static int sl_tc_connect_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 			      (s64)(sl_ev_now(ev) - t0)) &&
 		    unlikely(sl_events_thresh(p)))
 			sl_tc_conn_line(p, sk, sl_tc_fail_stage(-ret), t0,
-					sl_ev_now(ev), -ret, sl_tc_task());
+					sl_ev_now(ev), -ret, sl_tc_task(), 0);
 		return SL_KEEP;
 	}
 	if (ret || READ_ONCE(sk->sk_state) != TCP_SYN_SENT)
@@ -198,7 +213,8 @@ static int sl_tc_connect_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	e = sl_chain_start(p, (unsigned long)sk, C_CONNECT, t0);
 	if (!e)
 		return SL_KEEP;
-	e->aux[SL_TC_AUX_TAG] = 1 + sl_tc_port_tag(&sl_tc_rports, rport);
+	e->aux[SL_TC_AUX_TAG] = (1 + sl_tc_port_tag(&sl_tc_rports, rport)) |
+		(u64)READ_ONCE(inet_sk(sk)->inet_num) << SL_TC_SPORT_SHIFT;
 	e->aux[SL_TC_AUX_TASK] = sl_tc_task();
 	sl_chain_put(e);
 	return SL_KEEP;
@@ -228,7 +244,7 @@ static int sl_tc_conn_state_post(struct sl_ev *ev, struct sl_flight_ent *e)
 		e->ts[C_ESTAB] = now;
 		if (unlikely(sl_events_thresh(ev->p)))
 			sl_tc_conn_line(ev->p, sk, CS_CONNECT, t0, now, 0,
-					e->aux[SL_TC_AUX_TASK]);
+					e->aux[SL_TC_AUX_TASK], sl_tc_sport(e));
 		sl_chain_finish(ev->p, e);
 		return SL_DONE;
 	}
@@ -238,14 +254,14 @@ static int sl_tc_conn_state_post(struct sl_ev *ev, struct sl_flight_ent *e)
 	if (sl_record(ev->p, stage, (s64)(now - t0)) &&
 	    unlikely(sl_events_thresh(ev->p)))
 		sl_tc_conn_line(ev->p, sk, stage, t0, now, err,
-				e->aux[SL_TC_AUX_TASK]);
+				e->aux[SL_TC_AUX_TASK], sl_tc_sport(e));
 	return SL_FORGET;
 }
 
 static void sl_tc_conn_on_record(struct sl_pipeline *p,
 				 const struct sl_flight_ent *e)
 {
-	u64 tag = e->aux[SL_TC_AUX_TAG];
+	u64 tag = (u32)e->aux[SL_TC_AUX_TAG];
 
 	if (tag)
 		sl_record(p, sl_dim_stage(&sl_tc_rports, (u32)(tag - 1)),
