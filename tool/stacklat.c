@@ -1137,7 +1137,7 @@ static const struct subcommand subcommands[] = {
 	  "              the thresholds set (control \"threshold PIPELINE NS\") are\n"
 	  "              used.  Pipelines that count values or instants (netsize,\n"
 	  "              netdrop, storage, disktop, stacks, sched, offcpu, cpu,\n"
-	  "              futex) have none.\n"
+	  "              futex, lock) have none.\n"
 	  "--all         every object, whatever its time (control \"threshold\n"
 	  "              PIPELINE all\"); at most event_rate= lines a second per\n"
 	  "              pipeline and CPU, the rest counted \"suppressed\".\n"
