@@ -141,12 +141,15 @@ static void *const sl_lk_spin_funcs[] = {
 #endif
 };
 
-/* exported and __sched (.sched.text), kernel/sched .. kernel/time */
+/*
+ * exported and __sched (.sched.text), kernel/sched .. kernel/time (not
+ * mutex_lock: a macro on 5.10-rt and with lockdep)
+ */
 static void *const sl_lk_sched_anchors[] = {
 	(void *)schedule, (void *)io_schedule, (void *)schedule_timeout,
 	(void *)wait_for_completion, (void *)out_of_line_wait_on_bit,
-	(void *)schedule_hrtimeout, (void *)mutex_lock, (void *)down_read,
-	(void *)down_write, (void *)percpu_down_write,
+	(void *)schedule_hrtimeout, (void *)down_read, (void *)down_write,
+	(void *)percpu_down_write,
 };
 
 enum { SL_LK_R_SPIN, SL_LK_R_SCHED, SL_LK_R_FUNCS };
