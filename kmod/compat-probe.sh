@@ -152,6 +152,17 @@ case $(tp_proto sched_process_exit sched) in
 *) flag SCHED_PROCESS_EXIT_TP_UNKNOWN ;;
 esac
 
+# ---- lock contention tracepoints (pipelines/lock.c): lock:contention_begin
+# and contention_end (5.19); none before, and the lock pipeline's points are
+# "not available"; another prototype is named by compat.h
+b=$(tp_proto contention_begin lock)
+e=$(tp_proto contention_end lock)
+if [ "$b|$e" = "void *lock, unsigned int flags|void *lock, int ret" ]; then
+	flag HAS_LOCK_CONTENTION_TP
+elif [ -n "$b$e" ]; then
+	flag LOCK_CONTENTION_TP_UNKNOWN
+fi
+
 # ---- interrupt tracepoints (pipelines/irq.c): written out by hand, the
 # same on every kernel known; any other is named by compat.h
 [ "$(tp_proto irq_handler_entry irq)" = "int irq, struct irqaction *action" ] ||

@@ -332,6 +332,15 @@ static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 #endif
 
 /*
+ * lock:contention_begin(lock, flags) and contention_end(lock, ret), 5.19
+ * (COMPAT_HAS_LOCK_CONTENTION_TP): without them the lock pipeline's points
+ * have no candidate and are "not available" (pipelines/lock.c).
+ */
+#ifdef COMPAT_LOCK_CONTENTION_TP_UNKNOWN
+#error "stacklat: lock:contention_begin or contention_end has a prototype pipelines/lock.c does not know"
+#endif
+
+/*
  * sched_process_exit tells whether the thread was the last of its process
  * (group_dead) in 7.x; before, the probe reads the signal struct's count
  * of live threads, which do_exit() decremented before the tracepoint.

@@ -203,8 +203,12 @@ void sl_stacks_reset(struct sl_stacks *t)
 }
 
 #ifndef SL_USERSPACE
-u32 notrace sl_stack_capture(struct sl_pipeline *p, unsigned long anchor,
-			     unsigned int skip, u64 value)
+static __always_inline u32 sl_stack_capture_in(struct sl_pipeline *p,
+					       unsigned long anchor,
+					       unsigned int skip, u64 value,
+					       const struct sl_text_range *r,
+					       unsigned int nr_r,
+					       unsigned long *caller)
 {
 	struct sl_stacks *t = READ_ONCE(p->priv.stacks);
 	unsigned int n, cap, first, nr;
@@ -229,6 +233,8 @@ u32 notrace sl_stack_capture(struct sl_pipeline *p, unsigned long anchor,
 	/* one more than kept: a full buffer says the stack went deeper */
 	cap = SL_STACK_SKIP_MAX + t->depth + 1;
 	n = stack_trace_save(buf, cap, 0);
+	if (caller)
+		*caller = sl_stack_caller(buf, n, r, nr_r);
 	first = sl_stack_trim(buf, n, anchor, skip, t->depth, &nr);
 	trunc = n - first > t->depth;
 	if (trunc)
@@ -247,7 +253,22 @@ out:
 	preempt_enable_notrace();
 	return ret > 0 ? ret : 0;
 }
+
+u32 notrace sl_stack_capture(struct sl_pipeline *p, unsigned long anchor,
+			     unsigned int skip, u64 value)
+{
+	return sl_stack_capture_in(p, anchor, skip, value, NULL, 0, NULL);
+}
 NOKPROBE_SYMBOL(sl_stack_capture);
+
+u32 notrace sl_stack_capture_caller(struct sl_pipeline *p, u64 value,
+				    const struct sl_text_range *r,
+				    unsigned int nr, unsigned long *caller)
+{
+	*caller = 0;
+	return sl_stack_capture_in(p, 0, 0, value, r, nr, caller);
+}
+NOKPROBE_SYMBOL(sl_stack_capture_caller);
 
 void sl_stack_frame(char *buf, size_t len, unsigned long ip)
 {

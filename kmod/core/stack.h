@@ -120,6 +120,48 @@ unsigned int sl_stack_trim(const unsigned long *buf, unsigned int n,
 			   unsigned long anchor, unsigned int skip,
 			   unsigned int depth, unsigned int *nr);
 
+/*
+ * A range of kernel text [lo, hi): code a caller search steps over (the
+ * locking functions, say).
+ */
+struct sl_text_range {
+	unsigned long lo, hi;
+};
+
+static inline bool sl_text_in(unsigned long ip, const struct sl_text_range *r,
+			      unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (ip >= r[i].lo && ip < r[i].hi)
+			return true;
+	return false;
+}
+
+/*
+ * Any context: the caller of the code in @r (@nr ranges) in @n frames
+ * @ip, innermost first: the first frame that is not in @r after one that
+ * is (the frames before the first are the probe's own); 0 when the stack
+ * never enters @r or never leaves it.
+ */
+static inline unsigned long sl_stack_caller(const unsigned long *ip,
+					    unsigned int n,
+					    const struct sl_text_range *r,
+					    unsigned int nr)
+{
+	bool in = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (sl_text_in(ip[i], r, nr))
+			in = true;
+		else if (in)
+			return ip[i];
+	}
+	return 0;
+}
+
 /* ---- process context: readers and reset --------------------------------- */
 
 struct sl_stack_info {
@@ -154,6 +196,16 @@ struct sl_pipeline;
  */
 u32 sl_stack_capture(struct sl_pipeline *p, unsigned long anchor,
 		     unsigned int skip, u64 value);
+
+/*
+ * As sl_stack_capture(@p, 0, 0, @value), and *@caller the caller of the
+ * code in @r (sl_stack_caller(), over the whole unwound stack, before it
+ * is cut to stack_depth), or 0 when there is none or nothing was unwound
+ * (the loss counted as there).
+ */
+u32 sl_stack_capture_caller(struct sl_pipeline *p, u64 value,
+			    const struct sl_text_range *r, unsigned int nr,
+			    unsigned long *caller);
 
 /*
  * Process context: frame @ip as "function+0xoff/0xsize [module]" into

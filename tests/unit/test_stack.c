@@ -175,6 +175,29 @@ static void test_trim(void **state)
 	assert_int_equal(nr, 0);
 }
 
+/* the caller of a range of code: the first frame out of it after one in it */
+static void test_caller(void **state)
+{
+	/* probe frames, two lock functions in two ranges, the caller, more */
+	const unsigned long buf[] = { 0xa0, 0xa1, 0x1010, 0x2020, 0x3000,
+				      0x1000, 0x4000 };
+	const struct sl_text_range r[] = { { 0x1000, 0x1100 },
+					   { 0x2000, 0x2100 } };
+
+	(void)state;
+	assert_int_equal(sl_stack_caller(buf, 7, r, 2), 0x3000);
+	/* one range only: the other's function is the caller */
+	assert_int_equal(sl_stack_caller(buf, 7, r, 1), 0x2020);
+	assert_int_equal(sl_stack_caller(buf, 7, r + 1, 1), 0x3000);
+	/* never entered, never left, nothing */
+	assert_int_equal(sl_stack_caller(buf, 2, r, 2), 0);
+	assert_int_equal(sl_stack_caller(buf, 4, r, 2), 0);
+	assert_int_equal(sl_stack_caller(buf, 0, r, 2), 0);
+	/* the range's end is not in it */
+	assert_int_equal(sl_stack_caller((const unsigned long[]){ 0x1000, 0x1100 },
+					 2, r, 1), 0x1100);
+}
+
 static void test_reset(void **state)
 {
 	struct sl_stacks *t = sl_stacks_create(16, 4);
@@ -253,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_probe_window),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_trim),
+		cmocka_unit_test(test_caller),
 		cmocka_unit_test(test_reset),
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_threads),

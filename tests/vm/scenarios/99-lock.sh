@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kernels: 5.10 6.1 6.12 7.3
+# The lock pipeline: kernel lock contention per (lock type, caller) from
+# lock:contention_begin/end.
+#  - where the kernel has no such tracepoints (its tracing events say so:
+#    5.10), its points are "not available" in status and enabling it is
+#    refused, naming why;
+#  - else, against contention we cause (sl-lock: a holder thread keeps a
+#    tmpfs file's inode lock, its i_rwsem, for writing while a waiter's
+#    write() to the same file blocks on it, MS ms after the waiter sleeps,
+#    R rounds; the waiter times its write()s), with a tgid filter on the
+#    helper: exactly R waits in the row (rwsem:W, the tmpfs write_iter
+#    function that takes the inode lock), none failed, the total between
+#    R x MS and what the waiter measured, the max likewise; the row's
+#    stack holds down_write; the module unloads.
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+
+LK=$SL_REPO/tests/vm/helpers/sl-lock
+R=10 MS=50
+T=/tmp/sl-99
+rm -rf "$T"
+mkdir -p "$T/mnt"
+
+ctl() { echo "$*" > "$SL_DBG/control" || fail "control: '$*' refused"; }
+
+# hookstate NAME: the state of a point of the lock pipeline in status
+hookstate() {
+	awk -v h="$1" '/^pipeline / { cur = $2; sub(":", "", cur) }
+		cur == "lock" && $1 == "hook" && $2 == h { s = $3; if ($4 == "available") s = s " " $4; print s }' "$SL_DBG/status"
+}
+
+sl_load
+tp=
+for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+	[ -d "$d/events/lock/contention_begin" ] && tp=yes
+done
+if [ -z "$tp" ]; then
+	note "no lock:contention_begin in this kernel's tracing events"
+	for h in contention_begin contention_end; do
+		assert_eq "$h in status" "not available" "$(hookstate $h)"
+	done
+	dmesg -C
+	if echo "enable lock" > "$SL_DBG/control" 2> "$T/err"; then
+		fail "enable lock accepted on a kernel without the tracepoints"
+	fi
+	grep -q "lock: no hook point could be armed on this kernel" <<<"$(dmesg)" ||
+		fail "enable lock: no dmesg line saying why: $(dmesg | tail -n 2)"
+	grep -q '^pipeline lock: disabled' "$SL_DBG/status" ||
+		fail "lock not disabled after the refusal: $(grep '^pipeline lock' "$SL_DBG/status")"
+	sl_unload
+	pass "points not available, enable refused: $(cat "$T/err")"
+fi
+
+mount -t tmpfs sl99 "$T/mnt"
+trap 'umount "$T/mnt" 2> /dev/null || true' EXIT
+"$LK" -f "$T/mnt/file" -r $R -s $MS -g "$T/go" -q "$T/quit" > "$T/out" &
+lk=$!
+for _ in $(seq 200); do
+	grep -q '^ready' "$T/out" 2> /dev/null && break
+	sleep 0.05
+done
+pid=$(sed -n 's/^ready pid=\([0-9]*\)$/\1/p' "$T/out")
+[ -n "$pid" ] || fail "sl-lock not ready: $(cat "$T/out")"
+ctl filter lock tgid="$pid"
+ctl enable lock
+for h in contention_begin contention_end; do
+	assert_eq "$h in status" armed "$(hookstate $h)"
+done
+touch "$T/go"
+for _ in $(seq 600); do
+	grep -q '^done' "$T/out" && break
+	kill -0 $lk 2> /dev/null || break
+	sleep 0.05
+done
+grep -q '^done' "$T/out" || fail "sl-lock: no result ($(cat "$T/out"))"
+cat "$T/out"
+waits=$(sed -n 's/^done waits=\([0-9]*\) .*/\1/p' "$T/out")
+wns=$(sed -n 's/^done .* wait_ns=\([0-9]*\) .*/\1/p' "$T/out")
+wmax=$(sed -n 's/^done .* max_ns=\([0-9]*\)$/\1/p' "$T/out")
+# a reader folds first: the file is complete up to now
+cat "$SL_DBG/lock" > "$T/dbg"
+touch "$T/quit"
+wait $lk || fail "sl-lock failed"
+sed -n '/^type /,$p' "$T/dbg"
+assert_eq "rounds the helper ran" $R "$waits"
+
+# The row: rwsem:W (the inode lock is a rwsem taken for writing) and its
+# caller the tmpfs write_iter function that takes it (generic_file_write_iter
+# or shmem_file_write_iter, as the kernel has it), not down_write or the
+# rwsem's slow path, which the caller search steps over
+rows=$(awk '$1 == "rwsem:W" && $2 ~ /^[a-z_]*write_iter\+0x[0-9a-f]+$/' "$T/dbg")
+[ -n "$rows" ] || fail "no rwsem:W row with a write_iter caller: $(grep rwsem "$T/dbg" || true)"
+assert_eq "rwsem:W rows of a write_iter caller" 1 "$(wc -l <<<"$rows")"
+read -r _ caller n failed tot _ mx nested stack alias _ <<<"$rows"
+note "caller $caller, nested $nested, stack $stack"
+assert_eq "waits in the row" $R "$n"
+assert_eq "waits that failed" 0 "$failed"
+assert_eq "waits of another caller folded in" 0 "$alias"
+# Bounds, no tolerance beyond these: each wait begins after the waiter set
+# itself TASK_UNINTERRUPTIBLE in the rwsem's slow path (interrupts off,
+# its wait_lock held: microseconds, 1 ms allowed a wait) and the helper
+# saw it asleep only then, slept MS ms and only then let the holder go;
+# each ends before the waiter's write() returns, which it timed on the
+# clock stacklat stamps with (1 ms for the fast clock's reads across an
+# update, as 98-futex)
+assert_range "total wait (ns): R x (MS - 1 ms) .. the waiter's clock" \
+	$((R * (MS - 1) * 1000000)) $((wns + 1000000)) "$tot"
+assert_range "max wait (ns): MS - 1 ms .. the waiter's longest write()" \
+	$(((MS - 1) * 1000000)) $((wmax + 1000000)) "$mx"
+# the stack of the row's last wait, in the stacks section
+[ "$stack" -gt 0 ] || fail "no stack id in the row"
+awk -v s="$stack" '$1 == "stack" { on = ($2 == s) } on' "$T/dbg" > "$T/stack"
+cat "$T/stack"
+grep -qE '^ +(down_write|rwsem_down_write_slowpath)\+' "$T/stack" ||
+	fail "stack $stack holds no down_write"
+grep -qE "^ +${caller%%+*}\+" "$T/stack" || fail "stack $stack holds no ${caller%%+*}"
+grep '^pipeline lock' -A12 "$SL_DBG/status" | grep -E 'lost|keyed|stacks' || true
+ctl filter lock clear
+ctl disable lock
+umount "$T/mnt"
+sl_unload
+pass "$R waits of rwsem:W at $caller, total $tot ns (waiter measured $wns, R x MS = $((R * MS)) ms), max $mx ns; stack; unload"
