@@ -11,17 +11,27 @@ sl_load
 echo "func add __x64_sys_getppid" > "$SL_DBG/control"
 # stacks, like func, arms only the functions it is given
 echo "stacks add vfs_fsync_range" > "$SL_DBG/control"
+# the pipelines this kernel can arm: not one whose every point is "not
+# available" (lock's tracepoints are 5.19+: on 5.10 its enable is refused,
+# with a line in dmesg, by design - 99-lock checks that)
+armable() {
+	awk '/^pipeline / { if (p != "" && (!n || a)) print p; p = $2; sub(":", "", p); n = 0; a = 0; next }
+		$1 == "hook" { n++; if ($3 != "not" || $4 != "available") a++ }
+		END { if (p != "" && (!n || a)) print p }' "$SL_DBG/status"
+}
+pipes=$(armable)
+note "pipelines armed: $(wc -w <<<"$pipes") of $(sl_pipelines | wc -w)"
 dmesg -C
 traffic_start 90
 trap traffic_stop EXIT
 # 6 rounds (15 under make soak), every third disabling them all
 rounds=$(sl_count 6 15)
 for i in $(seq 1 "$rounds"); do
-	for p in $(sl_pipelines); do
+	for p in $pipes; do
 		echo "enable $p" > "$SL_DBG/control"
 	done
 	sleep 0.2
-	for p in $(sl_pipelines); do
+	for p in $pipes; do
 		echo "reset $p" > "$SL_DBG/control"
 		[ $((i % 3)) = 0 ] && echo "disable $p" > "$SL_DBG/control"
 	done
