@@ -256,6 +256,17 @@ void sd_json(struct json_object *env, const struct sd_table *t,
 
 struct stack_set;
 
+/*
+ * What the views sorted by -s total|max|p99|count share (top_sched.c):
+ * a row's sort key (max: the p99 where the max is not known, an
+ * interval), the key's name in JSON, and @c's histogram minus @p's -
+ * false, and @c unchanged, when a bucket of @p is above @c's (a reset).
+ */
+uint64_t top_sort_key(enum top_sort s, uint64_t count, uint64_t time_ns,
+		      uint64_t max_ns, uint64_t p99_ns);
+const char *top_sort_name(enum top_sort s);
+bool top_hist_minus(uint64_t *c, const uint64_t *p);
+
 /* JSON helpers of the top views (top_sched.c) */
 void top_jadd_u64(struct json_object *o, const char *k, uint64_t v);
 /* a string, cleaned to UTF-8 */

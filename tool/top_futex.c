@@ -26,21 +26,16 @@ static bool fx_row_minus(void *cv, const void *pv)
 {
 	struct fx_row *c = cv;
 	const struct fx_row *p = pv;
-	unsigned int i;
 
 	if (c->count < p->count || c->eagain < p->eagain ||
-	    c->time_ns < p->time_ns || c->alias < p->alias)
+	    c->time_ns < p->time_ns || c->alias < p->alias ||
+	    !top_hist_minus(c->hist, p->hist))
 		return false;
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		if (c->hist[i] < p->hist[i])
-			return false;
 	c->count -= p->count;
 	c->eagain -= p->eagain;
 	c->time_ns -= p->time_ns;
 	c->alias -= p->alias;
 	c->max_ns = 0;		/* not known for an interval */
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		c->hist[i] -= p->hist[i];
 	return true;
 }
 
@@ -71,16 +66,8 @@ static enum top_sort fx_sort;
 
 static uint64_t fx_sort_key(const struct fx_shown *r)
 {
-	switch (fx_sort) {
-	case TOP_SORT_COUNT:
-		return r->count;
-	case TOP_SORT_MAX:
-		return r->max_ns ? r->max_ns : r->p99_ns;
-	case TOP_SORT_P99:
-		return r->p99_ns;
-	default:
-		return r->time_ns;
-	}
+	return top_sort_key(fx_sort, r->count, r->time_ns, r->max_ns,
+			    r->p99_ns);
 }
 
 static int fx_cmp_rows(const void *x, const void *y)
@@ -206,17 +193,13 @@ void fx_render(FILE *f, const struct fx_table *t, const struct top_args *a,
 void fx_json(struct json_object *env, const struct fx_table *t,
 	     const struct top_args *a, bool max)
 {
-	static const char * const sorts[] = {
-		[TOP_SORT_COUNT] = "count", [TOP_SORT_TIME] = "total",
-		[TOP_SORT_MAX] = "max", [TOP_SORT_P99] = "p99",
-	};
 	struct json_object *rows = json_object_new_array(), *o;
 	size_t i;
 
 	json_object_object_add(env, "what", top_jstr("futex"));
 	json_object_object_add(env, "by", top_jstr(a->by_process ? "process" : "futex"));
 	json_object_object_add(env, "pid", a->pid ? json_object_new_uint64(a->pid) : NULL);
-	json_object_object_add(env, "sort", top_jstr(sorts[a->sort]));
+	json_object_object_add(env, "sort", top_jstr(top_sort_name(a->sort)));
 	top_jadd_u64(env, "waits", t->count);
 	top_jadd_u64(env, "eagain", t->eagain);
 	top_jadd_u64(env, "time_ns", t->time_ns);

@@ -28,18 +28,13 @@ static bool oc_row_minus(void *cv, const void *pv)
 {
 	struct oc_row *c = cv;
 	const struct oc_row *p = pv;
-	unsigned int i;
 
-	if (c->count < p->count || c->time_ns < p->time_ns)
+	if (c->count < p->count || c->time_ns < p->time_ns ||
+	    !top_hist_minus(c->hist, p->hist))
 		return false;
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		if (c->hist[i] < p->hist[i])
-			return false;
 	c->count -= p->count;
 	c->time_ns -= p->time_ns;
 	c->max_ns = 0;		/* not known for an interval */
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		c->hist[i] -= p->hist[i];
 	return true;
 }
 
@@ -68,16 +63,8 @@ static enum top_sort oc_sort;
 
 static uint64_t oc_sort_key(const struct oc_shown *r)
 {
-	switch (oc_sort) {
-	case TOP_SORT_COUNT:
-		return r->count;
-	case TOP_SORT_MAX:
-		return r->max_ns ? r->max_ns : r->p99_ns;
-	case TOP_SORT_P99:
-		return r->p99_ns;
-	default:
-		return r->time_ns;
-	}
+	return top_sort_key(oc_sort, r->count, r->time_ns, r->max_ns,
+			    r->p99_ns);
 }
 
 static int oc_cmp_rows(const void *x, const void *y)
@@ -236,10 +223,6 @@ void oc_render(FILE *f, const struct oc_table *t, const struct top_args *a,
 void oc_json(struct json_object *env, const struct oc_table *t,
 	     const struct top_args *a, bool max, const struct stack_set *stacks)
 {
-	static const char * const sorts[] = {
-		[TOP_SORT_COUNT] = "count", [TOP_SORT_TIME] = "total",
-		[TOP_SORT_MAX] = "max", [TOP_SORT_P99] = "p99",
-	};
 	struct json_object *rows = json_object_new_array(), *o, *fr;
 	const struct stack_row *sr;
 	unsigned int k;
@@ -248,7 +231,7 @@ void oc_json(struct json_object *env, const struct oc_table *t,
 	json_object_object_add(env, "what", top_jstr("offcpu"));
 	json_object_object_add(env, "by", top_jstr(a->stacks ? "stack" : "reason"));
 	json_object_object_add(env, "pid", a->pid ? json_object_new_uint64(a->pid) : NULL);
-	json_object_object_add(env, "sort", top_jstr(sorts[a->sort]));
+	json_object_object_add(env, "sort", top_jstr(top_sort_name(a->sort)));
 	top_jadd_u64(env, "blocks", t->count);
 	top_jadd_u64(env, "time_ns", t->time_ns);
 	json_object_object_add(env, "max_ns", max ? json_object_new_uint64(t->max_ns) : NULL);

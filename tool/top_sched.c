@@ -23,28 +23,59 @@ static int sd_cmp_key(const void *x, const void *y)
 	return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
+bool top_hist_minus(uint64_t *c, const uint64_t *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		if (c[i] < p[i])
+			return false;
+	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
+		c[i] -= p[i];
+	return true;
+}
+
+uint64_t top_sort_key(enum top_sort s, uint64_t count, uint64_t time_ns,
+		      uint64_t max_ns, uint64_t p99_ns)
+{
+	switch (s) {
+	case TOP_SORT_COUNT:
+		return count;
+	case TOP_SORT_MAX:
+		return max_ns ? max_ns : p99_ns;
+	case TOP_SORT_P99:
+		return p99_ns;
+	default:
+		return time_ns;
+	}
+}
+
+const char *top_sort_name(enum top_sort s)
+{
+	static const char * const names[] = {
+		[TOP_SORT_COUNT] = "count", [TOP_SORT_TIME] = "total",
+		[TOP_SORT_MAX] = "max", [TOP_SORT_P99] = "p99",
+	};
+
+	return (unsigned int)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
 /* @c minus @p; false when @p is not a past of @c (a reset) */
 static bool sd_row_minus(void *cv, const void *pv)
 {
 	struct sd_row *c = cv;
 	const struct sd_row *p = pv;
-	unsigned int i;
 
 	if (c->count < p->count || c->time_ns < p->time_ns ||
 	    c->preempted < p->preempted || c->user_tick_ns < p->user_tick_ns ||
-	    c->sys_tick_ns < p->sys_tick_ns)
+	    c->sys_tick_ns < p->sys_tick_ns || !top_hist_minus(c->hist, p->hist))
 		return false;
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		if (c->hist[i] < p->hist[i])
-			return false;
 	c->count -= p->count;
 	c->time_ns -= p->time_ns;
 	c->preempted -= p->preempted;
 	c->user_tick_ns -= p->user_tick_ns;
 	c->sys_tick_ns -= p->sys_tick_ns;
 	c->max_ns = 0;		/* not known for an interval */
-	for (i = 0; i < STACKLAT_SC_NBUCKETS; i++)
-		c->hist[i] -= p->hist[i];
 	return true;
 }
 
@@ -97,16 +128,8 @@ static enum top_sort sd_sort;
 
 static uint64_t sd_sort_key(const struct sd_shown *r)
 {
-	switch (sd_sort) {
-	case TOP_SORT_COUNT:
-		return r->count;
-	case TOP_SORT_MAX:
-		return r->max_ns ? r->max_ns : r->p99_ns;
-	case TOP_SORT_P99:
-		return r->p99_ns;
-	default:
-		return r->time_ns;
-	}
+	return top_sort_key(sd_sort, r->count, r->time_ns, r->max_ns,
+			    r->p99_ns);
 }
 
 static int sd_cmp_rows(const void *x, const void *y)
@@ -310,10 +333,6 @@ static void cpu_json_times(struct json_object *o, uint64_t rtime,
 static void sdc_json(struct json_object *env, const struct sd_table *t,
 		     const struct top_args *a, bool max, bool cpu)
 {
-	static const char * const sorts[] = {
-		[TOP_SORT_COUNT] = "count", [TOP_SORT_TIME] = "total",
-		[TOP_SORT_MAX] = "max", [TOP_SORT_P99] = "p99",
-	};
 	const char *count = cpu ? "slices" : "waits";
 	struct json_object *rows = json_object_new_array(), *o;
 	size_t i;
@@ -321,7 +340,7 @@ static void sdc_json(struct json_object *env, const struct sd_table *t,
 	json_object_object_add(env, "what", top_jstr(cpu ? "cpu" : "sched"));
 	json_object_object_add(env, "by", top_jstr(a->pid ? "thread" : "process"));
 	json_object_object_add(env, "pid", a->pid ? json_object_new_uint64(a->pid) : NULL);
-	json_object_object_add(env, "sort", top_jstr(sorts[a->sort]));
+	json_object_object_add(env, "sort", top_jstr(top_sort_name(a->sort)));
 	top_jadd_u64(env, count, t->count);
 	top_jadd_u64(env, "time_ns", t->time_ns);
 	if (cpu)

@@ -724,6 +724,13 @@ static void test_futex(void **state)
 	assert_int_equal(((struct fx_row *)d.r)[0].time_ns, 5000);
 	assert_int_equal(((struct fx_row *)d.r)[0].max_ns, 0);
 	free(d.r);
+	/* a bucket went down (a reset): the row counts whole, unchanged */
+	memset(&d, 0, sizeof(d));
+	old[0].hist[stacklat_sc_bucket(1000000)] += 1000;
+	assert_int_equal(fx_delta(&s, &p, &d), 0);
+	assert_int_equal(((struct fx_row *)d.r)[0].count, 105);
+	assert_int_equal(((struct fx_row *)d.r)[0].hist[stacklat_sc_bucket(1000000)], 100);
+	free(d.r);
 }
 
 /* top cpu: its words, and the split of on-CPU time as cputime_adjust() */
