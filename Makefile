@@ -3,11 +3,12 @@
 # stacklat top-level Makefile.
 #
 #   make                 module (against KDIR) and tool
-#   make check           style, unit tests, then the VM tests on the kernel
-#                        matrix (each scenario on the kernels its "# kernels:"
-#                        line asks for: tests/vm/README.md) with the build-only
-#                        pass, firstrun-demo, fuzz-tool and vmtest-mt
-#                        beside its last kernels; its 6.1 loads the module
+#   make check           the VM tests on the kernel matrix (each scenario
+#                        on the kernels its "# kernels:" line asks for:
+#                        tests/vm/README.md) with style, unit tests, the
+#                        build-only pass, fuzz-tool and debcheck beside
+#                        them, firstrun-demo and vmtest-mt beside its last
+#                        kernels; its 6.1 loads the module
 #                        DKMS built
 #   make check KERNELS=6.1 BUILD_KERNELS=   (one kernel: every scenario on it)
 #   make check-full      make check with every scenario on every kernel
@@ -50,8 +51,8 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 # The matrix, two at a time (run.sh's plan spreads the scenarios that need
 # one kernel so that both slots end together).  7.3 is third: its build
 # needs the gcc-14 chroot, which a fresh clone makes in some 250-300 s,
-# while 5.10 and 6.12 (fetched in under 70 s) start as soon as style and
-# unit are done; first, 7.3 held its slot that long.  7.3
+# while 5.10 and 6.12 (fetched in under 70 s) start as soon as they are
+# here; first, 7.3 held its slot that long.  7.3
 # boots with preempt=full (its tracepoint probes run preemptible, as
 # process context does then), 6.1 loads the module DKMS built from make
 # dkms-src (what make dkmscheck checks alone); 6.1 with 1024 possible CPUs
@@ -139,7 +140,7 @@ firstrun-demo: deps
 
 # make check's tests besides style, unit and the matrix (the fresh clone's
 # own make check, in firstrun, runs none of them).  CHECK_BG, those that
-# boot nothing, run from the start beside the guests at nice 19: they take
+# boot nothing (style and unit with them), run from the start beside the guests at nice 19: they take
 # what the guests leave idle (their sleeps, timers and netem delays; on an
 # idle host a guest kept its core busy 91 % of a 12/16/72/96 run: the run
 # summary's "QEMU busy"), without slowing them, and finish long before the
@@ -156,30 +157,26 @@ CHECK_TAIL ?= firstrun-demo vmtest-mt
 CHECK_TAIL_SECS ?= 310
 CHECK_EXTRAS ?=
 
-# style and unit tests (side by side) stop it at once (the kernels are
-# fetched meanwhile, run.sh --fetch); the matrix, the tail and the extras
-# all run, and any failure among them fails it at the end
+# style and unit tests run in the background with CHECK_BG (they boot
+# nothing: 190 CPU-seconds of checkpatch, sparse and shellcheck, 100 s on
+# two idle cores, that held every guest back until they were done) while
+# the kernels are fetched (run.sh --fetch) and the matrix starts; the
+# matrix, the tail and the extras all run, and any failure among them
+# fails it at the end
 check: deps
 	@mkdir -p tests/vm/out
 	@tests/vm/run.sh --fetch $(KERNELS) > tests/vm/out/fetch-ahead.log 2>&1 & \
 	fpid=$$!; \
-	$(MAKE) unit > tests/vm/out/unit.log 2>&1 & \
-	upid=$$!; \
-	ok=1; $(MAKE) style || ok=; \
-	wait $$upid || ok=; cat tests/vm/out/unit.log; \
-	if [ -z "$$ok" ]; then \
-		kill $$fpid 2>/dev/null; exit 1; \
-	fi; \
 	rm -f tests/vm/out/*/fails tests/vm/out/*/fails.tail; \
 	failed=; \
-	( $(if $(strip $(CHECK_BG)),SL_BUILD_JOBS=1 nice -n 19 $(MAKE) -k $(CHECK_BG),true) \
+	( SL_BUILD_JOBS=1 nice -n 19 $(MAKE) -k style unit $(CHECK_BG) \
 		> tests/vm/out/check-bg.log 2>&1 ) & \
 	bpid=$$!; \
 	VM_TAIL="$(if $(strip $(CHECK_TAIL)),SL_BUILD_JOBS=1 $(MAKE) -k $(CHECK_TAIL))" \
 	VM_TAIL_SECS=$(CHECK_TAIL_SECS) \
 		$(MAKE) vmtest || failed="$$failed vmtest"; \
 	wait $$fpid 2>/dev/null; \
-	wait $$bpid || failed="$$failed $(CHECK_BG)"; \
+	wait $$bpid || failed="$$failed style/unit/$(CHECK_BG)"; \
 	cat tests/vm/out/check-bg.log; \
 	for t in $(CHECK_EXTRAS); do $(MAKE) $$t || failed="$$failed $$t"; done; \
 	if [ -n "$$failed" ]; then \
