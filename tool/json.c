@@ -598,3 +598,25 @@ void json_emit(FILE *f, struct json_object *o)
 	fputc('\n', f);
 	json_object_put(o);
 }
+
+void json_event_write_stack(FILE *f, const struct stacklat_event *ev,
+			    const struct pipe_list *pl, uint64_t time_ns,
+			    char *const *frames, unsigned int nr)
+{
+	struct json_object *env = json_envelope("events", time_ns, 0), *o, *arr;
+	unsigned int i;
+
+	json_event(env, ev, pl);
+	o = member(env, "event");
+	if (o) {
+		add_u64(o, "stack_id", ev->stack_id);
+		arr = json_object_new_array();
+		for (i = 0; i < nr; i++)
+			json_object_array_add(arr, json_object_new_string(frames[i]));
+		add(o, "stack", arr);
+	}
+	fputs(json_object_to_json_string_ext(env, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	json_object_put(env);
+}

@@ -82,6 +82,14 @@ struct json_event_writer *json_event_writer_new(const struct pipe_list *pl);
 void json_event_write(struct json_event_writer *w, FILE *f, const struct stacklat_event *ev,
 		      uint64_t time_ns);
 void json_event_writer_free(struct json_event_writer *w);
+/*
+ * One event with its stack (_F_STACK) as a JSON line: the event's members
+ * and "stack_id", "stack" (@nr frames as GET_STACKS names them, innermost
+ * first; empty when the stack is gone or was not kept).
+ */
+void json_event_write_stack(FILE *f, const struct stacklat_event *ev,
+			    const struct pipe_list *pl, uint64_t time_ns,
+			    char *const *frames, unsigned int nr);
 
 /* Print @o on one line, newline, and drop the reference. */
 void json_emit(FILE *f, struct json_object *o);

@@ -412,12 +412,15 @@ struct ev_ctx {
 	bool json;
 	struct json_event_writer *jw;
 	uint64_t shown, limit;
+	/* a dump's events, shown once it is done (their stacks read then) */
+	struct stacklat_event *pend;
+	size_t npend, cap;
+	struct stack_set ss;	/* the stacks of the events shown so far */
 };
 
 static void on_event(const struct stacklat_event *ev, void *arg)
 {
 	struct ev_ctx *c = arg;
-	char line[1024];
 
 	if (c->limit && c->shown >= c->limit)
 		return;
@@ -425,13 +428,74 @@ static void on_event(const struct stacklat_event *ev, void *arg)
 		return;
 	if (c->pid && ev->tgid != c->pid && ev->tid != c->pid)
 		return;
-	c->shown++;
-	if (c->json) {
-		json_event_write(c->jw, stdout, ev, now_ns(CLOCK_REALTIME));
-	} else {
-		render_event(line, sizeof(line), ev, c->pl);
-		puts(line);
+	if (c->npend == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		struct stacklat_event *p = realloc(c->pend, cap * sizeof(*p));
+
+		if (!p)
+			fatal("events: out of memory");
+		c->pend = p;
+		c->cap = cap;
 	}
+	c->pend[c->npend++] = *ev;
+	c->shown++;
+}
+
+/*
+ * The stack of @ev (_F_STACK): from the stacks read so far, or read again
+ * once per dump (a stack is never removed but by a reset); NULL when it is
+ * gone or was not kept.
+ */
+static const struct stack_row *ev_stack(struct ev_ctx *c, const struct stacklat_event *ev,
+					bool *fetched)
+{
+	const char *pipe = c->pl->p[ev->pipeline].name;
+	const struct stack_row *r;
+
+	if (!ev->stack_id)
+		return NULL;
+	r = stacks_find(&c->ss, pipe, ev->stack_id);
+	if (r || *fetched)
+		return r;
+	stack_set_free(&c->ss);
+	sl_nl_get_stacks(NULL, &c->ss);
+	*fetched = true;
+	return stacks_find(&c->ss, pipe, ev->stack_id);
+}
+
+/* Show the dump's events: a line each (-j: a JSON line), stacks named. */
+static void ev_flush(struct ev_ctx *c)
+{
+	bool fetched = false;
+	char line[8192];
+	size_t i;
+
+	for (i = 0; i < c->npend; i++) {
+		const struct stacklat_event *ev = &c->pend[i];
+		const struct stack_row *r = NULL;
+
+		if (ev->flags & STACKLAT_EVENT_F_STACK)
+			r = ev_stack(c, ev, &fetched);
+		if (c->json && !(ev->flags & STACKLAT_EVENT_F_STACK)) {
+			json_event_write(c->jw, stdout, ev, now_ns(CLOCK_REALTIME));
+		} else if (c->json) {
+			json_event_write_stack(stdout, ev, c->pl, now_ns(CLOCK_REALTIME),
+					       r ? r->frames : NULL, r ? r->nr : 0);
+		} else {
+			size_t n;
+
+			render_event(line, sizeof(line), ev, c->pl);
+			n = strlen(line);
+			if (ev->flags & STACKLAT_EVENT_F_STACK) {
+				n += (size_t)snprintf(line + n, sizeof(line) - n, " stack=%s",
+						      r ? "" : ev->stack_id ? "?" : "-");
+				if (r && n < sizeof(line))
+					stack_fold(line + n, sizeof(line) - n, r);
+			}
+			puts(line);
+		}
+	}
+	c->npend = 0;
 }
 
 static uint64_t total_overruns(const struct status_info *st)
@@ -534,6 +598,7 @@ static int cmd_events(int argc, char **argv)
 		       (!dur_ns || now_ns(CLOCK_MONOTONIC) - t0 < dur_ns)) {
 			size_t n = sl_nl_get_events(on_event, &c);
 
+			ev_flush(&c);
 			got += n;
 			fflush(stdout);
 			/*
@@ -571,6 +636,8 @@ static int cmd_events(int argc, char **argv)
 			(unsigned long long)(total_overruns(&st1) - total_overruns(&st0)));
 	}
 	json_event_writer_free(c.jw);
+	free(c.pend);
+	stack_set_free(&c.ss);
 	free(st0.overruns);
 	free(st1.overruns);
 	pipe_list_free(&pl);

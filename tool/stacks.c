@@ -68,3 +68,51 @@ void stacks_print(FILE *f, const struct stack_set *s, size_t n, bool json,
 	json_object_object_add(env, "stacks", arr);
 	json_emit(f, env);
 }
+
+const struct stack_row *stacks_find(const struct stack_set *s, const char *pipe,
+				    uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->r[i].id == id && !strcmp(s->r[i].pipe, pipe))
+			return &s->r[i];
+	return NULL;
+}
+
+void stack_frame_compact(char *buf, size_t len, const char *frame)
+{
+	size_t n = 0;
+
+	for (; *frame && n + 1 < len; frame++) {
+		if (*frame == '/') {
+			while (frame[1] && frame[1] != ' ')
+				frame++;
+			continue;
+		}
+		if (*frame != ' ')
+			buf[n++] = *frame;
+	}
+	if (len)
+		buf[n] = '\0';
+}
+
+size_t stack_fold(char *buf, size_t len, const struct stack_row *r)
+{
+	char fr[256];
+	size_t n = 0;
+	unsigned int j;
+
+	if (len)
+		buf[0] = '\0';
+	for (j = 0; j < r->nr && n + 1 < len; j++) {
+		int k;
+
+		stack_frame_compact(fr, sizeof(fr), r->frames[j]);
+		k = snprintf(buf + n, len - n, "%s%s", j ? ";" : "", fr);
+		if (k < 0)
+			break;
+		n += (size_t)k < len - n ? (size_t)k : len - n - 1;
+	}
+	return n;
+}

@@ -815,7 +815,15 @@ struct stacklat_event {
 	 * the event is read: the module never hands out the address.
 	 */
 	__u32 proto;
-	__u32 pad5;
+	/*
+	 * _F_STACK (0.7; padding before): the kernel stack the event happened
+	 * under, as its id in the pipeline's stack table (GET_STACKS of the
+	 * pipeline, the debugfs file "stacks"), valid until the pipeline is
+	 * reset.  debugfs "events" writes its frames in the line; with it the
+	 * pipeline may set where[] to what the stack says (offcpu: the reason
+	 * the thread blocked).
+	 */
+	__u32 stack_id;
 	char where[64];
 };
 
@@ -830,6 +838,7 @@ struct stacklat_event {
 #define STACKLAT_EVENT_F_QUEUE	0x100
 #define STACKLAT_EVENT_F_PROTO	0x200
 #define STACKLAT_EVENT_F_WHERE	0x400
+#define STACKLAT_EVENT_F_STACK	0x800
 
 /* the operation of a block request (the kernel's REQ_OP_*, by name) */
 enum stacklat_blk_op {

@@ -176,6 +176,7 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		ev->qlen = o->qlen;
 		ev->qmax = o->qmax;
 		ev->proto = o->proto;
+		ev->stack_id = o->flags & STACKLAT_EVENT_F_STACK ? o->stack : 0;
 		/* the address, named by sl_ev_name_where() when it is read */
 		memset(ev->where, 0, sizeof(ev->where));
 		if (o->flags & STACKLAT_EVENT_F_WHERE)
@@ -201,11 +202,11 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		ev->qlen = 0;
 		ev->qmax = 0;
 		ev->proto = 0;
+		ev->stack_id = 0;
 		memset(ev->where, 0, sizeof(ev->where));
 	}
 	ev->pad2 = 0;
 	ev->pad3 = 0;
-	ev->pad5 = 0;
 	/* release: the record is whole before the reader sees it */
 	smp_store_release(&r->head, head + 1);
 out:

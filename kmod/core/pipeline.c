@@ -378,6 +378,20 @@ int sl_pipeline_stacks_enable(struct sl_pipeline *p)
 	return 0;
 }
 
+void sl_pipeline_ev_name(struct stacklat_event *ev)
+{
+	struct sl_pipeline *p;
+
+	if ((ev->flags & (STACKLAT_EVENT_F_STACK | STACKLAT_EVENT_F_WHERE)) !=
+	    STACKLAT_EVENT_F_STACK || ev->pipeline >= sl_nr_pipelines)
+		return;
+	p = sl_pipelines[ev->pipeline];
+	if (!p->stack_where)
+		return;
+	p->stack_where(p, ev->stack_id, ev->where, sizeof(ev->where));
+	ev->flags |= STACKLAT_EVENT_F_WHERE;
+}
+
 /* on_disable, disarmed and synchronised: the last updates folded, rows kept */
 void sl_pipeline_keyed_disable(struct sl_pipeline *p)
 {

@@ -16,6 +16,7 @@
 struct sl_keyed_ops;
 struct sl_stacks;
 struct netlink_ext_ack;
+struct stacklat_event;
 
 /*
  * A pipeline's definition, struct sl_pipeline sl_pipe_<name>, declared
@@ -73,6 +74,12 @@ sl_pipeline_stacks(const struct sl_pipeline *p)
 {
 	return READ_ONCE(p->priv.stacks);
 }
+/*
+ * Process context, by a reader of the events (debugfs, netlink) after
+ * sl_events_take(): what @ev's pipeline names from its stack (_F_STACK),
+ * into its where[] (_F_WHERE), when the pipeline names one.
+ */
+void sl_pipeline_ev_name(struct stacklat_event *ev);
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);
 int sl_pipeline_set_threshold(struct sl_pipeline *p, u64 ns,
 			      struct netlink_ext_ack *extack);

@@ -16,6 +16,7 @@
 #include <linux/kprobes.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -187,6 +188,19 @@ bool sl_stacks_get(struct sl_stacks *t, u32 id, struct sl_stack_info *si)
 	si->nr = s->nr;
 	si->truncated = s->truncated;
 	si->ip = s->ip;
+#ifndef SL_USERSPACE
+	/*
+	 * A capture without an anchor (a tracepoint's: offcpu, lock) begins
+	 * in the probe itself (sl_stack_capture, the probe function): those
+	 * frames are stacklat's, not the kernel's stack; readers never see
+	 * them.  Which of them the compiler inlined differs by kernel, so
+	 * they go by where they are, not by a count.
+	 */
+	while (si->nr > 1 && within_module(si->ip[0], THIS_MODULE)) {
+		si->ip++;
+		si->nr--;
+	}
+#endif
 	return true;
 }
 

@@ -303,6 +303,7 @@ struct sl_ev_obj {
 	u32 qlen, qmax;			/* _F_QUEUE */
 	u32 proto;			/* _F_PROTO */
 	unsigned long where;		/* _F_WHERE: a kernel text address */
+	u32 stack;			/* _F_STACK: an id in the pipeline's stacks */
 	bool anon;			/* no process: tgid 0, comm "-" */
 	/* the process is this one, not current's (comm may be NULL: "?") */
 	bool task;
@@ -436,6 +437,14 @@ struct sl_pipeline {
 	 */
 	void (*keyed_show)(struct seq_file *m, u64 key, const u64 *v);
 	int (*keyed_put)(struct sk_buff *skb, u64 key, const u64 *v);
+	/*
+	 * Process context, optional: what stack @id of its stack table says
+	 * (offcpu: the function the thread blocked in), written into @buf as
+	 * a slow event's where[] when the event is read (_F_STACK without
+	 * _F_WHERE).
+	 */
+	void (*stack_where)(struct sl_pipeline *p, u32 id, char *buf,
+			    size_t len);
 	/*
 	 * Points added and removed while the module runs, named by @arg
 	 * ("func add|del SYMBOL"): the pipeline picks the row and calls

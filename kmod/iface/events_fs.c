@@ -16,6 +16,7 @@
 #include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
 #include <linux/poll.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -23,17 +24,58 @@
 
 #include "pipeline.h"
 #include "events.h"
+#include "stack.h"
 #include "fmt.h"
 #include "stacklat_event.h"
 #include "iface.h"
 
-#define SL_EVLINE_MAX	1024
+/* a line with a whole stack: stack_depth= frames of up to ~80 bytes */
+#define SL_EVLINE_MAX	8192
 
 struct sl_evfile {
 	char line[SL_EVLINE_MAX];
 	size_t len, off;
 	struct stacklat_event ev;
 };
+
+/*
+ * " stack=F1;F2;..." - the frames of stack @id of @p's table, innermost
+ * first, each function+0xOFF (and [module]; never an address); "stack=-" when the
+ * stack was not kept (its table full), "stack=?" when it is gone (reset).
+ */
+static size_t sl_ev_fmt_stack(char *buf, size_t len, struct sl_pipeline *p,
+			      u32 id)
+{
+	struct sl_stacks *t = sl_pipeline_stacks(p);
+	char frame[KSYM_SYMBOL_LEN];
+	struct sl_stack_info si;
+	size_t n;
+	u32 i;
+
+	if (!id)
+		return scnprintf(buf, len, " stack=-");
+	if (!t || !sl_stacks_get(t, id, &si) || !si.nr)
+		return scnprintf(buf, len, " stack=?");
+	n = scnprintf(buf, len, " stack=");
+	for (i = 0; i < si.nr; i++) {
+		char *src, *dst;
+
+		/* "f+0xoff/0xsize [mod]" as "f+0xoff[mod]": no blank */
+		sl_stack_frame(frame, sizeof(frame), si.ip[i]);
+		for (src = frame, dst = frame; *src; src++) {
+			if (*src == '/') {
+				while (src[1] && src[1] != ' ')
+					src++;
+				continue;
+			}
+			if (*src != ' ')
+				*dst++ = *src;
+		}
+		*dst = '\0';
+		n += scnprintf(buf + n, len - n, "%s%s", i ? ";" : "", frame);
+	}
+	return n;
+}
 
 static void sl_ev_format(struct sl_evfile *f)
 {
@@ -64,6 +106,9 @@ static void sl_ev_format(struct sl_evfile *f)
 	}
 	mutex_unlock(&sl_lock);
 	n += stacklat_event_obj_fmt(f->line + n, sizeof(f->line) - n, ev);
+	if (p && (ev->flags & STACKLAT_EVENT_F_STACK))
+		n += sl_ev_fmt_stack(f->line + n, sizeof(f->line) - n, p,
+				     ev->stack_id);
 	n += scnprintf(f->line + n, sizeof(f->line) - n, "\n");
 	f->len = n;
 	f->off = 0;
@@ -119,6 +164,8 @@ static ssize_t sl_evfile_read(struct file *file, char __user *ubuf,
 			return done ? done : ret;
 		got = sl_events_take(&f->ev, 1);
 		sl_events_unlock();
+		if (got)
+			sl_pipeline_ev_name(&f->ev);
 		if (got) {
 			sl_ev_format(f);
 			continue;

@@ -661,6 +661,7 @@ static int sl_nl_dump_events(struct sk_buff *skb, struct netlink_callback *cb)
 			    (unsigned int)(SL_NL_EVENTS_PER_DUMP - cb->args[0]));
 		got = room ? sl_events_take(ev, room) : 0;
 		for (i = 0; i < got; i++) {
+			sl_pipeline_ev_name(&ev[i]);
 			if (cb->args[1])
 				stacklat_event_pack(nla_data(nla_reserve(skb,
 						STACKLAT_A_EVENT_COMPACT,

@@ -40,9 +40,13 @@
  * inside try_to_wake_up(), runqueue locked, interrupts off; SL_TP_DEFINE_POST
  * turns preemption off on 7.x (SRCU tracepoints).  The capture unwinds the
  * current stack (stack_trace_save(), no lock, no allocation).  Nothing
- * here takes a runqueue lock or wakes anything: no printk, no event (slow
- * events are left out: the event records the current task, which at the
- * wakeup is the waker, not the thread whose block ended).
+ * here takes a runqueue lock or wakes anything (the event rings wake their
+ * readers from a work item, never from a probe), and nothing prints.
+ *
+ * Slow events ("events -t 10ms offcpu"): a block over the threshold is a
+ * line of the thread that blocked (not of the waker, the current task at
+ * the wakeup), with its stack (_F_STACK): debugfs writes the frames, the
+ * tool fetches them by id (GET_STACKS), and where[] is the reason.
  *
  * Losses: a wakeup of a thread with no start is normal (it did not block
  * while the pipeline was on, or was preempted, or is a new task) and not
@@ -232,6 +236,29 @@ static __always_inline void sl_oc_count(struct sl_keyed *t,
 	sl_keyed_end(b);
 }
 
+/*
+ * A block over the threshold: its line names the thread that blocked, not
+ * the waker (current); the stack's frames and the reason are named when
+ * the line is read (_F_STACK: sl_oc_reason() as the pipeline's stack_where).
+ * The thread's comm is read as get_task_comm() would without its lock: a
+ * rename meanwhile shows half of either name, never past the array.
+ */
+static noinline void sl_oc_event(struct sl_pipeline *p,
+				 const struct task_struct *t, u32 stack,
+				 u64 t0, u64 now)
+{
+	struct sl_ev_obj o = {
+		.flags = STACKLAT_EVENT_F_STACK,
+		.stack = stack,
+		.task = true,
+		.tgid = (u32)READ_ONCE(t->tgid),
+		.tid = (u32)READ_ONCE(t->pid),
+		.comm = t->comm,
+	};
+
+	sl_event_emit_obj(p, OC_ST_OFFCPU, t0, now, &o);
+}
+
 /* sched_wakeup(p), sched_wakeup_new(p): on the waker's CPU */
 static __always_inline int sl_oc_wakeup(struct sl_ev *ev,
 					struct sl_flight_ent *unused)
@@ -266,6 +293,8 @@ static __always_inline int sl_oc_wakeup(struct sl_ev *ev,
 	k = sl_pipeline_keyed(p);
 	if (k)
 		sl_oc_count(k, t, stack, ns);
+	if (unlikely(sl_events_thresh(p)))
+		sl_oc_event(p, t, stack, t0, now);
 	return SL_KEEP;
 }
 
@@ -405,4 +434,6 @@ SL_PIPELINE(offcpu) = {
 	.teardown = sl_pipeline_keyed_teardown,
 	.keyed_show = sl_oc_show,
 	.keyed_put = sl_oc_put,
+	.stack_where = sl_oc_reason,
+	.own_events = true,
 };

@@ -18,6 +18,7 @@
 #include "metrics.h"
 #include "parse.h"
 #include "render.h"
+#include "stacks.h"
 #include "stacklat_event.h"
 
 static char *text(struct json_object *o)
@@ -456,6 +457,56 @@ static void test_event_compact_old(void **state)
 	assert_int_equal(out.stages[0].ns, 100);
 }
 
+/* an event's stack: frames as a line writes them, and its JSON members */
+static void test_event_stack(void **state)
+{
+	char *fr[] = { "__schedule+0x5d7/0x1540", "pipe_read+0x345/0x4a0",
+		       "nft_do_chain+0x1a/0x600 [nf_tables]" };
+	struct stack_row r = { .id = 7, .nr = 3, .frames = fr };
+	struct stack_set set = { .r = &r, .n = 1 };
+	struct stacklat_event ev;
+	struct pipe_list pl = { 0 };
+	struct pipe_info pi = { 0 };
+	char buf[256], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	strcpy(r.pipe, "offcpu");
+	stack_frame_compact(buf, sizeof(buf), fr[2]);
+	assert_string_equal(buf, "nft_do_chain+0x1a[nf_tables]");
+	len = stack_fold(buf, sizeof(buf), &r);
+	assert_int_equal(len, strlen(buf));
+	assert_string_equal(buf, "__schedule+0x5d7;pipe_read+0x345;nft_do_chain+0x1a[nf_tables]");
+	/* cut to the buffer, NUL-terminated */
+	assert_true(stack_fold(buf, 12, &r) < 12);
+	assert_string_equal(buf, "__schedule+");
+	assert_ptr_equal(stacks_find(&set, "offcpu", 7), &r);
+	assert_null(stacks_find(&set, "offcpu", 8));
+	assert_null(stacks_find(&set, "lock", 7));
+
+	memset(&ev, 0, sizeof(ev));
+	ev.flags = STACKLAT_EVENT_F_STACK;
+	ev.stack_id = 7;
+	ev.total_ns = 52000000;
+	strcpy(pi.name, "offcpu");
+	pl.p = &pi;
+	pl.n = 1;
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	json_event_write_stack(f, &ev, &pl, 1, r.frames, r.nr);
+	fclose(f);
+	assert_non_null(strstr(out, "\"stack_id\":7"));
+	assert_non_null(strstr(out, "\"stack\":[\"__schedule+0x5d7/0x1540\",\"pipe_read+0x345/0x4a0\""));
+	free(out);
+	out = NULL;
+	f = open_memstream(&out, &len);
+	json_event_write_stack(f, &ev, &pl, 1, NULL, 0);
+	fclose(f);
+	assert_non_null(strstr(out, "\"stack\":[]"));
+	free(out);
+}
+
 /* addresses as debugfs and the tool print them (RFC 5952 for IPv6) */
 static void test_addr_fmt(void **state)
 {
@@ -645,6 +696,7 @@ int main(void)
 		cmocka_unit_test(test_event_compact),
 		cmocka_unit_test(test_event_compact_old),
 		cmocka_unit_test(test_addr_fmt),
+		cmocka_unit_test(test_event_stack),
 		cmocka_unit_test(test_metrics_decimal),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_metrics_units),

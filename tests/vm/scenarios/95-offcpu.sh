@@ -15,7 +15,13 @@
 #    a frame pipe_read+0xOFF, and no frame anywhere is an address;
 #  - debugfs agrees on the count; the stage "offcpu" holds at least N;
 #  - a tgid filter on another process: the reader's blocks are counted
-#    filtered, and no row comes.
+#    filtered, and no row comes;
+#  - slow events over 40 ms (every block is at least MS = 50 ms): exactly
+#    N lines of the reader thread (its tid and comm, not the waker's) with
+#    where= the reason and stack= its frames, innermost first, pipe_read
+#    among them - read through debugfs (frames written by the module) and,
+#    for another N, through the tool (-j: stack_id and the frames fetched
+#    by GET_STACKS); no address in either.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 
@@ -48,6 +54,7 @@ run() {
 	grep -q '^done' "$out" || fail "sl-offcpu $name: no result ($(cat "$out"))"
 	cat "$out"
 	pid=$(sed -n 's/^ready pid=\([0-9]*\) .*/\1/p' "$out")
+	reader=$(sed -n 's/^ready pid=[0-9]* reader=\([0-9]*\).*/\1/p' "$out")
 	reads=$(sed -n 's/^done reads=\([0-9]*\) .*/\1/p' "$out")
 	readns=$(sed -n 's/^done .* read_ns=\([0-9]*\) .*/\1/p' "$out")
 	cpu=$(sed -n 's/^done .* cpu_ns=\([0-9]*\) .*/\1/p' "$out")
@@ -127,6 +134,47 @@ assert_eq "debugfs rows of processes filtered out" 0 "$others"
 [ "$(lost filtered)" -ge $((f0 + N)) ] || fail "blocks not counted filtered: $(lost filtered)"
 ctl filter offcpu clear
 kill $sl
+
+note "slow events over 40 ms: a line per block, of the thread that blocked"
+ctl reset offcpu
+ctl threshold offcpu 40000000
+run evdbg
+# the ring keeps the lines; cat reads until the timeout, all CPUs' rings
+evd=$(timeout 3 cat "$SL_DBG/events" || true)
+rd=$(awk -v t="$reader" '$3 ~ "/" t "$"' <<<"$evd")
+head -n 2 <<<"$rd"
+PRW='where=(anon_)?pipe_read'
+assert_eq "debugfs lines of the reader thread" $N "$(grep -c . <<<"$rd" || true)"
+assert_eq "... offcpu lines (the stage)" $N "$(awk '$4 == "offcpu" && $6 ~ /^offcpu=/' <<<"$rd" | grep -c . || true)"
+assert_eq "... where= the reason" $N "$(grep -cE " $PRW( |$)" <<<"$rd" || true)"
+assert_eq "... a stack holding pipe_read+0xOFF" $N \
+	"$(grep -cE ' stack=([^ ]*;)?(anon_)?pipe_read\+0x[0-9a-f]+(;|$)' <<<"$rd" || true)"
+assert_eq "... the reader's process" $N "$(awk -v p="$pid" '$3 ~ "^" p "/"' <<<"$rd" | grep -c . || true)"
+assert_eq "lines with an address" 0 "$(grep -cE '\b(0x)?[0-9a-f]{12,}\b' <<<"$evd" || true)"
+# the probe's own frames (sl_stack_capture, the tracepoint probe) are not
+# the kernel's stack: none begins in stacklat (a reader blocked in its
+# events file has stacklat's frames further down, rightly)
+assert_eq "lines whose stack begins in stacklat's probe" 0 "$(grep -cE ' stack=[^;]*\[stacklat\]' <<<"$evd" || true)"
+run evtool
+evj=$("$SL_TOOL" events -j -p "$reader" -d 2 offcpu 2>/dev/null || true)
+# (a block is a little under MS when the reader blocks after the writer
+# began its sleep: over the threshold is what a line promises)
+read -r jn jok <<<"$(python3 - "$evj" "$reader" <<'PY'
+import json, re, sys
+t = int(sys.argv[2])
+ev = [json.loads(l) for l in sys.argv[1].splitlines() if l.strip()]
+ev = [e["event"] for e in ev if "event" in e]  # the last line: "summary"
+ev = [e for e in ev if e.get("tid") == t]
+ok = [e for e in ev if e.get("where") in ("pipe_read", "anon_pipe_read")
+      and e.get("stack_id", 0) > 0 and e["total_ns"] > 40000000
+      and any(re.match(r"(anon_)?pipe_read\+0x[0-9a-f]+/0x[0-9a-f]+", f) for f in e.get("stack", []))
+      and "[stacklat]" not in e["stack"][0]]
+print(len(ev), len(ok))
+PY
+)"
+assert_eq "tool -j: lines of the reader thread" $N "$jn"
+assert_eq "... with where, stack_id and pipe_read among the frames (the first not stacklat's)" $N "$jok"
+ctl threshold offcpu 0
 grep '^pipeline offcpu' -A14 "$SL_DBG/status" | grep -E 'lost|keyed|stack' || true
 ctl disable offcpu
-pass "pipe_read: $N blocks, total $pipe_total ns ($(awk -v t="$pipe_total" -v n=$N -v m=$MS 'BEGIN { printf "%.2f", t / (n * m * 1e4) }') % of $N x $MS ms), max $pipe_max; stacks, debugfs, stage, filter"
+pass "pipe_read: $N blocks, total $pipe_total ns ($(awk -v t="$pipe_total" -v n=$N -v m=$MS 'BEGIN { printf "%.2f", t / (n * m * 1e4) }') % of $N x $MS ms), max $pipe_max; stacks, debugfs, stage, filter; $N slow-event lines with reason and stack (debugfs and tool)"
