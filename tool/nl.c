@@ -984,6 +984,21 @@ void sl_nl_enable(const char *pipe, bool on)
 	transact(msg, what, NULL, NULL, NULL);
 }
 
+void sl_nl_set_stacks(const char *pipe, bool on)
+{
+	struct nl_msg *msg = new_msg(STACKLAT_CMD_SET_PIPELINE, NLM_F_ACK);
+	char what[64];
+
+	if (!module_knows(STACKLAT_A_STACKS))
+		fatal("stacks %s %s: the module is older than this tool (no stacks at a pipeline's points)",
+		      on ? "on" : "off", pipe);
+	put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
+	if (nla_put_u8(msg, STACKLAT_A_STACKS, on))
+		fatal("out of memory");
+	snprintf(what, sizeof(what), "stacks %s %s", on ? "on" : "off", pipe);
+	transact(msg, what, NULL, NULL, NULL);
+}
+
 void sl_nl_set_filter(const char *pipe, const struct filter_spec *f)
 {
 	struct nl_msg *msg = new_msg(STACKLAT_CMD_SET_PIPELINE, NLM_F_ACK);

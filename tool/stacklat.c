@@ -1149,7 +1149,15 @@ static int cmd_stacks(int argc, char **argv)
 	int i;
 
 	if (argc < 2)
-		usage_error("add, del or show");
+		usage_error("add, del, on, off or show");
+	if (!strcmp(argv[1], "on") || !strcmp(argv[1], "off")) {
+		if (argc != 3 || !valid_name(argv[2]))
+			usage_error("%s PIPELINE (netdrop or tcpretrans)", argv[1]);
+		sl_nl_open();
+		sl_nl_set_stacks(argv[2], argv[1][1] == 'n');
+		sl_nl_close();
+		return 0;
+	}
 	if (!strcmp(argv[1], "add") || !strcmp(argv[1], "del")) {
 		if (argc != 3)
 			usage_error("%s", argc < 3 ? "a SYMBOL" : "one SYMBOL at a time");
@@ -1160,7 +1168,7 @@ static int cmd_stacks(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "show"))
-		usage_error("'%s' is none of add, del, show", argv[1]);
+		usage_error("'%s' is none of add, del, on, off, show", argv[1]);
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
 			json = true;
@@ -1349,12 +1357,15 @@ static const struct subcommand subcommands[] = {
 	  "-p PID          only that process's calls: the pipeline's tgid= filter\n"
 	  "                (for all its functions)" },
 	/* kernel stacks (issue 28) */
-	{ "stacks", cmd_stacks, "add|del SYMBOL | show [-n N] [-j|--json]",
+	{ "stacks", cmd_stacks, "add|del SYMBOL | on|off PIPELINE | show [-n N] [-j|--json]",
 	  "Count the kernel stacks that reach a kernel function (the \"stacks\"\n"
 	  "pipeline; add/del and show need CAP_SYS_ADMIN or CAP_PERFMON: the frames\n"
 	  "say where kernel code lies).",
 	  "add SYMBOL    count the stacks reaching SYMBOL's entry (enable stacks too)\n"
 	  "del SYMBOL    stop; what was counted stays until reset\n"
+	  "on PIPELINE   netdrop, tcpretrans: take the kernel stack of every drop or\n"
+	  "              retransmitted segment at the pipeline's point, counted per\n"
+	  "              stack (show) and in its event lines (stack=); off: stop\n"
 	  "show          every stack, the most counted first: \"stack ID PIPELINE\n"
 	  "              count=N sum=S\", then its frames, innermost (the function\n"
 	  "              itself) first, as function+0xoff/0xsize [module]\n"

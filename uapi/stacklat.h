@@ -338,6 +338,13 @@ enum stacklat_attr {
 	STACKLAT_A_EVENT_COMPACT,
 	/* kernel stacks (issue 28) */
 	STACKLAT_A_STACK,
+	/*
+	 * u8, SET_PIPELINE (0.7): 1 takes the kernel stack of every object at
+	 * the pipeline's points (netdrop, tcpretrans: counted per stack in
+	 * GET_STACKS, and in their lines as _F_STACK), 0 stops; another
+	 * pipeline: EOPNOTSUPP.  debugfs status says which it is.
+	 */
+	STACKLAT_A_STACKS,
 	__STACKLAT_A_LAST
 };
 #define STACKLAT_A_MAX (__STACKLAT_A_LAST - 1)

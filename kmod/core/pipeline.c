@@ -378,6 +378,36 @@ int sl_pipeline_stacks_enable(struct sl_pipeline *p)
 	return 0;
 }
 
+int sl_pipeline_stacks_check(const struct sl_pipeline *p,
+			     struct netlink_ext_ack *extack)
+{
+	if (p->stack_points)
+		return 0;
+	sl_compat_err_msg_name(extack, NULL, "no stacks at the points of pipeline",
+			       p->name);
+	sl_err("stacks %s: %s takes no stacks at its points (netdrop and tcpretrans do; offcpu and lock always)\n",
+	       p->name, p->name);
+	return -EOPNOTSUPP;
+}
+
+int sl_pipeline_stacks_set(struct sl_pipeline *p, bool on,
+			   struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	lockdep_assert_held(&sl_lock);
+	ret = sl_pipeline_stacks_check(p, extack);
+	if (ret)
+		return ret;
+	if (on) {
+		ret = sl_pipeline_stacks_enable(p);
+		if (ret)
+			return ret;
+	}
+	WRITE_ONCE(p->priv.stacks_on, on);
+	return 0;
+}
+
 void sl_pipeline_ev_name(struct stacklat_event *ev)
 {
 	struct sl_pipeline *p;

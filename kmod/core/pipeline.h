@@ -80,6 +80,21 @@ sl_pipeline_stacks(const struct sl_pipeline *p)
  * into its where[] (_F_WHERE), when the pipeline names one.
  */
 void sl_pipeline_ev_name(struct stacklat_event *ev);
+/*
+ * A pipeline with stack_points: take stacks at its points (@on) or stop;
+ * the first "on" makes its stack table (may fail: -ENOMEM).  Others:
+ * -EOPNOTSUPP, said.  sl_lock held; sl_pipeline_stacks_check() checks
+ * only.
+ */
+int sl_pipeline_stacks_check(const struct sl_pipeline *p,
+			     struct netlink_ext_ack *extack);
+int sl_pipeline_stacks_set(struct sl_pipeline *p, bool on,
+			   struct netlink_ext_ack *extack);
+/* Probe context: are stacks asked for at @p's points? */
+static __always_inline bool sl_pipeline_stacks_on(const struct sl_pipeline *p)
+{
+	return READ_ONCE(p->priv.stacks_on);
+}
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);
 int sl_pipeline_set_threshold(struct sl_pipeline *p, u64 ns,
 			      struct netlink_ext_ack *extack);

@@ -337,6 +337,7 @@ struct sl_pipe_priv {
 	u64 ev_thresh;			/* slow events above it, ns; 0 off */
 	struct sl_keyed *keyed;		/* sl_pipeline_keyed_enable()'s */
 	struct sl_stacks *stacks;	/* sl_pipeline_stacks_enable()'s */
+	bool stacks_on;			/* stack_points asked for: READ_ONCE */
 	/*
 	 * The ftrace backends' address map: fips[i] is hooks[i]'s function
 	 * while that point is on the ftrace_ops or the fprobe, 0 otherwise.
@@ -425,6 +426,14 @@ struct sl_pipeline {
 	 * writes none.
 	 */
 	bool own_lines;
+	/*
+	 * Its points can take the kernel stack of each object they see, on
+	 * request (control "stacks PIPELINE on", SET_PIPELINE's
+	 * STACKLAT_A_STACKS): when sl_pipeline_stacks_on(), it captures it
+	 * (sl_stack_capture()) into its stack table and puts the id in its
+	 * lines (_F_STACK).
+	 */
+	bool stack_points;
 	/*
 	 * A keyed aggregation (keyed.h), optional: counters per key that
 	 * the pipeline's callbacks keep (syscalls: per process and

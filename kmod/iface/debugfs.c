@@ -119,9 +119,14 @@ static int sl_status_show(struct seq_file *m, void *v)
 		if (p->priv.keyed)
 			sl_keyed_status(m, p->priv.keyed);
 		if (p->priv.stacks)
-			seq_printf(m, "  stacks: %u/%u ids used, %u frames at most\n",
+			seq_printf(m, "  stacks: %u/%u ids used, %u frames at most%s\n",
 				   atomic_read(&p->priv.stacks->used),
-				   p->priv.stacks->slots, p->priv.stacks->depth);
+				   p->priv.stacks->slots, p->priv.stacks->depth,
+				   !p->stack_points ? "" :
+				   READ_ONCE(p->priv.stacks_on) ?
+				   ", taken at its points" : ", not taken now");
+		else if (p->stack_points)
+			seq_puts(m, "  stacks: not taken (control: stacks PIPELINE on)\n");
 		for (j = 0; j < p->nhooks; j++) {
 			struct sl_hook *hk = &p->hooks[j];
 
@@ -560,7 +565,16 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 			return sl_pipeline_point(sl_pipeline_find("stacks"),
 						 arg[0] == 'a', rest, extack);
 		}
-		sl_err("control: usage: stacks add|del SYMBOL\n");
+		/* "stacks PIPELINE on|off": stacks at the pipeline's points */
+		if (arg && rest && (!strcmp(rest, "on") || !strcmp(rest, "off"))) {
+			p = sl_ctl_pipe(arg, extack);
+			if (!p)
+				return -EINVAL;
+			if (!apply)
+				return sl_pipeline_stacks_check(p, extack);
+			return sl_pipeline_stacks_set(p, rest[1] == 'n', extack);
+		}
+		sl_err("control: usage: stacks add|del SYMBOL, or stacks PIPELINE on|off\n");
 		return -EINVAL;
 	}
 	if (!strcmp(cmd, "threshold")) {
@@ -653,7 +667,7 @@ static int sl_control_show(struct seq_file *m, void *v)
 	seq_puts(m, "enable PIPELINE\ndisable PIPELINE\nreset [PIPELINE]\n"
 		 "filter PIPELINE [clear] [tgid=N] [tid=N] [lport=N] [rport=N] [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN|DISK] [op=read|write|open|fsync] [fs=ext4|xfs|btrfs|bdev|0xMAGIC]\n"
 		 "func add SYMBOL\nfunc del SYMBOL\n"
-		 "stacks add SYMBOL\nstacks del SYMBOL\n"
+		 "stacks add SYMBOL\nstacks del SYMBOL\nstacks PIPELINE on|off\n"
 		 "threshold PIPELINE NS   (slow events above NS ns, 0..3600000000000; 0: off)\n"
 		 "# a comment\n");
 	return 0;

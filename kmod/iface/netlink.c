@@ -415,7 +415,8 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 /*
  * Everything is checked before anything is applied: a bad filter or
  * threshold changes nothing.  Then the threshold (checked, then its rings
- * allocated, which may fail: nothing is applied yet), the filter, and the
+ * allocated, which may fail: nothing is applied yet), the filter, the
+ * stacks (their table made, which may fail with those applied) and the
  * enable, which may fail with the others applied (no hook point armed).
  */
 static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
@@ -423,6 +424,7 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *thresh = info->attrs[STACKLAT_A_THRESHOLD_NS];
 	struct nlattr *filter = info->attrs[STACKLAT_A_FILTER];
 	struct nlattr *enable = info->attrs[STACKLAT_A_ENABLE];
+	struct nlattr *stacks = info->attrs[STACKLAT_A_STACKS];
 	struct sl_pipeline *p;
 	struct sl_filter f;
 	int ret = 0;
@@ -435,13 +437,18 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOENT;
 		goto out;
 	}
-	if (!enable && !filter && !thresh) {
+	if (!enable && !filter && !thresh && !stacks) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		ret = -EINVAL;
 		goto out;
 	}
 	if (filter) {
 		ret = sl_filter_from_nla(p, filter, &f, info->extack);
+		if (ret)
+			goto out;
+	}
+	if (stacks) {
+		ret = sl_pipeline_stacks_check(p, info->extack);
 		if (ret)
 			goto out;
 	}
@@ -454,6 +461,12 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (filter)
 		sl_pipeline_set_filter(p, &f);
+	/* checked above: may fail only to make the table (ENOMEM) */
+	if (stacks) {
+		ret = sl_pipeline_stacks_set(p, nla_get_u8(stacks), info->extack);
+		if (ret)
+			goto out;
+	}
 	if (enable) {
 		ret = sl_pipeline_enable(p, nla_get_u8(enable));
 		if (ret)

@@ -309,11 +309,15 @@ static void sl_zd_hdrs(const struct sk_buff *skb, struct sl_ev_obj *o)
  */
 static void sl_zd_line(struct sl_pipeline *p, const struct sk_buff *skb,
 		       const struct net_device *dev, u32 stage,
-		       unsigned long where, u64 now)
+		       unsigned long where, u64 now, bool stacks, u32 stack)
 {
 	struct sl_ev_obj o;
 
 	memset(&o, 0, sizeof(o));
+	if (stacks) {
+		o.flags |= STACKLAT_EVENT_F_STACK;
+		o.stack = stack;
+	}
 	if (dev) {
 		memcpy(o.ifname, dev->name, sizeof(o.ifname));
 		o.flags |= STACKLAT_EVENT_F_IF;
@@ -337,15 +341,21 @@ static int sl_zd_drop(struct sl_ev *ev, struct sl_flight_ent *unused)
 	const char *name = sl_zd_reason_name(reason);
 	/* a kernel text address has the top bit set, a reason + 1 never */
 	u64 key = name ? (u64)reason + 1 : (u64)sl_ev_arg(ev, 1);
-	u32 tag;
+	u32 tag, stack = 0;
+	bool stacks;
 
 	if (!sl_zs_dev_ok(p, dev))
 		return SL_KEEP;
 	tag = sl_dim_tag(&sl_zd_reasons, key, name ?: SL_ZD_UNNAMED);
 	sl_record_value(p, sl_dim_stage(&sl_zd_reasons, tag), skb->len);
+	/* on request: the stack that dropped it, its bytes summed per stack */
+	stacks = sl_pipeline_stacks_on(p);
+	if (unlikely(stacks))
+		stack = sl_stack_capture(p, 0, 0, skb->len);
 	if (unlikely(sl_events_thresh(p)))
 		sl_zd_line(p, skb, dev, sl_dim_stage(&sl_zd_reasons, tag),
-			   (unsigned long)sl_ev_arg(ev, 1), sl_ev_now(ev));
+			   (unsigned long)sl_ev_arg(ev, 1), sl_ev_now(ev),
+			   stacks, stack);
 	sl_record_value(p, sl_dim_stage(&sl_zd_ifs,
 			(u32)(sl_net_if_tag(&sl_zd_ifs, dev) - 1)), skb->len);
 	return SL_KEEP;
@@ -416,4 +426,6 @@ SL_PIPELINE(netdrop) = {
 	.refresh = sl_zd_refresh,
 	/* a line for every drop (sl_zd_line()) */
 	.own_events = true,
+	/* "stacks netdrop on": the dropping stack, per drop */
+	.stack_points = true,
 };

@@ -94,7 +94,8 @@ static __always_inline bool sl_rt_record(struct sl_pipeline *p, u32 kind,
  * incoming ACK (softirq) belongs to no process: tgid 0, comm "-".
  */
 static __always_inline void sl_rt_line(struct sl_pipeline *p, u32 kind,
-				       const struct sock *sk, u64 prev, u64 now)
+				       const struct sock *sk, u64 prev, u64 now,
+				       bool stacks, u32 stack)
 {
 	struct sl_ev_obj o;
 
@@ -102,6 +103,10 @@ static __always_inline void sl_rt_line(struct sl_pipeline *p, u32 kind,
 	sl_net_sk_obj(sk, &o);
 	sl_net_tcp_obj(sk, &o);
 	o.anon = !in_task();
+	if (stacks) {
+		o.flags |= STACKLAT_EVENT_F_STACK;
+		o.stack = stack;
+	}
 	sl_event_emit_obj(p, kind, prev, now, &o);
 }
 
@@ -236,8 +241,9 @@ static int sl_rt_retransmit(struct sl_ev *ev, struct sl_flight_ent *unused)
 	const struct inet_connection_sock *icsk = inet_csk(sk);
 	struct sl_flight_ent *e;
 	u8 ca = icsk->icsk_ca_state;
+	u32 kind, d, stack = 0;
 	u64 prev = 0;
-	u32 kind, d;
+	bool stacks;
 
 	if ((int)sl_ev_arg(ev, 2))
 		return SL_KEEP;
@@ -266,11 +272,16 @@ static int sl_rt_retransmit(struct sl_ev *ev, struct sl_flight_ent *unused)
 		kind = RS_FAST;
 	else
 		kind = RS_OTHER;
-	if (sl_rt_record(ev->p, kind, READ_ONCE(inet_sk(sk)->inet_num),
-			 ntohs(READ_ONCE(inet_sk(sk)->inet_dport)),
-			 (s64)(sl_ev_now(ev) - prev), tcp_skb_pcount(skb)) &&
-	    unlikely(sl_events_thresh(ev->p)))
-		sl_rt_line(ev->p, kind, sk, prev, sl_ev_now(ev));
+	if (!sl_rt_record(ev->p, kind, READ_ONCE(inet_sk(sk)->inet_num),
+			  ntohs(READ_ONCE(inet_sk(sk)->inet_dport)),
+			  (s64)(sl_ev_now(ev) - prev), tcp_skb_pcount(skb)))
+		return SL_KEEP;
+	/* on request: the stack that retransmitted, counted per segment */
+	stacks = sl_pipeline_stacks_on(ev->p);
+	if (unlikely(stacks))
+		stack = sl_stack_capture(ev->p, 0, 0, tcp_skb_pcount(skb));
+	if (unlikely(sl_events_thresh(ev->p)))
+		sl_rt_line(ev->p, kind, sk, prev, sl_ev_now(ev), stacks, stack);
 	return SL_KEEP;
 }
 
@@ -400,4 +411,6 @@ SL_PIPELINE(tcpretrans) = {
 	.setup = sl_rt_setup,
 	.flight_fmt = sl_rt_flight_fmt,
 	.own_events = true,
+	/* "stacks tcpretrans on": the retransmitting stack, per segment */
+	.stack_points = true,
 };

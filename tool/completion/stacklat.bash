@@ -125,7 +125,9 @@ _stacklat()
 		;;
 	stacks)
 		if ((nargs == 0)); then
-			mapfile -t COMPREPLY < <(compgen -W "add del show" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "add del on off show" -- "$cur")
+		elif ((nargs == 1)) && [[ ${words[2]} == on || ${words[2]} == off ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "netdrop tcpretrans" -- "$cur")
 		elif ((nargs == 1)) && [[ ${words[2]} == show ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "-n -j --json" -- "$cur")
 		elif ((nargs == 1)) && [[ ${words[2]} == add && -r /proc/kallsyms && ${#cur} -ge 3 ]]; then

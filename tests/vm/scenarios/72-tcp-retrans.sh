@@ -15,6 +15,9 @@
 #  - a connect into that blackhole: the SYN retransmissions, 1 s then 2 s
 #    after the previous SYN, as many as tcpi_total_retrans;
 #  - the per-remote-port stages hold them all;
+#  - stacks at the point (stacks tcpretrans on) during the blackhole: each
+#    RTO retransmission's line has its stack, from the retransmit timer,
+#    and the pipeline's stack table counts them all;
 #  - with "threshold tcpretrans all", one line per retransmission of the
 #    blackholed and the connecting socket: kind, the 4-tuple, state,
 #    no process (the timer's), the socket's count with it (1, 2, ...:
@@ -65,6 +68,7 @@ lines() {
 		  f["retrans"] == NR) { print "line " NR ": " $0 }' <<<"$out")
 	[ -z "$bad" ] || fail "$1 lines: not the socket's: $bad"
 	RTOS=$(awk '{ for (i = 6; i <= NF; i++) if ($i ~ /^rto_us=/) { sub("rto_us=", "", $i); printf "%s ", $i } }' <<<"$out")
+	LINES=$out
 }
 
 sl_modprobe sch_netem
@@ -104,6 +108,7 @@ note "a peer blackholed after the handshake, no tail loss probe"
 ip netns exec $NS sysctl -qw net.ipv4.tcp_early_retrans=0
 ctl reset
 ctl threshold tcpretrans all
+ctl stacks tcpretrans on
 out=$(python3 "$TR" $NS blackhole 7202 $NRTO 2>/tmp/sl-tr.err) ||
 	helper_failed blackhole
 echo "$out"
@@ -117,6 +122,11 @@ for ((i = 1; i < ${#r[@]}; i++)); do
 	assert_eq "line $((i + 1))'s rto_us (twice line $i's)" $((r[i - 1] * 2)) "${r[i]}"
 done
 assert_eq "RTO retransmissions" $NRTO "$n"
+assert_eq "lines with the retransmit timer's stack" "$n" \
+	"$(grep -cE ' stack=([^ ]*;)?tcp_retransmit_timer\+0x[0-9a-f]+(;|$)' <<<"$LINES" || true)"
+assert_eq "stacks counted (stacks show)" "$n" \
+	"$("$SL_TOOL" stacks show | awk '$1 == "stack" && $3 == "tcpretrans" { sub("count=", "", $4); n += $4 } END { print n + 0 }')"
+ctl stacks tcpretrans off
 assert_eq "rto = tcpi_total_retrans" "$n" "$(js "$out" 'd["kinds"]["rto"]')"
 assert_eq "tcpi_backoff" "$n" "$(js "$out" 'd["backoff"]')"
 assert_eq "other kinds" 0 "$(js "$out" 'sum(d["kinds"].values()) - d["kinds"]["rto"]')"

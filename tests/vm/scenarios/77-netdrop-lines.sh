@@ -13,6 +13,12 @@
 #    receive function), no process (loopback delivers in softirq);
 #  - the text lines (debugfs and the tool) carry the same words and no
 #    kernel address;
+#  - stacks at the drop point (stacks netdrop on): K more datagrams, K
+#    lines each with the stack that dropped it (the UDP receive function
+#    among its frames, innermost first, no address), and the pipeline's
+#    stack table counts every drop once: its counts add up to the lines,
+#    the UDP receive stacks' to K, their sums to the bytes the histogram
+#    has for those drops; another pipeline is refused stacks;
 #  - a drop storm under event_rate=100 (10 lines of a pipeline per CPU in
 #    each 100 ms window): S drops are each a line or counted suppressed,
 #    exactly (the rings hold them all: no overrun), and the histogram still
@@ -127,6 +133,60 @@ if grep -qE '0x[0-9a-f]{8,}|ffff[0-9a-f]{12}' /tmp/sl-77.ev ||
 	fail "an address in a line"
 fi
 assert_eq "suppressed (event_rate=10000)" 0 "$(lost netdrop suppressed)"
+
+note "stacks at the drop point"
+K=10
+if echo "stacks net_rx on" > "$SL_DBG/control" 2>/dev/null; then
+	fail "stacks at net_rx's points accepted"
+fi
+if "$SL_TOOL" stacks on storage 2>/tmp/sl-77.err; then
+	fail "stacklat stacks on storage accepted"
+fi
+grep -q "storage takes no stacks\|no stacks at the points" /tmp/sl-77.err ||
+	fail "stacks on storage: no reason given: $(cat /tmp/sl-77.err)"
+"$SL_TOOL" stacks on netdrop
+grep -A12 '^pipeline netdrop' "$SL_DBG/status" | grep 'stacks:'
+ctl reset netdrop
+send 127.0.0.1 $P4 $K $SP
+"$SL_TOOL" events -j -d 2 netdrop >/tmp/sl-77.sev 2>/dev/null || true
+cat "$SL_DBG/netdrop" > /tmp/sl-77.stab
+"$SL_TOOL" stacks show -n 3
+bad=$(python3 - /tmp/sl-77.sev "$("$SL_TOOL" stacks show -j)" /tmp/sl-77.stab "$closed4" $K <<'PY'
+import json, re, sys
+ev = [json.loads(l)["event"] for l in open(sys.argv[1]) if '"event"' in l]
+st = [s for s in json.loads(sys.argv[2])["stacks"] if s["pipeline"] == "netdrop"]
+tab = {w[0]: w for w in (l.split() for l in open(sys.argv[3])) if len(w) > 2}
+c4, k = sys.argv[4], int(sys.argv[5])
+bad = []
+udp = lambda fr: any(re.match(r"[A-Za-z0-9_.]*udp[A-Za-z0-9_.]*rcv[A-Za-z0-9_.]*\+0x", f) for f in fr)
+u = [e for e in ev if e.get("proto") == "udp"]
+if len(u) != k:
+    bad.append("%d udp lines, not %d" % (len(u), k))
+for e in u:
+    if not e.get("stack_id") or not udp(e.get("stack", [])) or "[stacklat]" in e["stack"][0]:
+        bad.append("line without its stack: %s" % json.dumps(e))
+        break
+if sum(s["count"] for s in st) != len(ev):
+    bad.append("stack counts %d, lines %d" % (sum(s["count"] for s in st), len(ev)))
+us = [s for s in st if udp(s["frames"])]
+if sum(s["count"] for s in us) != k:
+    bad.append("UDP receive stacks count %d, not %d" % (sum(s["count"] for s in us), k))
+# the histogram's sum of bytes for the closed-port stage, from its count
+# and average is not exact: its count must be K, and each drop's bytes
+# (skb->len, the same for each datagram) times K the stacks' sum
+n = int(tab.get(c4, [c4, "0"])[1])
+if n != k:
+    bad.append("histogram %s %d, not %d" % (c4, n, k))
+if us and sum(s["sum"] for s in us) % k:
+    bad.append("UDP stacks' bytes %d not K equal drops" % sum(s["sum"] for s in us))
+if any(re.search(r"0x[0-9a-f]{8,}|ffff[0-9a-f]{12}", f) for s in st for f in s["frames"]):
+    bad.append("an address in a frame")
+print("\n".join(bad[:5]))
+PY
+)
+[ -z "$bad" ] || fail "stacks: $bad"
+echo "ok: $K drops: $K lines with their stacks, the table counts each once"
+"$SL_TOOL" stacks off netdrop
 ctl threshold netdrop 0
 ctl disable netdrop
 sl_unload
