@@ -123,10 +123,11 @@ for ((i = 1; i < ${#r[@]}; i++)); do
 done
 assert_eq "RTO retransmissions" $NRTO "$n"
 # Before 5.14 the x86 unwinder stops at a kretprobe's trampoline (5.14
-# taught it to step over one: kretprobe_find_ret_addr): tcpretrans's own
+# taught it to step over one: kretprobe_find_ret_addr, or on rethook
+# rethook_find_ret_addr): tcpretrans's own
 # return point on tcp_retransmit_skb ends the stack there, exactly
 want='tcp_retransmit_timer\+0x[0-9a-f]+(;|$)'
-grep -q ' kretprobe_find_ret_addr$' /proc/kallsyms ||
+grep -qE ' (kretprobe|rethook)_find_ret_addr$' /proc/kallsyms ||
 	want='tcp_retransmit_skb\+0x[0-9a-f]+;kretprobe_trampoline\+0x0$'
 assert_eq "lines with the retransmit timer's stack" "$n" \
 	"$(grep -cE " stack=([^ ]*;)?$want" <<<"$LINES" || true)"
