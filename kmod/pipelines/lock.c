@@ -36,6 +36,9 @@
  * runqueue lock): only the spinlock text is stepped over for those.  The
  * caller is shown as function+offset when read, never as an address.
  *
+ * Read as debugfs's table and as GET_KEYED rows (uapi enum stacklat_lk_attr,
+ * `stacklat top lock`), the caller by name in both.
+ *
  * Keys: a row's key is (the type's flags + 1, the caller's low 32 bits):
  * kernel text and modules share the top 32 bits on x86-64; the row keeps
  * the whole address and counts "alias" a wait of another caller folded
