@@ -29,6 +29,8 @@ pkgs=(
 	# programs the scenarios run in the guest (host userland over 9p)
 	# (libcap2-bin: capsh for 17-privileges)
 	bash coreutils util-linux libcap2-bin procps iproute2 ethtool nftables python3 memcached python3-pymemcache fio dmsetup
+	# perf lock record/contention, the peer 99-lock compares with (tracepoint mode)
+	linux-perf
 	# promtool, which checks `stacklat metrics` (80-json-metrics)
 	prometheus
 	# make bench: the peers stacklat is compared with (tests/vm/bench/4*)

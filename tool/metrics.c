@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The Prometheus / OpenMetrics text exposition of the stacklat tool. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics.h"
@@ -110,7 +111,47 @@ static void stage_metric(FILE *f, const struct hist *h, const char *name,
 	fprintf(f, "} %llu\n", (unsigned long long)h->count);
 }
 
-void metrics_render(FILE *f, const struct pipe_list *pl, const struct hist_set *set)
+/* The lock pipeline's rows summed per type (metrics.h): two counters. */
+static void lock_metrics(FILE *f, const struct keyed_set *lock)
+{
+	const struct lk_row *r = (const struct lk_row *)lock->r;
+	struct {
+		const char *type;
+		uint64_t waits, ns;
+	} *t = calloc(lock->n + 1, sizeof(*t));
+	size_t i, j, n = 0;
+	char b[48];
+
+	if (!t)
+		return;
+	for (i = 0; i < lock->n; i++) {
+		for (j = 0; j < n && strcmp(t[j].type, r[i].type); j++)
+			;
+		if (j == n)
+			t[n++].type = r[i].type;
+		t[j].waits += r[i].count;
+		t[j].ns += r[i].time_ns;
+	}
+	fputs("# HELP stacklat_lock_contention_waits_total Contended kernel lock waits (the lock pipeline), by lock type.\n"
+	      "# TYPE stacklat_lock_contention_waits_total counter\n", f);
+	for (j = 0; j < n; j++) {
+		fputs("stacklat_lock_contention_waits_total{", f);
+		label(f, "type", t[j].type);
+		fprintf(f, "} %llu\n", (unsigned long long)t[j].waits);
+	}
+	fputs("# HELP stacklat_lock_contention_seconds_total Time in contended kernel lock waits (the lock pipeline), by lock type.\n"
+	      "# TYPE stacklat_lock_contention_seconds_total counter\n", f);
+	for (j = 0; j < n; j++) {
+		fputs("stacklat_lock_contention_seconds_total{", f);
+		label(f, "type", t[j].type);
+		metrics_decimal(b, sizeof(b), t[j].ns, 9);
+		fprintf(f, "} %s\n", b);
+	}
+	free(t);
+}
+
+void metrics_render(FILE *f, const struct pipe_list *pl, const struct hist_set *set,
+		    const struct keyed_set *lock)
 {
 	size_t i, j, n;
 	int a;
@@ -150,5 +191,7 @@ void metrics_render(FILE *f, const struct pipe_list *pl, const struct hist_set *
 				(p->loss_mask & (1U << a) ? p->loss[a] : 0));
 		}
 	}
+	if (lock && pipe_on(pl, "lock"))
+		lock_metrics(f, lock);
 	fputs("# EOF\n", f);
 }

@@ -26,6 +26,12 @@
  * filtered, dropped).  Labels are bounded: pipeline and stage only (a
  * per-interface or per-disk stage carries its interface or disk in its
  * name, from at most 8 slots and "other"); never a pid.
+ *
+ * Keyed pipelines' rows are not exported (their keys are processes,
+ * futexes, stacks), except the lock pipeline's summed per lock type, its
+ * only bounded label (at most 256 flag sets; no caller, no pid), while it
+ * is enabled: stacklat_lock_contention_waits_total{type} and
+ * stacklat_lock_contention_seconds_total{type}.
  */
 #ifndef STACKLAT_TOOL_METRICS_H
 #define STACKLAT_TOOL_METRICS_H
@@ -37,8 +43,12 @@
 #define METRICS_POW_MIN	1
 #define METRICS_POW_MAX	STACKLAT_HIST_MAX_SHIFT
 
-/* Write the exposition of @pl's enabled pipelines, their stages from @set. */
-void metrics_render(FILE *f, const struct pipe_list *pl, const struct hist_set *set);
+/*
+ * Write the exposition of @pl's enabled pipelines, their stages from @set;
+ * @lock: the lock pipeline's rows (struct lk_row), or NULL.
+ */
+void metrics_render(FILE *f, const struct pipe_list *pl, const struct hist_set *set,
+		    const struct keyed_set *lock);
 
 /* @v units of 10^-@decimals as an exact decimal string ("0.000001023"). */
 void metrics_decimal(char *buf, size_t len, uint64_t v, unsigned int decimals);

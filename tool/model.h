@@ -192,6 +192,19 @@ struct fx_row {
 	uint64_t hist[STACKLAT_SC_NBUCKETS];
 };
 
+/*
+ * A lock row (GET_KEYED of "lock"): the contended waits of one lock type
+ * at one caller, kernel-wide.
+ */
+#define LK_CALLER_LEN	160
+struct lk_row {
+	uint32_t flags, stack_id;	/* flags: the type's (LCB_F_*) */
+	char type[20];			/* "rwsem:W", "spinlock"... */
+	char caller[LK_CALLER_LEN];	/* "function+0xoff", "?" */
+	uint64_t count, failed, time_ns, max_ns, nested, alias;	/* count: the waits */
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
 /* ---- a keyed pipeline's rows (GET_KEYED) ------------------------------- */
 
 /*

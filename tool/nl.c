@@ -819,6 +819,32 @@ void sl_nl_get_futex(struct keyed_set *s)
 	get_keyed("futex", sizeof(struct fx_row), fill_fx_row, s);
 }
 
+static int fill_lk_row(void *row, struct nlattr *nest)
+{
+	struct nlattr *t[STACKLAT_LK_A_MAX + 1];
+	struct lk_row *r = row;
+
+	if (nla_parse_nested(t, STACKLAT_LK_A_MAX, nest, NULL) ||
+	    !t[STACKLAT_LK_A_FLAGS] || !t[STACKLAT_LK_A_CALLER])
+		return -EINVAL;
+	r->flags = get_u32(t[STACKLAT_LK_A_FLAGS]);
+	copy_str(r->type, sizeof(r->type), t[STACKLAT_LK_A_TYPE]);
+	copy_str(r->caller, sizeof(r->caller), t[STACKLAT_LK_A_CALLER]);
+	r->count = get_u64(t[STACKLAT_LK_A_WAITS]);
+	r->failed = get_u64(t[STACKLAT_LK_A_FAILED]);
+	r->time_ns = get_u64(t[STACKLAT_LK_A_TIME_NS]);
+	r->max_ns = get_u64(t[STACKLAT_LK_A_MAX_NS]);
+	r->nested = get_u64(t[STACKLAT_LK_A_NESTED]);
+	r->stack_id = get_u32(t[STACKLAT_LK_A_STACK_ID]);
+	r->alias = get_u64(t[STACKLAT_LK_A_ALIAS]);
+	return fill_sc_hist(r->hist, t[STACKLAT_LK_A_HIST_FIRST], t[STACKLAT_LK_A_HIST]);
+}
+
+void sl_nl_get_lock(struct keyed_set *s)
+{
+	get_keyed("lock", sizeof(struct lk_row), fill_lk_row, s);
+}
+
 void sl_nl_get_offcpu(struct keyed_set *s)
 {
 	get_keyed("offcpu", sizeof(struct oc_row), fill_oc_row, s);

@@ -786,6 +786,28 @@ static void fx_show(const struct top_args *a, const struct keyed_set *s, bool ma
 	fx_table_free(&t);
 }
 
+static void lk_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
+{
+	char tot[FMT_NS_LEN], p99[FMT_NS_LEN], mx[FMT_NS_LEN];
+	struct lk_table t;
+
+	if (lk_build(s, a, max, &t))
+		fatal("out of memory");
+	if (env) {
+		lk_json(env, &t, a, max);
+	} else {
+		fmt_ns(tot, sizeof(tot), t.time_ns);
+		fmt_ns(p99, sizeof(p99), t.p99_ns);
+		fmt_ns(mx, sizeof(mx), t.max_ns);
+		printf(": %llu contended waits, %s in all, p99 %s%s%s (%llu failed)\n",
+		       (unsigned long long)t.count, tot, p99, max ? ", max " : "",
+		       max ? mx : "", (unsigned long long)t.failed);
+		lk_render(stdout, &t, max);
+	}
+	lk_table_free(&t);
+}
+
 static void cpu_show(const struct top_args *a, const struct keyed_set *s, bool max,
 		     struct json_object *env)
 {
@@ -858,6 +880,23 @@ static void top_losses(const char *pipe, const char *what)
 }
 
 /*
+ * A pipeline none of whose points exists on this kernel (lock before
+ * 5.19: no lock:contention_begin/end) cannot be enabled: said in words,
+ * before the kernel refuses.
+ */
+static void top_check_available(const struct pipe_info *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nhooks; i++)
+		if (p->hooks[i].state != STACKLAT_HOOK_UNAVAILABLE)
+			return;
+	if (p->nhooks)
+		fatal("top: the %s pipeline is not available on this kernel: none of its %zu points exists (%s%s; stacklat status)",
+		      p->name, p->nhooks, p->hooks[0].name, p->nhooks > 1 ? "..." : "");
+}
+
+/*
  * The pipeline @pipe exists and counts: enabled here if it was not (and
  * without an interval, counting until interrupted, as syscount does).
  */
@@ -874,6 +913,7 @@ static void top_start(const char *pipe, const struct top_args *a)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (!find_pipe(&pl, pipe)->enabled) {
+		top_check_available(find_pipe(&pl, pipe));
 		sl_nl_enable(pipe, true);
 		top_enabled_here = pipe;
 		atexit(top_disable);
@@ -954,6 +994,8 @@ static int cmd_top(int argc, char **argv)
 			      sd_delta, cpu_show },
 		[TOP_FUTEX] = { "futex", "futex waits", "waits", sl_nl_get_futex,
 				fx_delta, fx_show },
+		[TOP_LOCK] = { "lock", "kernel lock contention", "waits", sl_nl_get_lock,
+			       lk_delta, lk_show },
 	};
 	struct top_args a;
 	char err[160];
@@ -971,7 +1013,7 @@ static int cmd_top(int argc, char **argv)
 
 /* DIR/stacklat.prom, atomically: a temporary file in DIR, then rename(2). */
 static void write_textfile(const char *dir, const struct pipe_list *pl,
-			   const struct hist_set *set)
+			   const struct hist_set *set, const struct keyed_set *lock)
 {
 	char tmp[4096], dst[4096];
 	FILE *f;
@@ -986,7 +1028,7 @@ static void write_textfile(const char *dir, const struct pipe_list *pl,
 	f = fdopen(fd, "w");
 	if (!f)
 		fatal("metrics: %s", strerror(errno));
-	metrics_render(f, pl, set);
+	metrics_render(f, pl, set, lock);
 	/* node_exporter reads files 0644; mkstemp made it 0600 */
 	if (fflush(f) || fchmod(fd, 0644) || fsync(fd) || ferror(f)) {
 		unlink(tmp);
@@ -1001,8 +1043,10 @@ static void write_textfile(const char *dir, const struct pipe_list *pl,
 
 static int cmd_metrics(int argc, char **argv)
 {
+	struct keyed_set lock = { 0 };
 	struct hist_set set = { 0 };
 	struct pipe_list pl = { 0 };
+	const struct pipe_info *lp;
 	const char *dir = NULL;
 	int i;
 
@@ -1015,10 +1059,15 @@ static int cmd_metrics(int argc, char **argv)
 	sl_nl_open();
 	sl_nl_get_pipelines(NULL, &pl);
 	sl_nl_get_hists(NULL, &set);
+	/* the lock pipeline's rows, per type (metrics.h) */
+	lp = find_pipe(&pl, "lock");
+	if (lp && lp->enabled)
+		sl_nl_get_lock(&lock);
 	if (dir)
-		write_textfile(dir, &pl, &set);
+		write_textfile(dir, &pl, &set, &lock);
 	else
-		metrics_render(stdout, &pl, &set);
+		metrics_render(stdout, &pl, &set, &lock);
+	keyed_set_free(&lock);
 	hist_set_free(&set);
 	pipe_list_free(&pl);
 	sl_nl_close();
@@ -1250,7 +1299,8 @@ static const struct subcommand subcommands[] = {
 	  "(events the rings had no room for) during the run.\n" },
 	{ "metrics", cmd_metrics, "[--textfile DIR]",
 	  "Every enabled pipeline's histograms and loss counters in the Prometheus /\n"
-	  "OpenMetrics text format.",
+	  "OpenMetrics text format; the lock pipeline's contended waits and their\n"
+	  "time per lock type (no caller, no pid label).",
 	  "--textfile DIR  write DIR/stacklat.prom atomically (a temporary file, then\n"
 	  "                rename) for node_exporter's textfile collector.\n"
 	  "Buckets: le = 2^k-1 ns (k = 1..36) in seconds, exact counts, coarser than\n"
@@ -1261,7 +1311,8 @@ static const struct subcommand subcommands[] = {
 	  "       stacklat top sched [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top offcpu [-p PID] [--stacks] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top cpu [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
-	  "       stacklat top futex [-p PID] [-P] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
+	  "       stacklat top futex [-p PID] [-P] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top lock [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
 	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
@@ -1273,7 +1324,9 @@ static const struct subcommand subcommands[] = {
 	  "time per process or thread, user and system, and its slices on a CPU -\n"
 	  "SystemTap's thread-times.stp, bcc's cpudist, from the cpu pipeline.  top\n"
 	  "futex: futex wait time per process and futex - SystemTap's futex\n"
-	  "contention example, perf lock's futex half - from the futex pipeline.",
+	  "contention example, perf lock's futex half - from the futex pipeline.\n"
+	  "top lock: kernel lock contention per lock type and caller - perf lock\n"
+	  "contention, without BPF - from the lock pipeline (5.19+).",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
 	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
@@ -1328,7 +1381,17 @@ static const struct subcommand subcommands[] = {
 	  "_WAIT_REQUEUE_PI) to its return; EAGAIN counts those that returned at once\n"
 	  "(the value had changed: contention resolved before sleeping), not in the\n"
 	  "times.  WAKER: the thread that woke the last wait (irq: from an interrupt,\n"
-	  "a timeout).\n" },
+	  "a timeout).\n"
+	  "\n"
+	  "top lock: a row per kernel lock type and caller, kernel-wide (no -p, -P):\n"
+	  "TYPE CALLER WAITS FAILED TOTAL AVG P99 MAX NESTED; -s as for sched.  A\n"
+	  "wait runs from lock:contention_begin to the contention_end of the same\n"
+	  "lock in the same context; TYPE is perf lock's name (spinlock, rwsem:W,\n"
+	  "mutex...), CALLER the first function outside the locking code\n"
+	  "(function+offset); FAILED: waits that ended in an error (-EINTR, a\n"
+	  "timeout); NESTED: contention on other locks inside the waits (a wait_lock),\n"
+	  "not counted as waits of their own.  Kernels before 5.19 have no such\n"
+	  "tracepoints: the pipeline is not available there.\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

@@ -57,7 +57,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			} else if (!strcmp(optarg, "p99")) {
 				a->sort = TOP_SORT_P99;
 			} else {
-				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu, cpu, futex: 'total', 'max', 'p99', 'count'), not '%s'",
+				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu, cpu, futex, lock: 'total', 'max', 'p99', 'count'), not '%s'",
 					 optarg);
 				return -1;
 			}
@@ -95,14 +95,16 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		if (!sorted)
 			a->sort = TOP_SORT_TIME;
 	} else if (i < argc && (!strcmp(argv[i], "offcpu") ||
-				!strcmp(argv[i], "futex"))) {
-		a->what = argv[i][0] == 'o' ? TOP_OFFCPU : TOP_FUTEX;
+				!strcmp(argv[i], "futex") ||
+				!strcmp(argv[i], "lock"))) {
+		a->what = argv[i][0] == 'o' ? TOP_OFFCPU :
+			  argv[i][0] == 'f' ? TOP_FUTEX : TOP_LOCK;
 		if (!sorted)
 			a->sort = TOP_SORT_TIME;
 	} else if (i >= argc || strcmp(argv[i], "syscalls")) {
 		snprintf(err, errlen, i < argc ?
-			 "'%s': 'syscalls', 'disk', 'sched', 'offcpu', 'cpu' or 'futex' can be shown" :
-			 "what? (syscalls, disk, sched, offcpu, cpu or futex)%s", i < argc ? argv[i] : "");
+			 "'%s': 'syscalls', 'disk', 'sched', 'offcpu', 'cpu', 'futex' or 'lock' can be shown" :
+			 "what? (syscalls, disk, sched, offcpu, cpu, futex or lock)%s", i < argc ? argv[i] : "");
 		return -1;
 	}
 	i++;
@@ -140,6 +142,11 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		snprintf(err, errlen, "-x: not for futex (a row per process and futex; -P: per process)");
 		return -1;
 	}
+	if (a->what == TOP_LOCK && (a->errors || a->by_process || a->pid)) {
+		snprintf(err, errlen, "%s: not for lock (a row per lock type and caller, kernel-wide)",
+			 a->errors ? "-x" : a->by_process ? "-P" : "-p");
+		return -1;
+	}
 	if (a->what == TOP_OFFCPU && (a->errors || a->by_process)) {
 		snprintf(err, errlen, "%s: not for offcpu (a row per process and reason; --stacks: per stack)",
 			 a->errors ? "-x" : "-P");
@@ -150,7 +157,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		return -1;
 	}
 	if (a->what == TOP_SYSCALLS && a->sort > TOP_SORT_TIME) {
-		snprintf(err, errlen, "-s max, p99: for sched, offcpu, cpu and futex only");
+		snprintf(err, errlen, "-s max, p99: for sched, offcpu, cpu, futex and lock only");
 		return -1;
 	}
 	if (a->by_process && a->pid) {

@@ -20,7 +20,8 @@
 
 /* TOP_SORT_TIME is sched's "total"; MAX and P99 are sched's only */
 enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME, TOP_SORT_MAX, TOP_SORT_P99 };
-enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED, TOP_OFFCPU, TOP_CPU, TOP_FUTEX };
+enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED, TOP_OFFCPU, TOP_CPU, TOP_FUTEX,
+		TOP_LOCK };
 
 struct top_args {
 	enum top_what what;
@@ -361,6 +362,47 @@ void fx_render(FILE *f, const struct fx_table *t, const struct top_args *a,
  * "hist"}]}.
  */
 void fx_json(struct json_object *env, const struct fx_table *t,
+	     const struct top_args *a, bool max);
+
+/* ---- top lock (top_lock.c) ------------------------------------------- */
+
+/*
+ * @cur minus @prev (rows of struct lk_row, keyed by type flags and
+ * caller name), as sc_delta().
+ */
+int lk_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out);
+
+/* A shown row: one lock type at one caller. */
+struct lk_shown {
+	const struct lk_row *row;	/* type, caller, flags, stack id */
+	uint64_t count, failed, time_ns, max_ns, p99_ns, nested, alias;
+};
+
+struct lk_table {
+	struct lk_shown *r;
+	size_t n;
+	size_t total;			/* rows before the cut */
+	uint64_t count, failed, time_ns, max_ns, p99_ns;	/* all rows */
+	uint64_t hist[STACKLAT_SC_NBUCKETS];
+};
+
+/*
+ * @s's rows (struct lk_row; the table points into them: @s outlives it),
+ * sorted by -s (total, max, p99, count), cut (-n).  @max as sd_build().
+ */
+int lk_build(const struct keyed_set *s, const struct top_args *a, bool max,
+	     struct lk_table *t);
+void lk_table_free(struct lk_table *t);
+/* TYPE CALLER WAITS FAILED TOTAL AVG P99 MAX NESTED */
+void lk_render(FILE *f, const struct lk_table *t, bool max);
+/*
+ * Added to @env: {"what":"lock","sort","waits","failed","time_ns",
+ * "max_ns"|null,"p99_ns","total","hist","rows":[{"type","flags","caller",
+ * "waits","failed","time_ns","avg_ns","max_ns"|null,"p99_ns","nested",
+ * "alias","stack_id","hist"}]}.
+ */
+void lk_json(struct json_object *env, const struct lk_table *t,
 	     const struct top_args *a, bool max);
 
 /* ---- top cpu: the cpu pipeline's rows, sd_delta() and sd_build()'s ----- */

@@ -959,4 +959,38 @@ enum stacklat_fx_attr {
 };
 #define STACKLAT_FX_A_MAX (__STACKLAT_FX_A_LAST - 1)
 
+/*
+ * A row of the lock pipeline (GET_KEYED's STACKLAT_A_KEYED): the
+ * contended waits of one lock type at one caller (kernel-wide, not per
+ * process); the histogram's buckets are syscalls'.  The caller is named,
+ * never sent as an address.
+ */
+enum stacklat_lk_attr {
+	STACKLAT_LK_A_UNSPEC,
+	/* u32, the type's flags (lock:contention_begin's, LCB_F_*) */
+	STACKLAT_LK_A_FLAGS,
+	/* NUL string, perf lock's name of the type ("rwsem:W", "spinlock") */
+	STACKLAT_LK_A_TYPE,
+	/*
+	 * NUL string, the first function outside the locking code that
+	 * waited, "function+0xoff" (and " [module]"); "?" when not found
+	 */
+	STACKLAT_LK_A_CALLER,
+	STACKLAT_LK_A_WAITS,		/* u64, contended waits that ended */
+	STACKLAT_LK_A_FAILED,		/* u64, of which ended in an error */
+	STACKLAT_LK_A_TIME_NS,		/* u64, the waits' total time */
+	STACKLAT_LK_A_MAX_NS,		/* u64, the longest */
+	/* u64, contention begins (of other locks) inside the row's waits */
+	STACKLAT_LK_A_NESTED,
+	/* u32, the last wait's stack in GET_STACKS of "lock" (0: not kept) */
+	STACKLAT_LK_A_STACK_ID,
+	/* u64, waits of another caller that share the row */
+	STACKLAT_LK_A_ALIAS,
+	STACKLAT_LK_A_HIST_FIRST,	/* u32, and _HIST: as syscalls' */
+	STACKLAT_LK_A_HIST,
+	STACKLAT_LK_A_PAD,
+	__STACKLAT_LK_A_LAST
+};
+#define STACKLAT_LK_A_MAX (__STACKLAT_LK_A_LAST - 1)
+
 #endif /* _UAPI_STACKLAT_H */

@@ -36,6 +36,9 @@
  * runqueue lock): only the spinlock text is stepped over for those.  The
  * caller is shown as function+offset when read, never as an address.
  *
+ * Read as debugfs's table and as GET_KEYED rows (uapi enum stacklat_lk_attr,
+ * `stacklat top lock`), the caller by name in both.
+ *
  * Keys: a row's key is (the type's flags + 1, the caller's low 32 bits):
  * kernel text and modules share the top 32 bits on x86-64; the row keeps
  * the whole address and counts "alias" a wait of another caller folded
@@ -80,6 +83,7 @@
 #include <linux/completion.h>
 #include <linux/wait_bit.h>
 #include <linux/hrtimer.h>
+#include <net/netlink.h>
 #include <trace/events/lock.h>
 
 #include "sl.h"
@@ -515,6 +519,37 @@ static void sl_lk_show(struct seq_file *m, u64 key, const u64 *v)
 	sl_keyed_show_hist(m, &v[LV_HIST]);
 }
 
+static int sl_lk_put_u64(struct sk_buff *skb, int type, u64 v)
+{
+	return nla_put_u64_64bit(skb, type, v, STACKLAT_LK_A_PAD);
+}
+
+/*
+ * One row for GET_KEYED (inside its STACKLAT_A_KEYED nest): the type and
+ * the caller by name, as debugfs shows them; never the caller's address.
+ */
+static int sl_lk_put(struct sk_buff *skb, u64 key, const u64 *v)
+{
+	char type[20], caller[KSYM_SYMBOL_LEN];
+
+	sl_lk_type_name(type, sizeof(type), (u32)v[LV_FLAGS]);
+	sl_lk_caller(caller, sizeof(caller), v[LV_CALLER]);
+	if (nla_put_u32(skb, STACKLAT_LK_A_FLAGS, (u32)v[LV_FLAGS]) ||
+	    nla_put_string(skb, STACKLAT_LK_A_TYPE, type) ||
+	    nla_put_string(skb, STACKLAT_LK_A_CALLER, caller) ||
+	    sl_lk_put_u64(skb, STACKLAT_LK_A_WAITS, v[LV_WAITS]) ||
+	    sl_lk_put_u64(skb, STACKLAT_LK_A_FAILED, v[LV_FAILED]) ||
+	    sl_lk_put_u64(skb, STACKLAT_LK_A_TIME_NS, v[LV_TIME]) ||
+	    sl_lk_put_u64(skb, STACKLAT_LK_A_MAX_NS, v[LV_MAX]) ||
+	    sl_lk_put_u64(skb, STACKLAT_LK_A_NESTED, v[LV_NESTED]) ||
+	    nla_put_u32(skb, STACKLAT_LK_A_STACK_ID, (u32)v[LV_STACK]) ||
+	    sl_lk_put_u64(skb, STACKLAT_LK_A_ALIAS, v[LV_ALIAS]))
+		return -EMSGSIZE;
+	return sl_keyed_put_hist(skb, STACKLAT_LK_A_HIST_FIRST,
+				 STACKLAT_LK_A_HIST, &v[LV_HIST],
+				 STACKLAT_SC_NBUCKETS);
+}
+
 /* ---- life ---------------------------------------------------------------- */
 
 #define SL_LK_FOLD_MS	1000
@@ -544,4 +579,5 @@ SL_PIPELINE(lock) = {
 	.on_disable = sl_pipeline_keyed_disable,
 	.teardown = sl_pipeline_keyed_teardown,
 	.keyed_show = sl_lk_show,
+	.keyed_put = sl_lk_put,
 };

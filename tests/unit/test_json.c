@@ -590,7 +590,7 @@ static void test_metrics(void **state)
 	strcpy(h3[2].stage, "total");
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	metrics_render(f, &pl, &set);
+	metrics_render(f, &pl, &set, NULL);
 	fclose(f);
 	assert_non_null(strstr(buf, "# TYPE stacklat_stage_seconds histogram\n"));
 	/* cumulative: 1000 x100 is in [992,1024) -> le 0.000001023 and on */
@@ -656,7 +656,7 @@ static void test_metrics_units(void **state)
 		strcpy(h3[len].pipeline, "reqresp");
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	metrics_render(f, &pl, &set);
+	metrics_render(f, &pl, &set, NULL);
 	fclose(f);
 	assert_non_null(strstr(buf,
 		"stacklat_stage_seconds_sum{pipeline=\"reqresp\",stage=\"total\"} 0.000004\n"));

@@ -572,7 +572,7 @@ static void test_sched_args(void **state)
 	assert_int_equal(parse("sched -x", &a, err), -1);
 	assert_int_equal(parse("sched -P", &a, err), -1);
 	assert_int_equal(parse("syscalls -s p99", &a, err), -1);
-	assert_non_null(strstr(err, "sched, offcpu, cpu and futex only"));
+	assert_non_null(strstr(err, "sched, offcpu, cpu, futex and lock only"));
 	assert_int_equal(parse("scheds", &a, err), -1);
 	assert_non_null(strstr(err, "sched"));
 }

@@ -74,7 +74,7 @@ _stacklat()
 		elif [[ ${words[cword - 1]} == -s || ${words[cword - 1]} == --sort ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "count time total max p99" -- "$cur")
 		elif ((nargs == 0)); then
-			mapfile -t COMPREPLY < <(compgen -W "syscalls disk sched offcpu cpu futex" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "syscalls disk sched offcpu cpu futex lock" -- "$cur")
 		fi
 		;;
 	enable | disable | reset)

@@ -13,7 +13,14 @@
 #    helper: exactly R waits in the row (rwsem:W, the tmpfs write_iter
 #    function that takes the inode lock), none failed, the total between
 #    R x MS and what the waiter measured, the max likewise; the row's
-#    stack holds down_write; the module unloads.
+#    stack holds down_write; the module unloads;
+#  - stacklat top lock -j (netlink's rows) has every row debugfs has, with
+#    the same counts, and stacklat metrics the rwsem:W waits per type;
+#  - where perf is installed (Debian linux-perf), perf lock record (the
+#    same tracepoints, no BPF) runs over the same rounds: perf lock
+#    contention counts the same R rwsem:W waits, at a caller that is a
+#    frame of the row's stack (below).
+#  Without the tracepoints, top lock says the pipeline is not available.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 
@@ -49,6 +56,16 @@ if [ -z "$tp" ]; then
 		fail "enable lock: no dmesg line saying why: $(dmesg | tail -n 2)"
 	grep -q '^pipeline lock: disabled' "$SL_DBG/status" ||
 		fail "lock not disabled after the refusal: $(grep '^pipeline lock' "$SL_DBG/status")"
+	# top lock: a clear refusal (exit 1, a sentence), no crash, nothing left on
+	rc=0
+	"$SL_TOOL" top lock -j > "$T/top" 2> "$T/toperr" || rc=$?
+	cat "$T/toperr"
+	assert_eq "top lock's exit status" 1 "$rc"
+	grep -q "lock pipeline is not available on this kernel" "$T/toperr" ||
+		fail "top lock: no 'not available': $(cat "$T/toperr")"
+	[ ! -s "$T/top" ] || fail "top lock printed rows: $(cat "$T/top")"
+	grep -q '^pipeline lock: disabled' "$SL_DBG/status" ||
+		fail "lock not disabled after top lock"
 	sl_unload
 	pass "points not available, enable refused: $(cat "$T/err")"
 fi
@@ -68,6 +85,20 @@ ctl enable lock
 for h in contention_begin contention_end; do
 	assert_eq "$h in status" armed "$(hookstate $h)"
 done
+# perf lock in tracepoint mode over the same rounds, system-wide (the
+# waiter threads come and go; no other task writes that tmpfs file): its
+# workload starts the rounds, and perf starts it only once its events are
+# enabled, so it sees every round; it ends when the helper has its result
+perf=
+if [ -x /usr/bin/perf ]; then
+	perf=yes
+	# shellcheck disable=SC2016 # the workload's own $1, $2
+	/usr/bin/perf lock record -a -o "$T/perf.data" -- bash -c 'touch "$1"
+		for _ in $(seq 600); do grep -q "^done" "$2" && exit 0; sleep 0.05; done
+		exit 1' sl99 "$T/go" "$T/out" > "$T/perf.rec" 2>&1 || perf=
+	cat "$T/perf.rec"
+	[ -n "$perf" ] || note "perf lock record does not work here: $(tail -n 3 "$T/perf.rec")"
+fi
 touch "$T/go"
 for _ in $(seq 600); do
 	grep -q '^done' "$T/out" && break
@@ -117,8 +148,95 @@ grep -qE '^ +(down_write|rwsem_down_write_slowpath)\+' "$T/stack" ||
 	fail "stack $stack holds no down_write"
 grep -qE "^ +${caller%%+*}\+" "$T/stack" || fail "stack $stack holds no ${caller%%+*}"
 grep '^pipeline lock' -A12 "$SL_DBG/status" | grep -E 'lost|keyed|stacks' || true
+
+note "stacklat top lock: the same rows through netlink"
+"$SL_TOOL" top lock -j -n 0 > "$T/top.json" || fail "top lock -j"
+bad=$(python3 - "$T/top.json" "$T/dbg" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = []
+if d["what"] != "lock":
+    bad.append("what: %s" % d["what"])
+top = {(r["type"], r["caller"]): r for r in d["rows"]}
+db = {}
+for l in open(sys.argv[2]):
+    w = l.split()
+    if len(w) > 10 and w[10] == "|" and w[2].isdigit():
+        db[(w[0], w[1])] = {"waits": int(w[2]), "failed": int(w[3]),
+                            "time_ns": int(w[4]), "max_ns": int(w[6]),
+                            "nested": int(w[7]), "stack_id": int(w[8]),
+                            "alias": int(w[9])}
+if not db or set(db) != set(top):
+    bad.append("rows: debugfs %s, top %s" % (sorted(db), sorted(top)))
+for k, want in db.items():
+    r = top.get(k)
+    if not r:
+        continue
+    got = {x: r[x] for x in want}
+    if got != want or sum(c for _, _, c in r["hist"]) != want["waits"]:
+        bad.append("%s %s: top %s, debugfs %s" % (k[0], k[1], got, want))
+if d["waits"] != sum(w["waits"] for w in db.values()):
+    bad.append("total waits: top %d" % d["waits"])
+print("; ".join(bad))
+PY
+)
+[ -z "$bad" ] || fail "top lock -j: $bad"
+out=$("$SL_TOOL" top lock -n 0) || fail "top lock"
+echo "$out"
+[ -n "$(awk -v c="$caller" -v r=$R '$1 == "rwsem:W" && $2 == c && $3 == r && $4 == 0' <<<"$out")" ] ||
+	fail "top lock: no rwsem:W row at $caller with $R waits"
+# an interval with no contention of the helper (it waits, filtered in): no row
+"$SL_TOOL" top lock -j 0.5 1 > "$T/topi.json" || fail "top lock -j 0.5 1"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["waits"] == 0 and not d["rows"], d' \
+	"$T/topi.json" || fail "top lock over an idle interval: $(cat "$T/topi.json")"
+# metrics: per type only, the rwsem:W waits of every rwsem:W row
+want=$(awk '$1 == "rwsem:W" && $11 == "|" { n += $3 } END { print n + 0 }' "$T/dbg")
+got=$("$SL_TOOL" metrics | sed -n 's/^stacklat_lock_contention_waits_total{type="rwsem:W"} //p')
+assert_eq "metrics: rwsem:W contended waits" "$want" "$got"
+if "$SL_TOOL" metrics | grep '^stacklat_lock' | grep -qE 'pid=|caller='; then
+	fail "metrics: a lock label other than the type"
+fi
+nrows=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$T/top.json")
+echo "ok: top lock agrees with debugfs on its $nrows rows; metrics rwsem:W $got"
+
+if [ -n "$perf" ]; then
+	note "perf lock contention (tracepoint mode) over the same rounds"
+	/usr/bin/perf lock contention -i "$T/perf.data" -E 1000 > "$T/perf.out" 2>&1 ||
+		fail "perf lock contention: $(tail -n 5 "$T/perf.out")"
+	cat "$T/perf.out"
+	# its rows: contended, total, max, avg wait (each a number and a unit),
+	# type, caller (function+0xoff): the rwsem:W rows, "count caller"
+	awk '{ for (i = 2; i < NF; i++) if ($i == "rwsem:W") break }
+		i < NF && $1 ~ /^[0-9]+$/ { print $1, $(i + 1) }' "$T/perf.out" > "$T/perf.rows"
+	fn=${caller%%+*}
+	pn=$(awk '{ n += $1 } END { print n + 0 }' "$T/perf.rows")
+	note "rwsem:W waits: perf lock $pn at $(awk '{ printf "%s%s", s, $2; s = ", " }' "$T/perf.rows"), stacklat $n at $caller"
+	# exact: perf pairs each thread's begin and end of a lock as we do (a
+	# nested begin of the same lock is the same wait; of another lock, its
+	# own row), reads every event of a quiet guest (a lost event would be
+	# reported: none allowed), and records system-wide: any other rwsem:W
+	# wait in the guest would make it count more, and fail this
+	grep -qiE 'lost [1-9]|bad: [1-9]' "$T/perf.out" "$T/perf.rec" &&
+		fail "perf lost events: $(grep -iE 'lost|bad' "$T/perf.out" "$T/perf.rec")"
+	assert_eq "perf lock's rwsem:W waits" "$n" "$pn"
+	# The caller: perf skips a fixed number of frames (--stack-skip, 3)
+	# and then takes the first function outside the locking code, where we
+	# step over the locking code by address; on 6.1 perf names vfs_write,
+	# the frame above generic_file_write_iter (seen here; 6.12 and 7.3: the
+	# same function as ours).  So its caller must be a frame of the very
+	# stack our row's waits had
+	while read -r _ pc; do
+		grep -qE "^ +${pc%%+*}\+" "$T/stack" ||
+			fail "perf lock's caller $pc is not in stack $stack of the row"
+		[ "${pc%%+*}" = "$fn" ] || note "perf names $pc, a frame above $caller in the same stack"
+	done < "$T/perf.rows"
+	perf_note=", perf lock $pn"
+else
+	note "no /usr/bin/perf: no comparison with perf lock"
+	perf_note=
+fi
 ctl filter lock clear
 ctl disable lock
 umount "$T/mnt"
 sl_unload
-pass "$R waits of rwsem:W at $caller, total $tot ns (waiter measured $wns, R x MS = $((R * MS)) ms), max $mx ns; stack; unload"
+pass "$R waits of rwsem:W at $caller, total $tot ns (waiter measured $wns, R x MS = $((R * MS)) ms), max $mx ns; stack; top lock = debugfs$perf_note; unload"
