@@ -105,6 +105,15 @@ static const char * const sl_tc_conn_suffix[1] = { ".connect" };
 #define SL_TC_SPORT_SHIFT	32
 /* aux[1]: the connecting task's tgid << 32 | pid */
 #define SL_TC_AUX_TASK	1
+/*
+ * ts[2..3] of a connect chain (no point's: C_CONNECT and C_ESTAB are the
+ * only two): the connecting task's comm, kept at connect(), since the
+ * answer may be processed on any task (softirq on whatever it interrupted:
+ * on loopback usually the connecting task itself, not always).  No stage
+ * is derived from them and the chain writes its own lines (own_lines).
+ */
+#define SL_TC_TS_COMM	2
+#define SL_TC_COMM_LEN	(2 * sizeof(u64))
 
 /* The failure stage of errno @err (positive, or 0). */
 static __always_inline unsigned int sl_tc_fail_stage(int err)
@@ -124,15 +133,14 @@ static __always_inline unsigned int sl_tc_fail_stage(int err)
 
 /*
  * The line of a connect (events): @stage from @start to @end, @err its
- * result; the task is @task (tgid << 32 | pid), its comm current's when
- * current is that task (process context, or its softirq: on loopback the
- * answer is processed on the connecting task's stack), else "?".
+ * result; the task is @task (tgid << 32 | pid), named @comm (the one that
+ * called connect(), kept in the chain: SL_TC_TS_COMM).
  */
 static __always_inline void sl_tc_conn_line(struct sl_pipeline *p,
 					    const struct sock *sk,
 					    unsigned int stage, u64 start,
 					    u64 end, int err, u64 task,
-					    u16 sport)
+					    u16 sport, const char *comm)
 {
 	struct sl_ev_obj o;
 
@@ -145,8 +153,7 @@ static __always_inline void sl_tc_conn_line(struct sl_pipeline *p,
 	o.task = true;
 	o.tgid = (u32)(task >> 32);
 	o.tid = (u32)task;
-	if (current->pid == o.tid)
-		o.comm = current->comm;
+	o.comm = comm;
 	sl_event_emit_obj(p, stage, start, end, &o);
 }
 
@@ -199,7 +206,8 @@ static int sl_tc_connect_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 			      (s64)(sl_ev_now(ev) - t0)) &&
 		    unlikely(sl_events_thresh(p)))
 			sl_tc_conn_line(p, sk, sl_tc_fail_stage(-ret), t0,
-					sl_ev_now(ev), -ret, sl_tc_task(), 0);
+					sl_ev_now(ev), -ret, sl_tc_task(), 0,
+					current->comm);
 		return SL_KEEP;
 	}
 	if (ret || READ_ONCE(sk->sk_state) != TCP_SYN_SENT)
@@ -216,6 +224,10 @@ static int sl_tc_connect_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	e->aux[SL_TC_AUX_TAG] = (1 + sl_tc_port_tag(&sl_tc_rports, rport)) |
 		(u64)READ_ONCE(inet_sk(sk)->inet_num) << SL_TC_SPORT_SHIFT;
 	e->aux[SL_TC_AUX_TASK] = sl_tc_task();
+	/* task context: current's comm, NUL-terminated in its 16 bytes */
+	BUILD_BUG_ON(sizeof(current->comm) < SL_TC_COMM_LEN);
+	memcpy(&e->ts[SL_TC_TS_COMM], current->comm, SL_TC_COMM_LEN - 1);
+	((char *)&e->ts[SL_TC_TS_COMM])[SL_TC_COMM_LEN - 1] = '\0';
 	sl_chain_put(e);
 	return SL_KEEP;
 }
@@ -244,7 +256,8 @@ static int sl_tc_conn_state_post(struct sl_ev *ev, struct sl_flight_ent *e)
 		e->ts[C_ESTAB] = now;
 		if (unlikely(sl_events_thresh(ev->p)))
 			sl_tc_conn_line(ev->p, sk, CS_CONNECT, t0, now, 0,
-					e->aux[SL_TC_AUX_TASK], sl_tc_sport(e));
+					e->aux[SL_TC_AUX_TASK], sl_tc_sport(e),
+					(const char *)&e->ts[SL_TC_TS_COMM]);
 		sl_chain_finish(ev->p, e);
 		return SL_DONE;
 	}
@@ -254,8 +267,22 @@ static int sl_tc_conn_state_post(struct sl_ev *ev, struct sl_flight_ent *e)
 	if (sl_record(ev->p, stage, (s64)(now - t0)) &&
 	    unlikely(sl_events_thresh(ev->p)))
 		sl_tc_conn_line(ev->p, sk, stage, t0, now, err,
-				e->aux[SL_TC_AUX_TASK], sl_tc_sport(e));
+				e->aux[SL_TC_AUX_TASK], sl_tc_sport(e),
+				(const char *)&e->ts[SL_TC_TS_COMM]);
 	return SL_FORGET;
+}
+
+/* debugfs "inflight": a connect waiting for its answer (not its comm's words as points) */
+static void sl_tc_conn_flight_fmt(const struct sl_pipeline *p,
+				  const struct sl_flight_ent *e, u64 now,
+				  char *buf, size_t len)
+{
+	char d[16];
+
+	sl_fmt_ns(d, sizeof(d), now - e->ts[C_CONNECT]);
+	scnprintf(buf, len, " connecting for %s from port %u, by %.*s", d,
+		  sl_tc_sport(e), (int)SL_TC_COMM_LEN - 1,
+		  (const char *)&e->ts[SL_TC_TS_COMM]);
 }
 
 static void sl_tc_conn_on_record(struct sl_pipeline *p,
@@ -314,6 +341,7 @@ SL_PIPELINE(tcpconnect) = {
 	.setup = sl_tc_conn_setup,
 	.on_record = sl_tc_conn_on_record,
 	.own_events = true,
+	.flight_fmt = sl_tc_conn_flight_fmt,
 	.own_lines = true,
 };
 
