@@ -89,8 +89,12 @@ done
 # waiter threads come and go; no other task writes that tmpfs file): its
 # workload starts the rounds, and perf starts it only once its events are
 # enabled, so it sees every round; it ends when the helper has its result
+# (on one kernel of the matrix, 6.1, or any with SL_99_PERF=1: perf's
+# record and report take some 30 s of a guest, and what they check is the
+# module's counting, the same code on every kernel; the others check the
+# rows against debugfs and the waiter's clock)
 perf=
-if [ -x /usr/bin/perf ]; then
+if [ -x /usr/bin/perf ] && { [ "${KERNEL%%+*}" = 6.1 ] || [ "${SL_99_PERF:-}" = 1 ]; }; then
 	perf=yes
 	# shellcheck disable=SC2016 # the workload's own $1, $2
 	/usr/bin/perf lock record -a -o "$T/perf.data" -- bash -c 'touch "$1"
@@ -232,7 +236,7 @@ if [ -n "$perf" ]; then
 	done < "$T/perf.rows"
 	perf_note=", perf lock $pn"
 else
-	note "no /usr/bin/perf: no comparison with perf lock"
+	note "no comparison with perf lock here (no /usr/bin/perf, or not 6.1: SL_99_PERF=1)"
 	perf_note=
 fi
 ctl filter lock clear
