@@ -9,7 +9,9 @@
 #    retransmitted between the two), and some are fast retransmits;
 #  - a peer blackholed after the handshake (loss 100 %, no tail loss
 #    probes): every retransmission is "rto", as many as the socket's
-#    tcpi_total_retrans and tcpi_backoff, and the backoff shows: the last
+#    tcpi_total_retrans and tcpi_backoff and as the kernel's own
+#    TcpRetransSegs (/proc/net/snmp of the namespace) moved, and the
+#    backoff shows: the last
 #    came 2^(n-1) times as long after its predecessor as the first after
 #    the original;
 #  - a connect into that blackhole: the SYN retransmissions, 1 s then 2 s
@@ -71,6 +73,12 @@ lines() {
 	LINES=$out
 }
 
+# RetransSegs of the namespace's /proc/net/snmp: the kernel's own count
+retrans_segs() {
+	ip netns exec $NS awk '$1 == "Tcp:" && !c { for (i = 2; i <= NF; i++) if ($i == "RetransSegs") c = i; next }
+		$1 == "Tcp:" { print $c }' /proc/net/snmp
+}
+
 sl_modprobe sch_netem
 ip netns add $NS
 ip -n $NS link set lo mtu 1500
@@ -109,6 +117,7 @@ ip netns exec $NS sysctl -qw net.ipv4.tcp_early_retrans=0
 ctl reset
 ctl threshold tcpretrans all
 ctl stacks tcpretrans on
+rs0=$(retrans_segs)
 out=$(python3 "$TR" $NS blackhole 7202 $NRTO 2>/tmp/sl-tr.err) ||
 	helper_failed blackhole
 echo "$out"
@@ -122,6 +131,9 @@ for ((i = 1; i < ${#r[@]}; i++)); do
 	assert_eq "line $((i + 1))'s rto_us (twice line $i's)" $((r[i - 1] * 2)) "${r[i]}"
 done
 assert_eq "RTO retransmissions" $NRTO "$n"
+# nothing else in the namespace sends meanwhile (no tail loss probe, the
+# peer never received the data: it sends nothing)
+assert_eq "TcpRetransSegs moved by (the kernel's own count)" "$n" $(($(retrans_segs) - rs0))
 # Before 5.14 the x86 unwinder stops at a kretprobe's trampoline (5.14
 # taught it to step over one: kretprobe_find_ret_addr, or on rethook
 # rethook_find_ret_addr): tcpretrans's own
