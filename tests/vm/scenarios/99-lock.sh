@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernels: 5.10 6.1 6.12 7.3
+# kernels: 5.10 6.1 6.1-rt 6.12 7.3
 # The lock pipeline: kernel lock contention per (lock type, caller) from
 # lock:contention_begin/end.
 #  - where the kernel has no such tracepoints (its tracing events say so:
@@ -13,7 +13,9 @@
 #    helper: exactly R waits in the row (rwsem:W, the tmpfs write_iter
 #    function that takes the inode lock), none failed, the total between
 #    R x MS and what the waiter measured, the max likewise; the row's
-#    stack holds down_write; the module unloads;
+#    stack holds down_write; the module unloads; on PREEMPT_RT (6.1-rt)
+#    the rwsem is an rtmutex underneath (rwbase_rt): the row is rtmutex,
+#    its stack rwbase_write_lock's, the rest the same;
 #  - stacklat top lock -j (netlink's rows) has every row debugfs has, with
 #    the same counts, and stacklat metrics the rwsem:W waits per type;
 #  - where perf is installed (Debian linux-perf), perf lock record (the
@@ -125,9 +127,13 @@ assert_eq "rounds the helper ran" $R "$waits"
 # caller the tmpfs write_iter function that takes it (generic_file_write_iter
 # or shmem_file_write_iter, as the kernel has it), not down_write or the
 # rwsem's slow path, which the caller search steps over
-rows=$(awk '$1 == "rwsem:W" && $2 ~ /^[a-z_]*write_iter\+0x[0-9a-f]+$/' "$T/dbg")
-[ -n "$rows" ] || fail "no rwsem:W row with a write_iter caller: $(grep rwsem "$T/dbg" || true)"
-assert_eq "rwsem:W rows of a write_iter caller" 1 "$(wc -l <<<"$rows")"
+# On PREEMPT_RT a rwsem is an rtmutex underneath (rwbase_rt): the kernel's
+# contention_begin says so, and the row's type is rtmutex
+TY=rwsem:W
+[ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] && TY=rtmutex
+rows=$(awk -v ty=$TY '$1 == ty && $2 ~ /^[a-z_]*write_iter\+0x[0-9a-f]+$/' "$T/dbg")
+[ -n "$rows" ] || fail "no $TY row with a write_iter caller: $(grep -E 'rwsem|rtmutex' "$T/dbg" || true)"
+assert_eq "$TY rows of a write_iter caller" 1 "$(wc -l <<<"$rows")"
 read -r _ caller n failed tot _ mx nested stack alias _ <<<"$rows"
 note "caller $caller, nested $nested, stack $stack"
 assert_eq "waits in the row" $R "$n"
@@ -148,8 +154,8 @@ assert_range "max wait (ns): MS - 1 ms .. the waiter's longest write()" \
 [ "$stack" -gt 0 ] || fail "no stack id in the row"
 awk -v s="$stack" '$1 == "stack" { on = ($2 == s) } on' "$T/dbg" > "$T/stack"
 cat "$T/stack"
-grep -qE '^ +(down_write|rwsem_down_write_slowpath)\+' "$T/stack" ||
-	fail "stack $stack holds no down_write"
+grep -qE '^ +(down_write|rwsem_down_write_slowpath|rwbase_write_lock)\+' "$T/stack" ||
+	fail "stack $stack holds no down_write (rwbase_write_lock on PREEMPT_RT)"
 grep -qE "^ +${caller%%+*}\+" "$T/stack" || fail "stack $stack holds no ${caller%%+*}"
 grep '^pipeline lock' -A12 "$SL_DBG/status" | grep -E 'lost|keyed|stacks' || true
 
@@ -187,21 +193,21 @@ PY
 [ -z "$bad" ] || fail "top lock -j: $bad"
 out=$("$SL_TOOL" top lock -n 0) || fail "top lock"
 echo "$out"
-[ -n "$(awk -v c="$caller" -v r=$R '$1 == "rwsem:W" && $2 == c && $3 == r && $4 == 0' <<<"$out")" ] ||
-	fail "top lock: no rwsem:W row at $caller with $R waits"
+[ -n "$(awk -v ty=$TY -v c="$caller" -v r=$R '$1 == ty && $2 == c && $3 == r && $4 == 0' <<<"$out")" ] ||
+	fail "top lock: no $TY row at $caller with $R waits"
 # an interval with no contention of the helper (it waits, filtered in): no row
 "$SL_TOOL" top lock -j 0.5 1 > "$T/topi.json" || fail "top lock -j 0.5 1"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["waits"] == 0 and not d["rows"], d' \
 	"$T/topi.json" || fail "top lock over an idle interval: $(cat "$T/topi.json")"
 # metrics: per type only, the rwsem:W waits of every rwsem:W row
-want=$(awk '$1 == "rwsem:W" && $11 == "|" { n += $3 } END { print n + 0 }' "$T/dbg")
-got=$("$SL_TOOL" metrics | sed -n 's/^stacklat_lock_contention_waits_total{type="rwsem:W"} //p')
-assert_eq "metrics: rwsem:W contended waits" "$want" "$got"
+want=$(awk -v ty=$TY '$1 == ty && $11 == "|" { n += $3 } END { print n + 0 }' "$T/dbg")
+got=$("$SL_TOOL" metrics | sed -n "s/^stacklat_lock_contention_waits_total{type=\"$TY\"} //p")
+assert_eq "metrics: $TY contended waits" "$want" "$got"
 if "$SL_TOOL" metrics | grep '^stacklat_lock' | grep -qE 'pid=|caller='; then
 	fail "metrics: a lock label other than the type"
 fi
 nrows=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["rows"]))' "$T/top.json")
-echo "ok: top lock agrees with debugfs on its $nrows rows; metrics rwsem:W $got"
+echo "ok: top lock agrees with debugfs on its $nrows rows; metrics $TY $got"
 
 if [ -n "$perf" ]; then
 	note "perf lock contention (tracepoint mode) over the same rounds"
@@ -243,4 +249,4 @@ ctl filter lock clear
 ctl disable lock
 umount "$T/mnt"
 sl_unload
-pass "$R waits of rwsem:W at $caller, total $tot ns (waiter measured $wns, R x MS = $((R * MS)) ms), max $mx ns; stack; top lock = debugfs$perf_note; unload"
+pass "$R waits of $TY at $caller, total $tot ns (waiter measured $wns, R x MS = $((R * MS)) ms), max $mx ns; stack; top lock = debugfs$perf_note; unload"
