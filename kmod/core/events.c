@@ -456,7 +456,7 @@ static unsigned int sl_ev_cpu_after(unsigned int cpu)
  */
 static void sl_ev_name_where(struct stacklat_event *ev)
 {
-	char buf[KSYM_SYMBOL_LEN + 8], *src, *dst;
+	char buf[KSYM_SYMBOL_LEN + 8];
 	unsigned long addr;
 
 	memcpy(&addr, ev->where, sizeof(addr));
@@ -465,16 +465,7 @@ static void sl_ev_name_where(struct stacklat_event *ev)
 		strscpy(ev->where, "unknown", sizeof(ev->where));
 		return;
 	}
-	for (src = buf, dst = buf; *src; src++) {
-		if (*src == '/') {
-			while (src[1] && src[1] != ' ')
-				src++;	/* "/0xLEN" */
-			continue;
-		}
-		if (*src != ' ')
-			*dst++ = *src;
-	}
-	*dst = '\0';
+	sl_fmt_sym_word(buf);
 	strscpy(ev->where, buf, sizeof(ev->where));
 }
 

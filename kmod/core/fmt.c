@@ -77,3 +77,19 @@ const char *sl_pt_name(const struct sl_pipeline *p, unsigned int pt)
 	}
 	return NULL;
 }
+
+void sl_fmt_sym_word(char *s)
+{
+	char *src, *dst;
+
+	for (src = s, dst = s; *src; src++) {
+		if (*src == '/') {
+			while (src[1] && src[1] != ' ')
+				src++;	/* "/0xLEN" */
+			continue;
+		}
+		if (*src != ' ')
+			*dst++ = *src;
+	}
+	*dst = '\0';
+}

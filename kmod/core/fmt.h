@@ -12,6 +12,11 @@
 
 void sl_fmt_ns(char *buf, size_t len, u64 ns);
 void sl_fmt_val(char *buf, size_t len, u32 unit, u64 v);
+/*
+ * A symbol as %pS writes it, "function+0xOFF/0xLEN [module]", made one
+ * word in place: "function+0xOFF[module]" (no length, no blank).
+ */
+void sl_fmt_sym_word(char *s);
 
 struct sl_pipeline;
 const char *sl_pt_name(const struct sl_pipeline *p, unsigned int pt);

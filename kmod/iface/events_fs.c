@@ -58,20 +58,8 @@ static size_t sl_ev_fmt_stack(char *buf, size_t len, struct sl_pipeline *p,
 		return scnprintf(buf, len, " stack=?");
 	n = scnprintf(buf, len, " stack=");
 	for (i = 0; i < si.nr; i++) {
-		char *src, *dst;
-
-		/* "f+0xoff/0xsize [mod]" as "f+0xoff[mod]": no blank */
 		sl_stack_frame(frame, sizeof(frame), si.ip[i]);
-		for (src = frame, dst = frame; *src; src++) {
-			if (*src == '/') {
-				while (src[1] && src[1] != ' ')
-					src++;
-				continue;
-			}
-			if (*src != ' ')
-				*dst++ = *src;
-		}
-		*dst = '\0';
+		sl_fmt_sym_word(frame);
 		n += scnprintf(buf + n, len - n, "%s%s", i ? ";" : "", frame);
 	}
 	return n;
