@@ -3,7 +3,12 @@
  * sl-offcpu [-n N] [-s MS] [-q QUITFILE]: a reader thread blocked in
  * read() on an empty pipe N times (default 20), each time until the main
  * thread, after sleeping MS ms (default 50), writes it one byte - the
- * ground truth of the offcpu pipeline's test (95-offcpu).  The reader
+ * ground truth of the offcpu pipeline's test (95-offcpu).  The main thread
+ * starts each sleep only once the reader is asleep in its next read() (its
+ * reads done, its state S in /proc), so that every block lasts at least
+ * MS ms: timed from the previous write instead, a reader that waited on a
+ * run queue after its wakeup blocked that much less (6.1-rt in CI: one of
+ * 20 blocks under a 40 ms threshold).  The reader
  * measures each read() on CLOCK_MONOTONIC (the clock stacklat stamps on,
  * and both of its stamps of a block lie inside the call) and reads its
  * own /proc/self/task/TID/schedstat (time on CPU, time waiting on a run
@@ -15,9 +20,11 @@
  * or 1.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -25,7 +32,7 @@
 
 static int fds[2], n = 20;
 static pid_t reader_tid;
-static volatile int reader_up;
+static volatile int reader_up, reads_done;
 static unsigned long long read_ns, cpu_ns, delay_ns;
 
 static void die(const char *what)
@@ -55,6 +62,38 @@ static void schedstat(unsigned long long *cpu, unsigned long long *delay)
 	fclose(f);
 }
 
+/* the reader's state letter in /proc (R, S, D...), or 0 */
+static char reader_state(void)
+{
+	char path[64], buf[512], *p;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", reader_tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die(path);
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = 0;
+	p = strrchr(buf, ')');	/* after the comm, which may hold anything */
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * Until the reader has done @i reads and sleeps in the next: between its
+ * state turning S and its switch-out only the rest of schedule()'s entry
+ * runs, microseconds against the 10 ms between MS and the test's threshold.
+ */
+static void wait_reader_asleep(int i)
+{
+	while (__atomic_load_n(&reads_done, __ATOMIC_ACQUIRE) != i ||
+	       reader_state() != 'S')
+		usleep(200);
+}
+
 static void *reader(void *arg)
 {
 	unsigned long long c0, d0, c1, d1, t;
@@ -70,6 +109,7 @@ static void *reader(void *arg)
 		if (read(fds[0], &b, 1) != 1)
 			die("read");
 		read_ns += now_ns() - t;
+		__atomic_store_n(&reads_done, i + 1, __ATOMIC_RELEASE);
 	}
 	schedstat(&c1, &d1);
 	cpu_ns = c1 - c0;
@@ -112,6 +152,7 @@ int main(int argc, char **argv)
 	ms.tv_sec = sleep_ms / 1000;
 	ms.tv_nsec = (sleep_ms % 1000) * 1000000L;
 	for (i = 0; i < n; i++) {
+		wait_reader_asleep(i);
 		nanosleep(&ms, NULL);
 		if (write(fds[1], "x", 1) != 1)
 			die("write");
