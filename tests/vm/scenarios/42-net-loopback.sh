@@ -169,7 +169,9 @@ assert_range "two senders: segments" 1 $((4000 + out)) "$segs2"
 # retransmitted skbs are at least one and at most $out (tcpi_total_retrans
 # counts MSS-sized segments, an skb can hold several: see the burst)
 r1=$((out > 0 ? 1 : 0))
-assert_range "two senders: app->tcp = segments - retransmitted skbs (- busy)" \
+# (the losses in the name: the one failure in CI, 3,799 of 3,800 with
+# nothing retransmitted, missed or busy, printed no more)
+assert_range "two senders: app->tcp = segments - retransmitted skbs (- busy) [$(awk '/^pipeline / { cur = $2 } cur == "net_tx:" && $1 == "lost:"' "$SL_DBG/status" | tr -s ' ')]" \
 	$((segs2 - out - m - b)) $((segs2 - r1)) "$(cnt net_tx app-\>tcp)"
 assert_eq "two senders: total = app->tcp" "$(cnt net_tx app-\>tcp)" "$(cnt net_tx total)"
 
