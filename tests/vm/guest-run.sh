@@ -13,6 +13,18 @@ set -uo pipefail
 
 # bash reads a script as it runs it: all of it is in one function, parsed
 # before anything runs, so edits of this file during a boot cannot hurt it.
+# xtrace_top FILE: the traced commands that took longest (each line's time
+# is until the next traced line: a function's own lines are counted apart)
+xtrace_top() {
+	awk '$1 ~ /^\++$/ && $2 ~ /^[0-9]+\.[0-9]+$/ {
+		if (prev != "") s[prev] += $2 - t
+		t = $2; prev = $3 " " $4 " " $5; sub(/[[:space:]]+$/, "", prev)
+	}
+	END {
+		for (k in s) if (s[k] > 0.5) printf "xtrace: %7.2fs %s\n", s[k], k
+	}' "$1" | sort -k2 -r -n | head -n 25
+}
+
 main() {
 	arg() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" /proc/cmdline; }
 	SL_REPO=$(arg sl.repo)
@@ -36,6 +48,9 @@ main() {
 	# make soak: the long loop counts (lib.sh soak)
 	SL_SOAK=$(arg sl.soak)
 	export SL_SOAK
+	# VM_APPEND=sl.xtrace=1: each scenario traced with timestamps, and
+	# where its seconds went printed after it (for cutting make check)
+	xtrace=$(arg sl.xtrace)
 	export SL_REPO KERNEL KVER SL_MODE SL_HOSTPORT SL_GUESTPORT
 	export SL_KO=$SL_REPO/tests/vm/.cache/build/$KERNEL/stacklat.ko
 	# make bench BENCH_BASE=REV: the module of another revision, to compare
@@ -100,6 +115,10 @@ main() {
 		# it left running in it is killed too
 		# run a copy: the repository may be edited while the VM runs
 		cp "$s" "/tmp/$name.run"
+		if [ -n "$xtrace" ]; then
+			# the trace on fd 9, not stderr: a $(... 2>&1) keeps its output
+			sed -i "1a exec 9> /tmp/$name.xtrace; BASH_XTRACEFD=9; PS4='+ \${EPOCHREALTIME} '; set -x" "/tmp/$name.run"
+		fi
 		t0=$SECONDS
 		SL_SCENARIO=$name timeout -k 10 "${timeout:-600}" bash "/tmp/$name.run" < /dev/null > "$log" 2>&1 &
 		spid=$!
@@ -114,6 +133,7 @@ main() {
 		kill -KILL -- -$spid 2>/dev/null
 		wait $tpid
 		say "STACKLAT-TIME $name $((SECONDS - t0))s"
+		[ -z "$xtrace" ] || xtrace_top "/tmp/$name.xtrace" | sed "s/^/[$name] /" > $out
 		grep -a '^STACKLAT-\(RESULT\|BENCH\) ' "$log"
 		if [ "$SL_MODE" != bench ] && ! grep -aq "^STACKLAT-RESULT $name " "$log"; then
 			if [ $rc = 124 ] || [ $rc = 137 ]; then
