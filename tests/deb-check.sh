@@ -45,7 +45,8 @@ dpkg-deb -x "$dkms_deb" "$tmp/dkms"
 dpkg-deb -e "$dkms_deb" "$tmp/dkms-ctl"
 dpkg-deb -x "$tool_deb" "$tmp/tool"
 src=$tmp/dkms/usr/src/stacklat-$ver
-for f in Kbuild VERSION dkms.conf kmod/main.c kmod/compat-probe.sh kmod/compat.h uapi/stacklat.h; do
+for f in Kbuild VERSION dkms.conf kmod/main.c kmod/compat-probe.sh kmod/compat.h uapi/stacklat.h \
+	uapi/stacklat_keyed.h uapi/stacklat_record.h; do
 	[ -e "$src/$f" ] || bad "stacklat-dkms has no /usr/src/stacklat-$ver/$f"
 done
 # the tree make dkms-src lays out (what make dkms-install registers and

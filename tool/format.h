@@ -57,7 +57,7 @@ bool color_decide(const char *mode, const char *no_color, bool is_tty);
 /*
  * "stacklat: " and the message on stderr, then exit 1: a runtime error
  * (the module absent, the kernel refused, out of memory); bad usage exits
- * 2 (stacklat.c's usage_error()).
+ * 2 (cmd_common.c's usage_error()).
  */
 void __attribute__((noreturn, format(printf, 1, 2))) fatal(const char *fmt, ...);
 

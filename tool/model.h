@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The data the stacklat tool reads from the kernel, decoded from netlink
- * attributes into plain structs (nl.c fills them, the pure code in
+ * attributes into plain structs (nl*.c fill them, the pure code in
  * format.c, parse.c, histo.c and render.c works on them and is unit-tested
  * without libnl).
  */

@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The stacklat generic netlink family through libnl-genl-3. */
+/*
+ * The stacklat generic netlink family through libnl-genl-3: the socket,
+ * a request and its replies, what the other nl_*.c share (nl_priv.h), and
+ * GET_STATUS, GET_PIPELINES, GET_HIST and GET_INFLIGHT.  GET_KEYED's rows
+ * are nl_keyed.c's, GET_EVENTS and GET_STACKS nl_events.c's, the changes
+ * nl_ctl.c's.
+ */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -17,7 +24,7 @@
 #include "format.h"
 #include "histo.h"
 #include "nl.h"
-#include "stacklat_event.h"
+#include "nl_priv.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -140,7 +147,7 @@ void sl_nl_close(void)
 	sk = NULL;
 }
 
-static struct nl_msg *new_msg(uint8_t cmd, int flags)
+struct nl_msg *new_msg(uint8_t cmd, int flags)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 
@@ -150,7 +157,7 @@ static struct nl_msg *new_msg(uint8_t cmd, int flags)
 	return msg;
 }
 
-static void put_name(struct nl_msg *msg, int attr, const char *s)
+void put_name(struct nl_msg *msg, int attr, const char *s)
 {
 	if (nla_put_string(msg, attr, s))
 		fatal("out of memory");
@@ -181,9 +188,9 @@ static void kernel_fail(const char *what, const struct xfer *x, const char *enoe
  * or an error; @parse (may be NULL) sees each data message.  Returns true
  * if the dump was interrupted (NLM_F_DUMP_INTR) and should be retried.
  */
-static bool transact(struct nl_msg *msg, const char *what,
-		     int (*parse)(struct nl_msg *, void *), void *arg,
-		     const char *enoent)
+bool transact(struct nl_msg *msg, const char *what,
+	      int (*parse)(struct nl_msg *, void *), void *arg,
+	      const char *enoent)
 {
 	struct xfer x = { .parse = parse, .arg = arg };
 	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
@@ -222,23 +229,104 @@ static bool transact(struct nl_msg *msg, const char *what,
 	return x.intr;
 }
 
-/* ---- GET_STATUS ---------------------------------------------------------- */
+/*
+ * The change requests (NLM_F_ACK): @cmd, about @pipe (NULL: none), for
+ * its attributes; change() sends it.
+ */
+struct nl_msg *change_msg(uint8_t cmd, const char *pipe)
+{
+	struct nl_msg *msg = new_msg(cmd, NLM_F_ACK);
 
-static void copy_str(char *dst, size_t len, struct nlattr *a)
+	if (pipe)
+		put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
+	return msg;
+}
+
+/* Send @msg (freed) and wait for the ACK; a refusal names @fmt's words. */
+void change(struct nl_msg *msg, const char *fmt, ...)
+{
+	char what[STACKLAT_SYM_MAX + STACKLAT_NAME_MAX + 16];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	transact(msg, what, NULL, NULL, NULL);
+}
+
+/* ---- attributes and dumps, shared with nl_*.c (nl_priv.h) ------------------- */
+
+void copy_str(char *dst, size_t len, struct nlattr *a)
 {
 	if (a)
 		snprintf(dst, len, "%.*s", nla_len(a), (const char *)nla_data(a));
 }
 
-static uint32_t get_u32(struct nlattr *a)
+uint32_t get_u32(struct nlattr *a)
 {
 	return a && nla_len(a) >= 4 ? nla_get_u32(a) : 0;
 }
 
-static uint64_t get_u64(struct nlattr *a)
+uint64_t get_u64(struct nlattr *a)
 {
 	return a && nla_len(a) >= 8 ? nla_get_u64(a) : 0;
 }
+
+int count_nested(struct nlattr *nest, int type)
+{
+	struct nlattr *a;
+	int rem, n = 0;
+
+	nla_for_each_nested(a, nest, rem)
+		if (nla_type(a) == type)
+			n++;
+	return n;
+}
+
+/*
+ * Dump @cmd for @pipe (NULL: all) into @arg through @parse, from scratch
+ * (@clear) each time the dump comes back interrupted.
+ */
+void dump_retry(uint8_t cmd, const char *pipe, const char *what,
+		int (*parse)(struct nl_msg *, void *), void *arg,
+		void (*clear)(void *))
+{
+	struct nl_msg *msg;
+	int tries;
+
+	for (tries = 0; tries < SL_NL_DUMP_TRIES; tries++) {
+		clear(arg);
+		msg = new_msg(cmd, NLM_F_DUMP);
+		if (pipe)
+			put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
+		if (!transact(msg, pipe ? pipe : what, parse, arg, "no such pipeline"))
+			return;
+	}
+	fatal("%s: the module's state kept changing during %d dumps", what, tries);
+}
+
+/* Does the module know attribute @attr (its family's maxattr)?  Once. */
+bool module_knows(int attr)
+{
+	static int maxattr = -1;
+	struct nl_cache *cache;
+	struct genl_family *fam;
+
+	if (maxattr < 0) {
+		maxattr = 0;
+		if (!genl_ctrl_alloc_cache(sk, &cache)) {
+			fam = genl_ctrl_search_by_name(cache, STACKLAT_GENL_NAME);
+			if (fam) {
+				maxattr = (int)genl_family_get_maxattr(fam);
+				genl_family_put(fam);
+			}
+			nl_cache_free(cache);
+		}
+	}
+	return attr <= maxattr;
+}
+
+/* ---- GET_STATUS ---------------------------------------------------------- */
 
 static int parse_status(struct nl_msg *msg, void *arg)
 {
@@ -282,10 +370,6 @@ static int parse_status(struct nl_msg *msg, void *arg)
 	}
 	return 0;
 }
-
-static void dump_retry(uint8_t cmd, const char *pipe, const char *what,
-		       int (*parse)(struct nl_msg *, void *), void *arg,
-		       void (*clear)(void *));
 
 /* A message of GET_CPU_STATUS: the overruns of a run of CPUs. */
 static int parse_cpu_status(struct nl_msg *msg, void *arg)
@@ -366,17 +450,6 @@ static void parse_filter_nest(struct nlattr *nest, struct filter_spec *f)
 		f->op = get_u32(t[STACKLAT_FILTER_A_OP]);
 	if (t[STACKLAT_FILTER_A_FS])
 		f->fs = get_u32(t[STACKLAT_FILTER_A_FS]);
-}
-
-static int count_nested(struct nlattr *nest, int type)
-{
-	struct nlattr *a;
-	int rem, n = 0;
-
-	nla_for_each_nested(a, nest, rem)
-		if (nla_type(a) == type)
-			n++;
-	return n;
 }
 
 static void parse_keyed_stats(struct nlattr *nest, struct pipe_info *pi)
@@ -513,28 +586,6 @@ void pipe_list_free(struct pipe_list *pl)
 	pl->n = 0;
 }
 
-/*
- * Dump @cmd for @pipe (NULL: all) into @arg through @parse, from scratch
- * (@clear) each time the dump comes back interrupted.
- */
-static void dump_retry(uint8_t cmd, const char *pipe, const char *what,
-		       int (*parse)(struct nl_msg *, void *), void *arg,
-		       void (*clear)(void *))
-{
-	struct nl_msg *msg;
-	int tries;
-
-	for (tries = 0; tries < SL_NL_DUMP_TRIES; tries++) {
-		clear(arg);
-		msg = new_msg(cmd, NLM_F_DUMP);
-		if (pipe)
-			put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
-		if (!transact(msg, pipe ? pipe : what, parse, arg, "no such pipeline"))
-			return;
-	}
-	fatal("%s: the module's state kept changing during %d dumps", what, tries);
-}
-
 static void clear_pipe_list(void *arg)
 {
 	pipe_list_free(arg);
@@ -601,260 +652,6 @@ void sl_nl_get_hists(const char *pipe, struct hist_set *set)
 		   clear_hist_set);
 }
 
-/* ---- GET_KEYED -------------------------------------------------------------- */
-
-/* A log2 histogram as syscalls' rows send it, into @hist; -EINVAL if it does not fit. */
-static int fill_sc_hist(uint64_t *hist, struct nlattr *first_a, struct nlattr *h)
-{
-	uint32_t first;
-	size_t nb, i;
-
-	if (!h)
-		return 0;
-	first = get_u32(first_a);
-	nb = (size_t)nla_len(h) / sizeof(uint64_t);
-	if (first >= STACKLAT_SC_NBUCKETS || nb > STACKLAT_SC_NBUCKETS - first)
-		return -EINVAL;
-	for (i = 0; i < nb; i++)
-		memcpy(&hist[first + i], (const char *)nla_data(h) + i * 8, 8);
-	return 0;
-}
-
-/* The row's attributes from @nest into @row (zeroed); 0 or a negative errno. */
-static int fill_sc_row(void *row, struct nlattr *nest)
-{
-	struct nlattr *t[STACKLAT_SC_A_MAX + 1], *et[STACKLAT_SC_ERRNO_A_MAX + 1], *a;
-	struct sc_row *r = row;
-	int rem;
-
-	if (nla_parse_nested(t, STACKLAT_SC_A_MAX, nest, NULL) ||
-	    !t[STACKLAT_SC_A_TGID] || !t[STACKLAT_SC_A_NR])
-		return -EINVAL;
-	r->tgid = get_u32(t[STACKLAT_SC_A_TGID]);
-	r->abi = get_u32(t[STACKLAT_SC_A_ABI]);
-	r->nr = get_u32(t[STACKLAT_SC_A_NR]);
-	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_SC_A_COMM]);
-	r->count = get_u64(t[STACKLAT_SC_A_COUNT]);
-	r->errors = get_u64(t[STACKLAT_SC_A_ERRORS]);
-	r->time_ns = get_u64(t[STACKLAT_SC_A_TIME_NS]);
-	r->untimed = get_u64(t[STACKLAT_SC_A_UNTIMED]);
-	r->max_ns = get_u64(t[STACKLAT_SC_A_MAX_NS]);
-	r->errno_other = get_u64(t[STACKLAT_SC_A_ERRNO_OTHER]);
-	nla_for_each_nested(a, nest, rem) {
-		if (nla_type(a) != STACKLAT_SC_A_ERRNO)
-			continue;
-		if (nla_parse_nested(et, STACKLAT_SC_ERRNO_A_MAX, a, NULL))
-			return -EINVAL;
-		if (r->nerr < STACKLAT_SC_ERRNOS) {
-			r->errs[r->nerr].err = get_u32(et[STACKLAT_SC_ERRNO_A_ERRNO]);
-			r->errs[r->nerr++].count = get_u64(et[STACKLAT_SC_ERRNO_A_COUNT]);
-		} else {
-			r->errno_other += get_u64(et[STACKLAT_SC_ERRNO_A_COUNT]);
-		}
-	}
-	return fill_sc_hist(r->hist, t[STACKLAT_SC_A_HIST_FIRST], t[STACKLAT_SC_A_HIST]);
-}
-
-static int fill_dk_row(void *row, struct nlattr *nest)
-{
-	struct nlattr *t[STACKLAT_DK_A_MAX + 1];
-	struct dk_row *r = row;
-
-	if (nla_parse_nested(t, STACKLAT_DK_A_MAX, nest, NULL) ||
-	    !t[STACKLAT_DK_A_TGID] || !t[STACKLAT_DK_A_DEV])
-		return -EINVAL;
-	r->tgid = get_u32(t[STACKLAT_DK_A_TGID]);
-	r->dev = get_u32(t[STACKLAT_DK_A_DEV]);
-	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_DK_A_COMM]);
-	r->ops = get_u64(t[STACKLAT_DK_A_OPS]);
-	r->read_bytes = get_u64(t[STACKLAT_DK_A_READ_BYTES]);
-	r->read_ops = get_u64(t[STACKLAT_DK_A_READ_OPS]);
-	r->write_bytes = get_u64(t[STACKLAT_DK_A_WRITE_BYTES]);
-	r->write_ops = get_u64(t[STACKLAT_DK_A_WRITE_OPS]);
-	r->discard_bytes = get_u64(t[STACKLAT_DK_A_DISCARD_BYTES]);
-	r->discard_ops = get_u64(t[STACKLAT_DK_A_DISCARD_OPS]);
-	r->flush_ops = get_u64(t[STACKLAT_DK_A_FLUSH_OPS]);
-	r->other_ops = get_u64(t[STACKLAT_DK_A_OTHER_OPS]);
-	return 0;
-}
-
-static int fill_sd_row(void *row, struct nlattr *nest)
-{
-	struct nlattr *t[STACKLAT_SD_A_MAX + 1];
-	struct sd_row *r = row;
-
-	if (nla_parse_nested(t, STACKLAT_SD_A_MAX, nest, NULL) ||
-	    !t[STACKLAT_SD_A_TGID] || !t[STACKLAT_SD_A_TID])
-		return -EINVAL;
-	r->tgid = get_u32(t[STACKLAT_SD_A_TGID]);
-	r->tid = get_u32(t[STACKLAT_SD_A_TID]);
-	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_SD_A_COMM]);
-	copy_str(r->tcomm, sizeof(r->tcomm), t[STACKLAT_SD_A_THREAD_COMM]);
-	r->count = get_u64(t[STACKLAT_SD_A_COUNT]);
-	r->time_ns = get_u64(t[STACKLAT_SD_A_TIME_NS]);
-	r->max_ns = get_u64(t[STACKLAT_SD_A_MAX_NS]);
-	r->preempted = get_u64(t[STACKLAT_SD_A_PREEMPTED]);
-	r->user_tick_ns = get_u64(t[STACKLAT_SD_A_USER_TICK_NS]);
-	r->sys_tick_ns = get_u64(t[STACKLAT_SD_A_SYS_TICK_NS]);
-	return fill_sc_hist(r->hist, t[STACKLAT_SD_A_HIST_FIRST], t[STACKLAT_SD_A_HIST]);
-}
-
-static int fill_oc_row(void *row, struct nlattr *nest)
-{
-	struct nlattr *t[STACKLAT_OC_A_MAX + 1];
-	struct oc_row *r = row;
-
-	if (nla_parse_nested(t, STACKLAT_OC_A_MAX, nest, NULL) ||
-	    !t[STACKLAT_OC_A_TGID] || !t[STACKLAT_OC_A_STACK_ID])
-		return -EINVAL;
-	r->tgid = get_u32(t[STACKLAT_OC_A_TGID]);
-	r->stack = get_u32(t[STACKLAT_OC_A_STACK_ID]);
-	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_OC_A_COMM]);
-	copy_str(r->reason, sizeof(r->reason), t[STACKLAT_OC_A_REASON]);
-	if (!r->reason[0])
-		strcpy(r->reason, "?");
-	r->count = get_u64(t[STACKLAT_OC_A_COUNT]);
-	r->time_ns = get_u64(t[STACKLAT_OC_A_TIME_NS]);
-	r->max_ns = get_u64(t[STACKLAT_OC_A_MAX_NS]);
-	return fill_sc_hist(r->hist, t[STACKLAT_OC_A_HIST_FIRST], t[STACKLAT_OC_A_HIST]);
-}
-
-/* A keyed pipeline's rows: their type, and the set they go to. */
-struct keyed_dump {
-	size_t size;				/* of a row */
-	int (*fill)(void *row, struct nlattr *nest);
-	struct keyed_set *s;
-};
-
-/* One GET_KEYED row, appended to the dump's set. */
-static int parse_keyed_row(struct nl_msg *msg, void *arg)
-{
-	struct nlattr *tb[STACKLAT_A_MAX + 1];
-	struct keyed_dump *d = arg;
-	struct keyed_set *s = d->s;
-	void *row;
-	int err;
-
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
-	    !tb[STACKLAT_A_KEYED])
-		return -EINVAL;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		void *nr = realloc(s->r, cap * d->size);
-
-		if (!nr)
-			return -ENOMEM;
-		s->r = nr;
-		s->cap = cap;
-	}
-	row = (char *)s->r + s->n * d->size;
-	memset(row, 0, d->size);
-	err = d->fill(row, tb[STACKLAT_A_KEYED]);
-	if (err)
-		return err;
-	s->n++;
-	s->generation = get_u64(tb[STACKLAT_A_GENERATION]);
-	return 0;
-}
-
-void keyed_set_free(struct keyed_set *s)
-{
-	free(s->r);
-	memset(s, 0, sizeof(*s));
-}
-
-static void clear_keyed(void *arg)
-{
-	struct keyed_set *s = ((struct keyed_dump *)arg)->s;
-
-	s->n = 0;
-	s->generation = 0;
-}
-
-static void get_keyed(const char *pipe, size_t size,
-		      int (*fill)(void *row, struct nlattr *nest), struct keyed_set *s)
-{
-	struct keyed_dump d = { .size = size, .fill = fill, .s = s };
-
-	dump_retry(STACKLAT_CMD_GET_KEYED, pipe, pipe, parse_keyed_row, &d, clear_keyed);
-}
-
-void sl_nl_get_syscalls(struct keyed_set *s)
-{
-	get_keyed("syscalls", sizeof(struct sc_row), fill_sc_row, s);
-}
-
-void sl_nl_get_disktop(struct keyed_set *s)
-{
-	get_keyed("disktop", sizeof(struct dk_row), fill_dk_row, s);
-}
-
-void sl_nl_get_sched(struct keyed_set *s)
-{
-	get_keyed("sched", sizeof(struct sd_row), fill_sd_row, s);
-}
-
-static int fill_fx_row(void *row, struct nlattr *nest)
-{
-	struct nlattr *t[STACKLAT_FX_A_MAX + 1];
-	struct fx_row *r = row;
-
-	if (nla_parse_nested(t, STACKLAT_FX_A_MAX, nest, NULL) ||
-	    !t[STACKLAT_FX_A_TGID] || !t[STACKLAT_FX_A_UADDR])
-		return -EINVAL;
-	r->tgid = get_u32(t[STACKLAT_FX_A_TGID]);
-	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_FX_A_COMM]);
-	r->uaddr = get_u64(t[STACKLAT_FX_A_UADDR]);
-	r->count = get_u64(t[STACKLAT_FX_A_WAITS]);
-	r->eagain = get_u64(t[STACKLAT_FX_A_EAGAIN]);
-	r->time_ns = get_u64(t[STACKLAT_FX_A_TIME_NS]);
-	r->max_ns = get_u64(t[STACKLAT_FX_A_MAX_NS]);
-	r->waker = get_u32(t[STACKLAT_FX_A_WAKER]);
-	r->alias = get_u64(t[STACKLAT_FX_A_ALIAS]);
-	return fill_sc_hist(r->hist, t[STACKLAT_FX_A_HIST_FIRST], t[STACKLAT_FX_A_HIST]);
-}
-
-void sl_nl_get_futex(struct keyed_set *s)
-{
-	get_keyed("futex", sizeof(struct fx_row), fill_fx_row, s);
-}
-
-static int fill_lk_row(void *row, struct nlattr *nest)
-{
-	struct nlattr *t[STACKLAT_LK_A_MAX + 1];
-	struct lk_row *r = row;
-
-	if (nla_parse_nested(t, STACKLAT_LK_A_MAX, nest, NULL) ||
-	    !t[STACKLAT_LK_A_FLAGS] || !t[STACKLAT_LK_A_CALLER])
-		return -EINVAL;
-	r->flags = get_u32(t[STACKLAT_LK_A_FLAGS]);
-	copy_str(r->type, sizeof(r->type), t[STACKLAT_LK_A_TYPE]);
-	copy_str(r->caller, sizeof(r->caller), t[STACKLAT_LK_A_CALLER]);
-	r->count = get_u64(t[STACKLAT_LK_A_WAITS]);
-	r->failed = get_u64(t[STACKLAT_LK_A_FAILED]);
-	r->time_ns = get_u64(t[STACKLAT_LK_A_TIME_NS]);
-	r->max_ns = get_u64(t[STACKLAT_LK_A_MAX_NS]);
-	r->nested = get_u64(t[STACKLAT_LK_A_NESTED]);
-	r->stack_id = get_u32(t[STACKLAT_LK_A_STACK_ID]);
-	r->alias = get_u64(t[STACKLAT_LK_A_ALIAS]);
-	return fill_sc_hist(r->hist, t[STACKLAT_LK_A_HIST_FIRST], t[STACKLAT_LK_A_HIST]);
-}
-
-void sl_nl_get_lock(struct keyed_set *s)
-{
-	get_keyed("lock", sizeof(struct lk_row), fill_lk_row, s);
-}
-
-void sl_nl_get_offcpu(struct keyed_set *s)
-{
-	get_keyed("offcpu", sizeof(struct oc_row), fill_oc_row, s);
-}
-
-void sl_nl_get_cpu(struct keyed_set *s)
-{
-	get_keyed("cpu", sizeof(struct sd_row), fill_sd_row, s);
-}
-
 /* ---- GET_INFLIGHT ---------------------------------------------------------- */
 
 static int parse_inflight(struct nl_msg *msg, void *arg)
@@ -910,266 +707,4 @@ void sl_nl_get_inflight(const char *pipe, struct inflight_list *l)
 {
 	dump_retry(STACKLAT_CMD_GET_INFLIGHT, pipe, "in-flight table", parse_inflight, l,
 		   clear_inflight);
-}
-
-/* ---- changes ----------------------------------------------------------------- */
-
-void sl_nl_set_threshold(const char *pipe, uint64_t ns)
-{
-	struct nl_msg *msg = new_msg(STACKLAT_CMD_SET_PIPELINE, NLM_F_ACK);
-	char what[64];
-
-	put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
-	if (nla_put_u64(msg, STACKLAT_A_THRESHOLD_NS, ns))
-		fatal("out of memory");
-	snprintf(what, sizeof(what), "threshold %s", pipe);
-	transact(msg, what, NULL, NULL, NULL);
-}
-
-/* ---- GET_EVENTS -------------------------------------------------------------- */
-
-struct ev_cb {
-	void (*fn)(const struct stacklat_event *ev, void *arg);
-	void *arg;
-	size_t n;
-};
-
-static int parse_events(struct nl_msg *msg, void *arg)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct ev_cb *c = arg;
-	struct stacklat_event ev;
-	struct nlattr *a;
-	int rem;
-
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		size_t n;
-
-		if (nla_type(a) == STACKLAT_A_EVENT_COMPACT) {
-			if (stacklat_event_unpack(&ev, nla_data(a), (unsigned int)nla_len(a)))
-				return -EINVAL;	/* "malformed reply" */
-		} else if (nla_type(a) == STACKLAT_A_EVENT &&
-			   nla_len(a) >= (int)offsetof(struct stacklat_event, flags)) {
-			/* a 0.1 module's record ends before flags: the rest unset */
-			n = (size_t)nla_len(a) < sizeof(ev) ? (size_t)nla_len(a) : sizeof(ev);
-			memset(&ev, 0, sizeof(ev));
-			memcpy(&ev, nla_data(a), n);
-		} else {
-			continue;
-		}
-		c->fn(&ev, c->arg);
-		c->n++;
-	}
-	return 0;
-}
-
-/* Does the module know attribute @attr (its family's maxattr)?  Once. */
-static bool module_knows(int attr)
-{
-	static int maxattr = -1;
-	struct nl_cache *cache;
-	struct genl_family *fam;
-
-	if (maxattr < 0) {
-		maxattr = 0;
-		if (!genl_ctrl_alloc_cache(sk, &cache)) {
-			fam = genl_ctrl_search_by_name(cache, STACKLAT_GENL_NAME);
-			if (fam) {
-				maxattr = (int)genl_family_get_maxattr(fam);
-				genl_family_put(fam);
-			}
-			nl_cache_free(cache);
-		}
-	}
-	return attr <= maxattr;
-}
-
-size_t sl_nl_get_events(void (*fn)(const struct stacklat_event *ev, void *arg), void *arg)
-{
-	struct nl_msg *msg = new_msg(STACKLAT_CMD_GET_EVENTS, NLM_F_DUMP);
-	struct ev_cb c = { .fn = fn, .arg = arg };
-
-	/* compact records: a third of the bytes for the module to copy */
-	if (module_knows(STACKLAT_A_EVENT_COMPACT) &&
-	    nla_put_flag(msg, STACKLAT_A_EVENT_COMPACT))
-		fatal("out of memory");
-	transact(msg, "events", parse_events, &c, NULL);
-	return c.n;
-}
-
-void sl_nl_enable(const char *pipe, bool on)
-{
-	struct nl_msg *msg = new_msg(STACKLAT_CMD_SET_PIPELINE, NLM_F_ACK);
-	char what[64];
-
-	put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
-	if (nla_put_u8(msg, STACKLAT_A_ENABLE, on))
-		fatal("out of memory");
-	snprintf(what, sizeof(what), "%s %s", on ? "enable" : "disable", pipe);
-	transact(msg, what, NULL, NULL, NULL);
-}
-
-void sl_nl_set_stacks(const char *pipe, bool on)
-{
-	struct nl_msg *msg = new_msg(STACKLAT_CMD_SET_PIPELINE, NLM_F_ACK);
-	char what[64];
-
-	if (!module_knows(STACKLAT_A_STACKS))
-		fatal("stacks %s %s: the module is older than this tool (no stacks at a pipeline's points)",
-		      on ? "on" : "off", pipe);
-	put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
-	if (nla_put_u8(msg, STACKLAT_A_STACKS, on))
-		fatal("out of memory");
-	snprintf(what, sizeof(what), "stacks %s %s", on ? "on" : "off", pipe);
-	transact(msg, what, NULL, NULL, NULL);
-}
-
-void sl_nl_set_filter(const char *pipe, const struct filter_spec *f)
-{
-	struct nl_msg *msg = new_msg(STACKLAT_CMD_SET_PIPELINE, NLM_F_ACK);
-	struct nlattr *nest;
-	char what[64];
-	int bad = 0;
-
-	put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
-	/* libnl < 3.10 does not set NLA_F_NESTED; the kernel's strict
-	 * validation requires it */
-	nest = nla_nest_start(msg, STACKLAT_A_FILTER | NLA_F_NESTED);
-	if (!nest)
-		fatal("out of memory");
-#define PUT(attr, type, v) \
-	if (f->mask & FILTER_BIT(attr)) \
-		bad |= nla_put_##type(msg, attr, v)
-	PUT(STACKLAT_FILTER_A_TGID, u32, f->tgid);
-	PUT(STACKLAT_FILTER_A_TID, u32, f->tid);
-	PUT(STACKLAT_FILTER_A_LPORT, u16, f->lport);
-	PUT(STACKLAT_FILTER_A_RPORT, u16, f->rport);
-	PUT(STACKLAT_FILTER_A_PROTO, u8, f->proto);
-	PUT(STACKLAT_FILTER_A_IFINDEX, u32, f->ifindex);
-	PUT(STACKLAT_FILTER_A_DEV, u32, f->dev);
-	PUT(STACKLAT_FILTER_A_OP, u32, f->op);
-	PUT(STACKLAT_FILTER_A_FS, u32, f->fs);
-#undef PUT
-	if (bad)
-		fatal("out of memory");
-	/* an empty nest clears the filter: keep it (nla_nest_end drops it) */
-	if (nla_nest_end_keep_empty(msg, nest))
-		fatal("out of memory");
-	snprintf(what, sizeof(what), "filter %s", pipe);
-	transact(msg, what, NULL, NULL, NULL);
-}
-
-void sl_nl_reset(const char *pipe)
-{
-	struct nl_msg *msg = new_msg(STACKLAT_CMD_RESET, NLM_F_ACK);
-	char what[64];
-
-	if (pipe)
-		put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
-	snprintf(what, sizeof(what), "reset%s%s", pipe ? " " : "", pipe ? pipe : "");
-	transact(msg, what, NULL, NULL, NULL);
-}
-
-void sl_nl_func(bool add, const char *symbol)
-{
-	struct nl_msg *msg = new_msg(add ? STACKLAT_CMD_FUNC_ADD : STACKLAT_CMD_FUNC_DEL,
-				     NLM_F_ACK);
-	char what[STACKLAT_SYM_MAX + 16];
-
-	put_name(msg, STACKLAT_A_FUNC_SYMBOL, symbol);
-	snprintf(what, sizeof(what), "func %s %s", add ? "add" : "del", symbol);
-	transact(msg, what, NULL, NULL, NULL);
-}
-
-/* ---- kernel stacks (issue 28) ----------------------------------------------- */
-
-void sl_nl_point(const char *pipe, bool add, const char *symbol)
-{
-	struct nl_msg *msg = new_msg(add ? STACKLAT_CMD_FUNC_ADD : STACKLAT_CMD_FUNC_DEL,
-				     NLM_F_ACK);
-	char what[STACKLAT_SYM_MAX + STACKLAT_NAME_MAX + 8];
-
-	put_name(msg, STACKLAT_A_PIPELINE_NAME, pipe);
-	put_name(msg, STACKLAT_A_FUNC_SYMBOL, symbol);
-	snprintf(what, sizeof(what), "%s %s %s", pipe, add ? "add" : "del", symbol);
-	transact(msg, what, NULL, NULL, NULL);
-}
-
-static void stack_row_free(struct stack_row *r)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->nr; i++)
-		free(r->frames[i]);
-	free(r->frames);
-}
-
-void stack_set_free(struct stack_set *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		stack_row_free(&s->r[i]);
-	free(s->r);
-	memset(s, 0, sizeof(*s));
-}
-
-static void clear_stacks(void *arg)
-{
-	struct stack_set *s = arg;
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		stack_row_free(&s->r[i]);
-	s->n = 0;
-}
-
-static int parse_stack(struct nl_msg *msg, void *arg)
-{
-	struct nlattr *tb[STACKLAT_A_MAX + 1], *st[STACKLAT_STACK_A_MAX + 1], *a;
-	struct stack_set *s = arg;
-	struct stack_row *r;
-	int rem, nr;
-
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, STACKLAT_A_MAX, NULL) ||
-	    !tb[STACKLAT_A_STACK] ||
-	    nla_parse_nested(st, STACKLAT_STACK_A_MAX, tb[STACKLAT_A_STACK], NULL))
-		return -EINVAL;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		void *nr_ = realloc(s->r, cap * sizeof(*s->r));
-
-		if (!nr_)
-			return -ENOMEM;
-		s->r = nr_;
-		s->cap = cap;
-	}
-	r = &s->r[s->n];
-	memset(r, 0, sizeof(*r));
-	copy_str(r->pipe, sizeof(r->pipe), tb[STACKLAT_A_PIPELINE_NAME]);
-	r->id = get_u32(st[STACKLAT_STACK_A_ID]);
-	r->count = get_u64(st[STACKLAT_STACK_A_COUNT]);
-	r->sum = get_u64(st[STACKLAT_STACK_A_SUM]);
-	r->truncated = st[STACKLAT_STACK_A_TRUNCATED] &&
-		       nla_get_u8(st[STACKLAT_STACK_A_TRUNCATED]);
-	nr = count_nested(tb[STACKLAT_A_STACK], STACKLAT_STACK_A_FRAME);
-	r->frames = calloc(nr ? nr : 1, sizeof(*r->frames));
-	if (!r->frames)
-		return -ENOMEM;
-	s->n++;		/* freed with the set from here on */
-	nla_for_each_nested(a, tb[STACKLAT_A_STACK], rem) {
-		if (nla_type(a) != STACKLAT_STACK_A_FRAME)
-			continue;
-		r->frames[r->nr] = strndup(nla_data(a), nla_len(a));
-		if (!r->frames[r->nr])
-			return -ENOMEM;
-		r->nr++;
-	}
-	return 0;
-}
-
-void sl_nl_get_stacks(const char *pipe, struct stack_set *s)
-{
-	dump_retry(STACKLAT_CMD_GET_STACKS, pipe, "stacks", parse_stack, s, clear_stacks);
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../../tool/nl.c"
+#include "../../tool/nl_keyed.c"
 #include "parse.h"
 #include "histo.h"
 #include "stacklat_filter.h"

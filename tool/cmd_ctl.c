@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stacklat enable, disable, reset, filter, func and stacks: the commands
+ * that change what the module does (stacks show reads its stacks too;
+ * cmd.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "format.h"
+#include "nl.h"
+#include "parse.h"
+#include "stacklat_filter.h"
+#include "stacks.h"
+#include "ufunc.h"
+
+/* ---- changes ------------------------------------------------------------------ */
+
+static void check_pipe_name(const char *s)
+{
+	if (!valid_name(s))
+		usage_error("'%s' is not a pipeline name", s);
+}
+
+int cmd_enable(int argc, char **argv)
+{
+	if (argc != 2)
+		usage_error(argc < 2 ? "which pipeline?" : "unexpected '%s'", argv[argc < 2 ? 0 : 2]);
+	check_pipe_name(argv[1]);
+	sl_nl_open();
+	sl_nl_enable(argv[1], !strcmp(argv[0], "enable"));
+	sl_nl_close();
+	return 0;
+}
+
+int cmd_reset(int argc, char **argv)
+{
+	if (argc > 2)
+		usage_error("unexpected '%s'", argv[2]);
+	if (argc == 2)
+		check_pipe_name(argv[1]);
+	sl_nl_open();
+	sl_nl_reset(argc == 2 ? argv[1] : NULL);
+	sl_nl_close();
+	return 0;
+}
+
+int cmd_filter(int argc, char **argv)
+{
+	struct filter_spec f;
+	char err[256];
+
+	if (argc < 2)
+		usage_error("which pipeline?");
+	check_pipe_name(argv[1]);
+	if (parse_filter(argc - 2, argv + 2, &f, err, sizeof(err)))
+		usage_error("%s", err);
+	sl_nl_open();
+	sl_nl_set_filter(argv[1], &f);
+	sl_nl_close();
+	return 0;
+}
+
+/*
+ * func add|del [-p PID] SPEC: a kernel function (SYMBOL, MODULE:SYMBOL) or
+ * a user-space one (PATH:SYMBOL, LIB:SYMBOL: ufunc.c resolves it to the
+ * file offset the module takes).  -p sets the pipeline's tgid= filter.
+ */
+int cmd_func(int argc, char **argv)
+{
+	char upoint[STACKLAT_SYM_MAX], err[PATH_MAX + 256];
+	const char *spec;
+	struct filter_spec f;
+	char *pid = NULL;
+	bool add;
+	int r;
+
+	if (argc == 5 && !strcmp(argv[2], "-p")) {
+		pid = argv[3];
+		argv[2] = argv[4];
+		argc = 3;
+	}
+	if (argc != 3)
+		usage_error("%s", argc < 3 ? "add or del, and a SYMBOL" : "one SYMBOL at a time");
+	if (!strcmp(argv[1], "add"))
+		add = true;
+	else if (!strcmp(argv[1], "del"))
+		add = false;
+	else
+		usage_error("'%s' is neither add nor del", argv[1]);
+	if (pid) {
+		char tgid[64];
+		char *fa[1] = { tgid };
+
+		snprintf(tgid, sizeof(tgid), "tgid=%s", pid);
+		if (!add || parse_filter(1, fa, &f, err, sizeof(err)))
+			usage_error("-p: '%s' %s", pid,
+				    add ? "is not a process id" : "goes with add");
+	}
+	spec = argv[2];
+	r = ufunc_resolve(spec, upoint, sizeof(upoint), err, sizeof(err));
+	if (r < 0)
+		fatal("func %s: %s", argv[1], err);
+	if (!r) {
+		spec = upoint;
+	} else {
+		if (!spec[0] || strlen(spec) >= STACKLAT_SYM_MAX)
+			usage_error("a kernel symbol has 1 to %d characters", STACKLAT_SYM_MAX - 1);
+		if (!stacklat_valid_symbol(spec))
+			usage_error("'%s' is neither a kernel symbol ([A-Za-z_][A-Za-z0-9_.]*, optionally MODULE:) nor PATH:SYMBOL or LIB:SYMBOL",
+				    spec);
+	}
+	sl_nl_open();
+	sl_nl_func(add, spec);
+	if (pid)
+		sl_nl_set_filter("func", &f);
+	sl_nl_close();
+	return 0;
+}
+
+/* ---- kernel stacks (issue 28) ---- */
+
+static void check_symbol(const char *sym)
+{
+	if (!sym[0] || strlen(sym) >= STACKLAT_SYM_MAX)
+		usage_error("a kernel symbol has 1 to %d characters", STACKLAT_SYM_MAX - 1);
+	if (!stacklat_valid_symbol(sym))
+		usage_error("'%s' is not a kernel symbol ([A-Za-z_][A-Za-z0-9_.]*, optionally MODULE:)",
+			    sym);
+}
+
+int cmd_stacks(int argc, char **argv)
+{
+	struct stack_set s = { 0 };
+	bool json = false;
+	long n = 0;
+	char *end;
+	int i;
+
+	if (argc < 2)
+		usage_error("add, del, on, off or show");
+	if (!strcmp(argv[1], "on") || !strcmp(argv[1], "off")) {
+		if (argc != 3 || !valid_name(argv[2]))
+			usage_error("%s PIPELINE (netdrop or tcpretrans)", argv[1]);
+		sl_nl_open();
+		sl_nl_set_stacks(argv[2], argv[1][1] == 'n');
+		sl_nl_close();
+		return 0;
+	}
+	if (!strcmp(argv[1], "add") || !strcmp(argv[1], "del")) {
+		if (argc != 3)
+			usage_error("%s", argc < 3 ? "a SYMBOL" : "one SYMBOL at a time");
+		check_symbol(argv[2]);
+		sl_nl_open();
+		sl_nl_point("stacks", argv[1][0] == 'a', argv[2]);
+		sl_nl_close();
+		return 0;
+	}
+	if (strcmp(argv[1], "show"))
+		usage_error("'%s' is none of add, del, on, off, show", argv[1]);
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+			errno = 0;
+			n = strtol(argv[++i], &end, 10);
+			if (errno || *end || end == argv[i] || n < 1 || n > 1000000)
+				usage_error("-n: '%s' is not 1..1000000", argv[i]);
+		} else {
+			usage_error("unexpected '%s'", argv[i]);
+		}
+	}
+	sl_nl_open();
+	sl_nl_get_stacks(NULL, &s);
+	sl_nl_close();
+	stacks_sort(&s);
+	stacks_print(stdout, &s, (size_t)n, json, now_ns(CLOCK_REALTIME));
+	stack_set_free(&s);
+	return 0;
+}
