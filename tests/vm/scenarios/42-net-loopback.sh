@@ -127,7 +127,7 @@ ctl reset
 m0=$(missed net_tx)
 b0=$(lost net_tx busy)
 out=$(python3 - $port 2000 $SIZE <<'PY'
-import socket, struct, sys, threading
+import fcntl, socket, struct, sys, termios, threading, time
 port, n, size = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 srv = socket.socket()
 srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -148,6 +148,12 @@ for t in ws:
 for t in ws:
     t.join()
 r.join()
+# every byte acknowledged before the count is read: the reader having it
+# is not enough - a retransmission after the read (an RTO racing the
+# delayed ACK on a slow guest) passed net_tx but not this count (6.1-rt,
+# 6.1 in CI: app->tcp one short of segments, nothing lost)
+while struct.unpack("i", fcntl.ioctl(c, termios.TIOCOUTQ, b"\0" * 4))[0]:
+    time.sleep(0.01)
 print(struct.unpack_from("I", c.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104), 100)[0])
 c.close()
 s.close()
@@ -169,8 +175,6 @@ assert_range "two senders: segments" 1 $((4000 + out)) "$segs2"
 # retransmitted skbs are at least one and at most $out (tcpi_total_retrans
 # counts MSS-sized segments, an skb can hold several: see the burst)
 r1=$((out > 0 ? 1 : 0))
-# (the losses in the name: the one failure in CI, 3,799 of 3,800 with
-# nothing retransmitted, missed or busy, printed no more)
 assert_range "two senders: app->tcp = segments - retransmitted skbs (- busy) [$(awk '/^pipeline / { cur = $2 } cur == "net_tx:" && $1 == "lost:"' "$SL_DBG/status" | tr -s ' ')]" \
 	$((segs2 - out - m - b)) $((segs2 - r1)) "$(cnt net_tx app-\>tcp)"
 assert_eq "two senders: total = app->tcp" "$(cnt net_tx app-\>tcp)" "$(cnt net_tx total)"
