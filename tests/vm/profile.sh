@@ -28,7 +28,7 @@ runs=(new)
 [ -z "${BENCH_BASE:-}" ] || runs+=(base)
 for which in "${runs[@]}"; do
 	SL_PROF="$case,$which" VM_PLUGIN="$so,out=$cache/prof-$which.tb" \
-		"$here/run.sh" --profile "$k"
+		SL_BUILD_DEBUG=1 "$here/run.sh" --profile "$k"
 	grep -a '^\[cases\] KSYM ' "$out/results.log" | cut -d' ' -f3- > "$cache/prof-$which.ksyms"
 	mv "$cache/prof-$which.tb" "$cache/prof-$which.ksyms" "$out/"
 	# the module the counts are of, for PROFILE_LINES (the build dir is reused)

@@ -59,6 +59,8 @@
 #   SL_FUZZ=NL,CTL,SEED     messages of 18-fuzz (default 2000,1000,1)
 #   SL_SOAK=1               the loops of the lifecycle and stress scenarios
 #                           at their long counts (make soak; lib.sh soak)
+#   SL_BUILD_DEBUG=1        build the module with debug information (the
+#                           default leaves it out: -g0, no BTF)
 #   SL_KCFLAGS=...          extra compiler flags of the module (tests of
 #                           the harness only: -DSL_PLANT_LEAK)
 #   SL_QEMU=qemu-system-x86_64
@@ -507,8 +509,17 @@ build_module() { # build_module KERNEL LOG [REV]: the working copy, or REV
 	# objects of an in-tree build of the working copy must not leak in
 	find "$b" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
 	choose_cc "$log" || return 1
+	# Without debug information (-g0; and no BTF, which pahole makes from
+	# it): GCC's code is the same with or without -g, and the build takes
+	# a third less (6.12: 37 CPU-seconds against 55, an 0.9 MB .ko against
+	# 18.8 MB), which make check's ten builds took from the guests beside
+	# them.  make profile keeps it (addr2line: SL_BUILD_DEBUG=1).
 	# SL_KCFLAGS: test builds only (make check-kmemleak plants a leak)
-	[ -z "${SL_KCFLAGS:-}" ] || cc+=("KCFLAGS=$SL_KCFLAGS")
+	if [ "${SL_BUILD_DEBUG:-0}" = 1 ]; then
+		[ -z "${SL_KCFLAGS:-}" ] || cc+=("KCFLAGS=$SL_KCFLAGS")
+	else
+		cc+=("KCFLAGS=-g0${SL_KCFLAGS:+ $SL_KCFLAGS}" CONFIG_DEBUG_INFO_BTF_MODULES=)
+	fi
 	echo "${run[*]} make -j${SL_BUILD_JOBS:-$(nproc)} -C $KDIR M=$b W=1 ${cc[*]} modules" > "$log"
 	"${run[@]}" make -j"${SL_BUILD_JOBS:-$(nproc)}" -C "$KDIR" M="$b" W=1 "${cc[@]}" modules >> "$log" 2>&1 || return 1
 	[ -s "$b/stacklat.ko" ] || return 1
