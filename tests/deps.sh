@@ -27,8 +27,10 @@ pkgs=(
 	# the file in one write)
 	dpkg-dev debhelper dh-dkms lintian strace
 	# programs the scenarios run in the guest (host userland over 9p)
-	# (libcap2-bin: capsh for 17-privileges)
-	bash coreutils util-linux libcap2-bin procps iproute2 ethtool nftables python3 memcached python3-pymemcache fio dmsetup
+	# (libcap2-bin: capsh for 17-privileges; jq: a value of a JSON
+	# document in some 20 ms, where python3 takes 0.5-5 s to start in a
+	# guest under load: 72, 74, 75)
+	bash coreutils util-linux libcap2-bin procps iproute2 ethtool nftables python3 memcached python3-pymemcache fio dmsetup jq
 	# perf lock record/contention, the peer 99-lock compares with (tracepoint mode)
 	linux-perf
 	# promtool, which checks `stacklat metrics` (80-json-metrics)
