@@ -201,7 +201,7 @@ fuzz: deps tool helpers
 
 # make check runs these with short loops to stay inside CI's time; here at
 # their long counts (tests/vm/lib.sh sl_count)
-SOAK_SCENARIOS ?= 12 14 16-krp 57 90
+SOAK_SCENARIOS ?= 12 14 16-krp 39 57 90
 soak: deps tool helpers
 	SL_SOAK=1 SCENARIOS="$(SOAK_SCENARIOS)" tests/vm/run.sh $(KERNELS)
 

@@ -27,8 +27,8 @@ traffic_start 90
 # starved behind the generators
 renice -n 10 -p "${TRAFFIC_PIDS[@]}" > /dev/null
 trap traffic_stop EXIT
-# 6 rounds (15 under make soak), every third disabling them all
-rounds=$(sl_count 6 15)
+# 4 rounds (15 under make soak), every third disabling them all
+rounds=$(sl_count 4 15)
 for i in $(seq 1 "$rounds"); do
 	for p in $pipes; do
 		echo "enable $p" > "$SL_DBG/control"

@@ -15,10 +15,10 @@ set -euo pipefail
 SPIN=$SL_REPO/tests/vm/helpers/sl-spin
 # CYCLES cycles, whatever they take (an emulated guest on a busy host
 # arms storage's kretprobes in 1-10 s; a cycle took about 6 s in a whole
-# make check): 6, 20 under make soak.  Not "as many as fit in a time":
+# make check): 4, 20 under make soak.  Not "as many as fit in a time":
 # that failed a loaded check with 4 in 52 s.  The load runs until stop()
 # ends it, at most LOAD_SECS.
-CYCLES=${SL_TOGGLE_CYCLES:-$(sl_count 6 20)}
+CYCLES=${SL_TOGGLE_CYCLES:-$(sl_count 4 20)}
 LOAD_SECS=500
 dir=${SL_MNT:-/tmp}
 pids=()

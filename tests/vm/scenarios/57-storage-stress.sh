@@ -79,8 +79,8 @@ else
 fi
 awk '$1 == "fsync.syscall" { exit !($2 > 0) }' "$SL_DBG/storage" || fail "nothing recorded under load"
 
-# 4 cycles and 2 reloads (8 and 3 under make soak)
-cycles=$(sl_count 4 8)
+# 3 cycles and 2 reloads (8 and 3 under make soak)
+cycles=$(sl_count 3 8)
 reloads=$(sl_count 2 3)
 for i in $(seq "$cycles"); do
 	writers STOP

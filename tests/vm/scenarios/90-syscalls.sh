@@ -165,7 +165,15 @@ note "the rows of ended processes age out (linger ${linger}ms)"
 aged0=$(keyed aged_rows)
 touch "$T/quit"
 wait
-sleep $((linger / 1000 + 5))
+# until both have no row, at most the linger and 5 s of sweeps (it took a
+# fixed 10 s, on every kernel)
+t0=$SECONDS
+while [ $((SECONDS - t0)) -lt $((linger / 1000 + 5)) ]; do
+	[ "$("$SL_TOOL" top syscalls -p "$a" -j -n 0 | jq '.rows | length')" = 0 ] &&
+		[ "$("$SL_TOOL" top syscalls -p "$b" -j -n 0 | jq '.rows | length')" = 0 ] && break
+	sleep 0.5
+done
+note "rows gone after $((SECONDS - t0)) s"
 snap "$a" "$b"
 assert_eq "A's rows, aged out" 0 "$(top "$a" getppid count)"
 assert_eq "B's rows, aged out" 0 "$(top "$b" stat count)"
