@@ -106,18 +106,63 @@ static int sl_krp_span_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 
 /*
+ * Registering by name costs the kprobes core a kallsyms_lookup_name() per
+ * kprobe and three per kretprobe (kprobe_on_func_entry, the blacklist,
+ * register_kprobe), and before 6.2 that is a scan of every symbol: 30-50
+ * ms each in an emulated 5.10 guest, nine tenths of the time of a load
+ * and of an enable there (perf).  So the address the first registration
+ * of a candidate resolved to is kept, and the later ones (every enable)
+ * go by address - once a lookup of its name (%ps: address to name, a
+ * binary search) says it is still that function: a module unloaded since
+ * can have left something else there.
+ */
+static void *sl_kp_cached(struct sl_hook *hk, const struct sl_cand *c)
+{
+	size_t n = strlen(c->target);
+	char buf[128];
+
+	if (!hk->priv.kp_addr || hk->priv.kp_cand != c - hk->cands ||
+	    n >= sizeof(buf) - 1)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%ps", (void *)hk->priv.kp_addr);
+	/* "name", or "name [module]" */
+	if (strncmp(buf, c->target, n) || (buf[n] && buf[n] != ' ')) {
+		hk->priv.kp_addr = 0;
+		return NULL;
+	}
+	return (void *)hk->priv.kp_addr;
+}
+
+/* after a successful registration of candidate @c at @addr */
+static void sl_kp_remember(struct sl_hook *hk, const struct sl_cand *c,
+			   void *addr)
+{
+	hk->priv.kp_addr = (unsigned long)addr;
+	hk->priv.kp_cand = c - hk->cands;
+}
+
+/*
  * Candidate @c of @hk as a kprobe.  The kernel writes into struct kprobe,
  * so it is cleared before every registration.
  */
 int sl_kp_register(struct sl_hook *hk, const struct sl_cand *c,
 			  bool trial)
 {
+	void *addr = sl_kp_cached(hk, c);
+	int ret;
+
 	memset(&hk->priv.kp, 0, sizeof(hk->priv.kp));
-	hk->priv.kp.symbol_name = c->target;
+	if (addr)
+		hk->priv.kp.addr = addr;
+	else
+		hk->priv.kp.symbol_name = c->target;
 	hk->priv.kp.pre_handler = sl_kp_dispatch;
 	if (trial)
 		hk->priv.kp.flags = KPROBE_FLAG_DISABLED;
-	return register_kprobe(&hk->priv.kp);
+	ret = register_kprobe(&hk->priv.kp);
+	if (!ret)
+		sl_kp_remember(hk, c, hk->priv.kp.addr);
+	return ret;
 }
 
 void sl_kp_unregister(struct sl_hook *hk)
@@ -130,8 +175,14 @@ void sl_kp_unregister(struct sl_hook *hk)
 int sl_krp_register(struct sl_hook *hk, const struct sl_cand *c,
 			   bool trial)
 {
+	void *addr = sl_kp_cached(hk, c);
+	int ret;
+
 	memset(&hk->priv.krp, 0, sizeof(hk->priv.krp));
-	hk->priv.krp.kp.symbol_name = c->target;
+	if (addr)
+		hk->priv.krp.kp.addr = addr;
+	else
+		hk->priv.krp.kp.symbol_name = c->target;
 	if (hk->act == SL_ACT_SPAN) {
 		hk->priv.krp.entry_handler = sl_krp_span_entry;
 		hk->priv.krp.handler = sl_krp_span_ret;
@@ -147,7 +198,10 @@ int sl_krp_register(struct sl_hook *hk, const struct sl_cand *c,
 	hk->priv.krp.maxactive = sl_maxactive();
 	if (trial)
 		hk->priv.krp.kp.flags = KPROBE_FLAG_DISABLED;
-	return register_kretprobe(&hk->priv.krp);
+	ret = register_kretprobe(&hk->priv.krp);
+	if (!ret)
+		sl_kp_remember(hk, c, hk->priv.krp.kp.addr);
+	return ret;
 }
 
 void sl_krp_unregister(struct sl_hook *hk)

@@ -216,6 +216,12 @@ struct sl_hook_priv {
 	struct sl_hook_pcpu __percpu *pc;
 	u64 nmissed_acc;		/* nmissed of earlier registrations */
 	unsigned long fip;		/* ftrace backends: the entry's address */
+	/*
+	 * kprobe backend: the address a registration by name resolved
+	 * candidate kp_cand to (hook_kprobe.c: later ones go by address)
+	 */
+	unsigned long kp_addr;
+	int kp_cand;
 	bool ftrace;			/* a kprobe candidate run by ftrace */
 	bool fprobe;			/* a kretprobe candidate run by fprobe */
 	/*
