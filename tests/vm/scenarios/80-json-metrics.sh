@@ -13,6 +13,11 @@
 #  - --textfile writes the same text to DIR/stacklat.prom (0644, no
 #    temporary file left), fails on a missing DIR, and a disabled pipeline
 #    is not exported.
+#  - every key docs/json.md lists is emitted and every key emitted is
+#    listed (tests/json-keys-check.py), on the outputs above and, after a
+#    little real work, status -j with keyed pipelines, events -j lines
+#    (func, offcpu with stacks, block, net_rx, tcpconnect, tcpaccept,
+#    netdrop), every top view and stacks show -j.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 
@@ -229,8 +234,97 @@ assert words("dbg-inflight") == js == words("inflight.txt"), (words("dbg-infligh
 print("inflight -j: 3 unread datagrams, points %s" % (js[0],))
 PY
 
+# Every key of docs/json.md against real output (tests/json-keys-check.py:
+# every key listed is emitted, every key emitted is listed): the outputs
+# above and, after a little real work, status -j with keyed pipelines,
+# events -j lines, each top view -j and stacks show -j.  Lock's points
+# are 5.19+ (99-lock): where enable is refused its view is not checked.
+K=$OUT/keys
+mkdir -p "$K" "$OUT/mnt"
+ctl threshold func all
+for p in syscalls sched cpu offcpu futex disktop; do ctl enable $p; done
+lock=
+echo "enable lock" > "$SL_DBG/control" 2>/dev/null && lock=yes
+ctl stacks add __x64_sys_getppid
+ctl enable stacks
+ctl threshold offcpu 10000000
+# lines with a device and an I/O (block), an interface and ports (net_rx,
+# still filtered on lport=$IPORT), the identity lines of a connect, an
+# accept and a drop (tcpretrans's are 72's: a retransmission takes seconds)
+ctl filter netdrop ifindex=1
+for p in block net_rx tcpconnect tcpaccept netdrop; do ctl enable $p; ctl threshold $p all; done
+"$SL_TOOL" events -j -d 0.1 >/dev/null	# drain
+"$SPIN" -n 20 -t 1 -f "$SL_DBG/control" >/dev/null
+"$SL_REPO/tests/vm/helpers/sl-futex" -n 2 -r 2 -s 5 >/dev/null
+sleep 0.05	# an offcpu line over 10 ms, with its stack
+python3 - $IPORT <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.sendto(b"x", ("127.0.0.1", int(sys.argv[1])))
+s.recv(16)
+s.sendto(b"x", ("127.0.0.1", int(sys.argv[1]) + 2))	# no one there: a drop
+ls = socket.socket()
+ls.bind(("127.0.0.1", int(sys.argv[1]) + 1))
+ls.listen(4)
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1]) + 1))
+ls.accept()[0].close()
+c.close()
+try:
+    socket.create_connection(("127.0.0.1", int(sys.argv[1]) + 2))	# refused
+except OSError:
+    pass
+PY
+if mountpoint -q "${SL_MNT:-/none}"; then
+	dd if=/dev/zero of="$SL_MNT/sl80" bs=64k count=4 oflag=direct status=none
+	rm -f "$SL_MNT/sl80"
+fi
+if [ -n "$lock" ]; then
+	# one contended i_rwsem wait (99-lock's helper, one round of 5 ms)
+	mount -t tmpfs sl80 "$OUT/mnt"
+	"$SL_REPO/tests/vm/helpers/sl-lock" -f "$OUT/mnt/f" -r 1 -s 5 -g "$OUT/go" -q "$OUT/quit" > "$OUT/lk" &
+	lk=$!
+	for _ in $(seq 200); do grep -q '^ready' "$OUT/lk" 2>/dev/null && break; sleep 0.05; done
+	touch "$OUT/go"
+	for _ in $(seq 200); do grep -q '^done' "$OUT/lk" 2>/dev/null && break; sleep 0.05; done
+	touch "$OUT/quit"
+	wait "$lk" || fail "sl-lock: $(cat "$OUT/lk")"
+	umount "$OUT/mnt"
+fi
+"$SL_TOOL" events -j -d 0.3 func offcpu block net_rx tcpconnect tcpaccept netdrop \
+	> "$K/events.json" 2>/dev/null || true
+"$SL_TOOL" status -j > "$K/status.json"
+j=0
+while read -r view; do
+	[ -n "$view" ] || continue
+	j=$((j + 1))
+	# shellcheck disable=SC2086 # the view's words
+	"$SL_TOOL" top $view -j -n 3 > "$K/top$j.json" || fail "top $view -j failed"
+done <<TOP
+syscalls
+syscalls -P
+syscalls -p $$
+disk
+sched
+sched -p $$
+cpu
+cpu -p $$
+offcpu
+offcpu --stacks
+futex
+futex -P
+${lock:+lock}
+TOP
+"$SL_TOOL" stacks show -j -n 3 > "$K/stacks.json"
+python3 "$SL_REPO/tests/json-keys-check.py" "$SL_REPO/docs/json.md" \
+	"$OUT"/status.json "$OUT"/show.json "$OUT"/show-int.json "$OUT"/hist.json \
+	"$OUT"/inflight.json "$K"/*.json || fail "the JSON outputs and docs/json.md disagree"
+for p in block net_rx tcpconnect tcpaccept netdrop func offcpu; do ctl threshold $p 0; done
+for p in syscalls sched cpu offcpu futex disktop stacks block net_rx tcpconnect tcpaccept netdrop \
+	${lock:+lock}; do ctl disable $p; done
+
 echo "disable func" > "$SL_DBG/control"
 "$SL_TOOL" metrics > "$OUT/metrics-off.prom"
 promtool check metrics < "$OUT/metrics-off.prom" || fail "promtool rejects the metrics of no pipeline"
 if grep -q 'pipeline="func"' "$OUT/metrics-off.prom"; then fail "a disabled pipeline is exported"; fi
-pass "one JSON schema on status/show/hist/inflight agrees with debugfs and the table; metrics pass promtool and match show -j"
+pass "one JSON schema on status/show/hist/inflight agrees with debugfs and the table, every -j output's keys are docs/json.md's; metrics pass promtool and match show -j"
