@@ -171,12 +171,47 @@ void sl_kp_unregister(struct sl_hook *hk)
 	hk->priv.nmissed_acc += hk->priv.kp.nmissed;
 }
 
+/*
+ * A kretprobe's first trial by name would look the name up three times:
+ * a disabled kprobe (hk->priv.kp, unused by a kretprobe candidate) looks
+ * it up once, and the kretprobe goes by the address it found.  The helper
+ * is unregistered with the trial (sl_krp_unregister, the batch).
+ */
+static void *sl_krp_lookup(struct sl_hook *hk, const struct sl_cand *c)
+{
+	memset(&hk->priv.kp, 0, sizeof(hk->priv.kp));
+	hk->priv.kp.symbol_name = c->target;
+	hk->priv.kp.flags = KPROBE_FLAG_DISABLED;
+	if (register_kprobe(&hk->priv.kp))
+		return NULL;	/* the kretprobe by name says why */
+	hk->priv.kp_helper = true;
+	return hk->priv.kp.addr;
+}
+
+/* the helper's address: not the entry of a point (sl_ev_func()) */
+static void sl_krp_helper_gone(struct sl_hook *hk)
+{
+	hk->priv.kp_helper = false;
+	hk->priv.kp.addr = NULL;
+}
+
+static void sl_krp_lookup_done(struct sl_hook *hk)
+{
+	if (hk->priv.kp_helper) {
+		unregister_kprobe(&hk->priv.kp);
+		sl_krp_helper_gone(hk);
+	}
+}
+
 /* Candidate @c of @hk as a kretprobe, with the handlers its row needs. */
 int sl_krp_register(struct sl_hook *hk, const struct sl_cand *c,
 			   bool trial)
 {
 	void *addr = sl_kp_cached(hk, c);
 	int ret;
+
+	if (!addr && trial)
+		addr = sl_krp_lookup(hk, c);
 
 	memset(&hk->priv.krp, 0, sizeof(hk->priv.krp));
 	if (addr)
@@ -201,6 +236,8 @@ int sl_krp_register(struct sl_hook *hk, const struct sl_cand *c,
 	ret = register_kretprobe(&hk->priv.krp);
 	if (!ret)
 		sl_kp_remember(hk, c, hk->priv.krp.kp.addr);
+	else
+		sl_krp_lookup_done(hk);
 	return ret;
 }
 
@@ -208,6 +245,7 @@ void sl_krp_unregister(struct sl_hook *hk)
 {
 	unregister_kretprobe(&hk->priv.krp);
 	hk->priv.nmissed_acc += hk->priv.krp.nmissed + hk->priv.krp.kp.nmissed;
+	sl_krp_lookup_done(hk);
 }
 
 /* unregistering in a batch (struct sl_batch: hook_backend.h) */
@@ -226,10 +264,14 @@ bool sl_batch_init(struct sl_batch *b, unsigned int n)
 
 void sl_batch_add(struct sl_batch *b, struct sl_hook *hk)
 {
-	if (hk->cands[hk->priv.cand].kind == STACKLAT_HOOK_KIND_KPROBE)
+	if (hk->cands[hk->priv.cand].kind == STACKLAT_HOOK_KIND_KPROBE) {
 		b->kps[b->nk++] = &hk->priv.kp;
-	else
+	} else {
 		b->krps[b->nr++] = &hk->priv.krp;
+		/* a hook's kp is its kprobe or its kretprobe's helper */
+		if (hk->priv.kp_helper)
+			b->kps[b->nk++] = &hk->priv.kp;
+	}
 }
 
 /* unregister the batch; returns the nmissed counts to their hooks */
@@ -241,6 +283,9 @@ void sl_batch_run(struct sl_batch *b, bool count)
 		unregister_kprobes(b->kps, b->nk);
 	if (b->nr)
 		unregister_kretprobes(b->krps, b->nr);
+	for (i = 0; i < b->nk; i++)
+		if (sl_hook_of_kp(b->kps[i])->priv.kp_helper)
+			sl_krp_helper_gone(sl_hook_of_kp(b->kps[i]));
 	for (i = 0; count && i < b->nk; i++)
 		sl_hook_of_kp(b->kps[i])->priv.nmissed_acc +=
 			b->kps[i]->nmissed;

@@ -222,6 +222,7 @@ struct sl_hook_priv {
 	 */
 	unsigned long kp_addr;
 	int kp_cand;
+	bool kp_helper;			/* kp: a kretprobe trial's name lookup */
 	bool ftrace;			/* a kprobe candidate run by ftrace */
 	bool fprobe;			/* a kretprobe candidate run by fprobe */
 	/*
