@@ -53,6 +53,10 @@ if [ ! -f "$(hdr linux/kprobes.h)" ] || [ ! -f "$(hdr trace/events/skb.h)" ]; th
 fi
 
 # ---- kprobes and netlink
+# kallsyms_lookup_name() a binary search over names sorted at build time
+# (6.2, with kallsyms_on_each_match_symbol(); Debian's 6.1 has it too),
+# before a scan of every symbol
+has linux/kallsyms.h 'kallsyms_on_each_match_symbol' && flag HAS_KALLSYMS_NAME_SEARCH
 # ri->rp became get_kretprobe(ri) in 5.11
 has linux/kprobes.h 'get_kretprobe\(' && flag HAS_GET_KRETPROBE
 # nla_strlcpy() became nla_strscpy() in 5.11

@@ -59,6 +59,20 @@
 #define SL_KRP_MAY_VANISH	0
 #endif
 
+/*
+ * kallsyms_lookup_name() scans every symbol where the kernel cannot search
+ * names sorted at build time (COMPAT_HAS_KALLSYMS_NAME_SEARCH): there a
+ * kretprobe's trial by name costs three scans, which the kprobe backend
+ * makes one (hook_kprobe.c); elsewhere that would cost one more
+ * registration, whose check of the jump labels (an instruction decode of
+ * each) is the dearer part of a registration on those kernels.
+ */
+#ifdef COMPAT_HAS_KALLSYMS_NAME_SEARCH
+#define SL_KALLSYMS_SCAN	0
+#else
+#define SL_KALLSYMS_SCAN	1
+#endif
+
 static inline struct kretprobe *sl_compat_kretprobe(struct kretprobe_instance *ri)
 {
 #ifdef COMPAT_HAS_GET_KRETPROBE

@@ -173,7 +173,8 @@ void sl_kp_unregister(struct sl_hook *hk)
 
 /*
  * A kretprobe's first trial by name would look the name up three times:
- * a disabled kprobe (hk->priv.kp, unused by a kretprobe candidate) looks
+ * where a lookup scans every symbol (SL_KALLSYMS_SCAN, compat.h: 5.10), a
+ * disabled kprobe (hk->priv.kp, unused by a kretprobe candidate) looks
  * it up once, and the kretprobe goes by the address it found.  The helper
  * is unregistered with the trial (sl_krp_unregister, the batch).
  */
@@ -210,7 +211,7 @@ int sl_krp_register(struct sl_hook *hk, const struct sl_cand *c,
 	void *addr = sl_kp_cached(hk, c);
 	int ret;
 
-	if (!addr && trial)
+	if (!addr && trial && SL_KALLSYMS_SCAN)
 		addr = sl_krp_lookup(hk, c);
 
 	memset(&hk->priv.krp, 0, sizeof(hk->priv.krp));
