@@ -993,4 +993,6 @@ enum stacklat_lk_attr {
 };
 #define STACKLAT_LK_A_MAX (__STACKLAT_LK_A_LAST - 1)
 
+#include "stacklat_files.h"
+
 #endif /* _UAPI_STACKLAT_H */
