@@ -808,6 +808,28 @@ static void lk_show(const struct top_args *a, const struct keyed_set *s, bool ma
 	lk_table_free(&t);
 }
 
+static void fl_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
+{
+	struct fl_table t;
+
+	(void)max;	/* files keeps no maximum */
+	if (fl_build(s, a, &t))
+		fatal("out of memory");
+	if (env) {
+		fl_json(env, &t, a);
+	} else {
+		printf(": %llu opens (%llu failed), %llu KiB read in %llu calls, %llu KiB written in %llu calls\n",
+		       (unsigned long long)t.opens, (unsigned long long)t.open_fails,
+		       (unsigned long long)(t.read_bytes / 1024),
+		       (unsigned long long)t.reads,
+		       (unsigned long long)(t.write_bytes / 1024),
+		       (unsigned long long)t.writes);
+		fl_render(stdout, &t, a);
+	}
+	fl_table_free(&t);
+}
+
 static void cpu_show(const struct top_args *a, const struct keyed_set *s, bool max,
 		     struct json_object *env)
 {
@@ -996,6 +1018,8 @@ static int cmd_top(int argc, char **argv)
 				fx_delta, fx_show },
 		[TOP_LOCK] = { "lock", "kernel lock contention", "waits", sl_nl_get_lock,
 			       lk_delta, lk_show },
+		[TOP_FILES] = { "files", "file I/O", "calls", sl_nl_get_files,
+				fl_delta, fl_show },
 	};
 	struct top_args a;
 	char err[160];
@@ -1312,7 +1336,8 @@ static const struct subcommand subcommands[] = {
 	  "       stacklat top offcpu [-p PID] [--stacks] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top cpu [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top futex [-p PID] [-P] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
-	  "       stacklat top lock [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
+	  "       stacklat top lock [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top files [-p PID] [-P] [-s bytes|reads|writes|rbytes|wbytes|opens|count] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
 	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
@@ -1326,7 +1351,9 @@ static const struct subcommand subcommands[] = {
 	  "futex: futex wait time per process and futex - SystemTap's futex\n"
 	  "contention example, perf lock's futex half - from the futex pipeline.\n"
 	  "top lock: kernel lock contention per lock type and caller - perf lock\n"
-	  "contention, without BPF - from the lock pipeline (5.19+).",
+	  "contention, without BPF - from the lock pipeline (5.19+).  top files:\n"
+	  "opens, reads and writes per process and file - bcc's filetop, SystemTap's\n"
+	  "iostats.stp - from the files pipeline.",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
 	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
@@ -1391,7 +1418,19 @@ static const struct subcommand subcommands[] = {
 	  "(function+offset); FAILED: waits that ended in an error (-EINTR, a\n"
 	  "timeout); NESTED: contention on other locks inside the waits (a wait_lock),\n"
 	  "not counted as waits of their own.  Kernels before 5.19 have no such\n"
-	  "tracepoints: the pipeline is not available there.\n" },
+	  "tracepoints: the pipeline is not available there.\n"
+	  "\n"
+	  "top files: a row per process and file, or with -P per process: PID COMM\n"
+	  "OPENS FAILS READS R_KB WRITES W_KB FSTYPE FILE (-P: FILES); -s bytes\n"
+	  "(read + written, default), reads, writes, rbytes, wbytes, opens (and\n"
+	  "failed ones) or count (all calls).  FILE is the name of the file's dentry\n"
+	  "when the process first used it (no directory: -j has its device and inode);\n"
+	  "a failed open is a row of the last component of the path it tried, its\n"
+	  "failures by errno after it (ENOENT:5).  Reads and writes are the read(2),\n"
+	  "pread64(2), write(2) and pwrite64(2) calls (vfs_read, vfs_write) and the\n"
+	  "kernel's reads and writes for the process (exec reading the program), as\n"
+	  "/proc/PID/io counts them; readv, writev, sendfile, splice, io_uring and\n"
+	  "mmap are not seen.\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",
