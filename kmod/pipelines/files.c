@@ -29,7 +29,8 @@
  *            a process's rows add up to its syscr, syscw, rchar and wchar
  *            where it reads and writes with read(2), pread64(2), write(2)
  *            and pwrite64(2) only.  Optional.
- *   open     do_filp_open() followed to its return: the struct file it
+ *   open     do_filp_open() (do_file_open() from 7.0, the same
+ *            arguments) followed to its return: the struct file it
  *            returns, or an error; its second argument is the kernel's
  *            copy of the path (struct filename: kernel memory, read
  *            without faulting), which names what a failed open tried.
@@ -284,7 +285,8 @@ static int sl_fl_write(struct sl_ev *ev, struct sl_flight_ent *unused)
  * do_filp_open(dfd, pathname, op) returned a file or an error.  A failure
  * is counted under the last component of the path the caller gave
  * (pathname->name, the kernel's copy, alive until the caller's putname()),
- * or the whole path when it ends in '/'.
+ * or the whole path when it ends in '/'; "?" when there is no name (7.x
+ * calls it with getname()'s error, a bad user pointer or a path too long).
  */
 static int sl_fl_open(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
@@ -299,11 +301,12 @@ static int sl_fl_open(struct sl_ev *ev, struct sl_flight_ent *unused)
 		sl_fl_count(ev->p, f, NULL, 0, FL_OPEN, 0);
 		return SL_KEEP;
 	}
-	if (!f || !fn)
+	if (!f)
 		return SL_KEEP;
-	s = READ_ONCE(fn->name);
+	/* 7.x hands on getname()'s error as the name: no name to count under */
+	s = IS_ERR_OR_NULL(fn) ? NULL : READ_ONCE(fn->name);
 	if (!s)
-		return SL_KEEP;
+		s = "?";
 	/* the last component: bounded, as a path is at most PATH_MAX */
 	last = s;
 	for (n = 0; n < PATH_MAX; n++) {
@@ -335,7 +338,10 @@ static const struct sl_cand sl_c_fl_write[] = { SL_KRPD("vfs_write", 0) };
 static const struct sl_cand sl_c_fl_kread[] = { SL_KRPD("__kernel_read", 0) };
 static const struct sl_cand sl_c_fl_kwrite[] = {
 	SL_KRPD("__kernel_write", 0) };
-static const struct sl_cand sl_c_fl_open[] = { SL_KRPD("do_filp_open", 0) };
+static const struct sl_cand sl_c_fl_open[] = {
+	SL_KRPD("do_filp_open", 0),
+	SL_KRPD("do_file_open", 0),		/* its name from 7.0 */
+};
 static const struct sl_cand sl_c_fl_pexit[] = { SL_TPD(sched_process_exit) };
 
 /* Everything happens in the callbacks: no chain is ever followed. */

@@ -10,8 +10,8 @@
 #    one's row for its file has exactly those calls and bytes and one
 #    open, the right device, inode and filesystem type, and its row for
 #    the missing name exactly its own failures, all ENOENT - nothing of
-#    one process is in the other's rows (debugfs, and the tool's JSON and
-#    text);
+#    one process is in the other's rows (debugfs, and top files' JSON and
+#    text, -p and -P);
 #  - each process's rows add up to the kernel's own accounting,
 #    /proc/PID/io's syscr, syscw, rchar and wchar (they read and write
 #    with read(2) and write(2) only; exec's reads of the program are the
@@ -126,6 +126,49 @@ note "A: rows (reads writes rbytes wbytes) $(sums "$a"), /proc io (syscr syscw r
 note "B: rows (reads writes rbytes wbytes) $(sums "$b"), /proc io (syscr syscw rchar wchar) $iob"
 assert_eq "A rows against /proc/$a/io" "$ioa" "$(sums "$a")"
 assert_eq "B rows against /proc/$b/io" "$iob" "$(sums "$b")"
+
+note "the tool: top files -p (JSON and text) and -P agree with debugfs"
+"$SL_TOOL" top files -p "$a" -j -n 0 > "$T/top.a.json" || fail "top files -p $a -j failed"
+"$SL_TOOL" top files -p "$b" -j -n 0 > "$T/top.b.json" || fail "top files -p $b -j failed"
+"$SL_TOOL" top files -P -j -n 0 > "$T/top.P.json" || fail "top files -P -j failed"
+"$SL_TOOL" top files -p "$a" -n 0 | tee "$T/top.a.txt"
+python3 - "$T" "$a" "$b" "$MIB" "$ioa" "$iob" <<'PY' || fail "top files JSON: see above"
+import json, sys
+t, a, b, mib = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+io = {a: [int(x) for x in sys.argv[5].split()], b: [int(x) for x in sys.argv[6].split()]}
+def rows(p):
+    d = json.load(open("%s/top.%s.json" % (t, p)))
+    assert d["command"] == "top" and d["what"] == "files" and d["by"] == "file", d
+    assert d["sort"] == "bytes", d["sort"]
+    return d, {r["name"]: r for r in d["rows"]}
+def want(r, **kv):
+    for k, v in kv.items():
+        assert r[k] == v, (r["name"], k, r[k], v)
+da, ra = rows("a")
+db, rb = rows("b")
+assert all(r["tgid"] == a for r in da["rows"]) and all(r["tgid"] == b for r in db["rows"])
+want(ra["sl-files-a"], fstype="ext4", opens=1, open_fails=0, reads=64, read_bytes=mib,
+     writes=64, write_bytes=mib, read_errors=0, write_errors=0, alias=0)
+want(ra["sl-missing"], opens=0, open_fails=5, dev=0, ino=0,
+     errnos=[{"errno": 2, "name": "ENOENT", "count": 5}])
+want(rb["sl-files-b"], fstype="tmpfs", opens=1, reads=75, read_bytes=300000, writes=75,
+     write_bytes=300000)
+want(rb["sl-missing"], open_fails=3, errnos=[{"errno": 2, "name": "ENOENT", "count": 3}])
+assert "sl-files-b" not in ra and "sl-files-a" not in rb, (list(ra), list(rb))
+# the first row by bytes is the written file
+assert da["rows"][0]["name"] == "sl-files-a" and db["rows"][0]["name"] == "sl-files-b"
+dp = json.load(open("%s/top.P.json" % t))
+assert dp["by"] == "process", dp["by"]
+for p in (a, b):
+    r = [x for x in dp["rows"] if x["tgid"] == p]
+    assert len(r) == 1, r
+    got = [r[0]["reads"], r[0]["writes"], r[0]["read_bytes"], r[0]["write_bytes"]]
+    assert got == io[p], (p, got, io[p])
+print("ok: top files -p A, -p B (JSON) and -P agree with the ground truth and /proc/PID/io")
+PY
+grep -q "sl-missing (ENOENT:5)" "$T/top.a.txt" || fail "top files text: no 'sl-missing (ENOENT:5)'"
+grep -Eq "^$a +sl-files +1 +0 +64 +1024 +64 +1024 +ext4 +sl-files-a$" "$T/top.a.txt" ||
+	fail "top files text: A's row is not '1 0 64 1024 64 1024 ext4 sl-files-a'"
 touch "$T/quit"
 wait
 
