@@ -65,8 +65,7 @@ io() {
 
 # start NAME FILE BYTES CALLS MISSING FAILS: an sl-files in the background
 start() {
-	"$FL" "$3" "$4" "$5" "$6" "$7" "$T/go" "$T/quit" "$T/$2" &
-	eval "$1=$!"
+	"$FL" "$2" "$3" "$4" "$5" "$6" "$T/go" "$T/quit" "$T/$1" &
 }
 waitfor() {
 	for _ in $(seq 600); do
@@ -86,13 +85,15 @@ for h in read write kernel_read kernel_write open process_exit; do
 done
 
 note "A: 1 MiB in 64 calls on ext4 and back, 5 failed opens; B: 300000 bytes in 75 calls on tmpfs and back, 3 failed opens"
-start a A "$SL_MNT/sl-files-a" $MIB 64 "$SL_MNT/sl-missing" 5
-start b B "$T/tmpfs/sl-files-b" 300000 75 "$T/tmpfs/sl-missing" 3
+start A "$SL_MNT/sl-files-a" $MIB 64 "$SL_MNT/sl-missing" 5
+a=$!
+start B "$T/tmpfs/sl-files-b" 300000 75 "$T/tmpfs/sl-missing" 3
+b=$!
 waitfor A ready
 waitfor B ready
 touch "$T/go"
-waitfor A done
-waitfor B done
+waitfor A "done"
+waitfor B "done"
 cat "$SL_DBG/files" > "$T/files"
 ioa=$(io "$a")
 iob=$(io "$b")
