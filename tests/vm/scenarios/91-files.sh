@@ -16,6 +16,7 @@
 #    /proc/PID/io's syscr, syscw, rchar and wchar (they read and write
 #    with read(2) and write(2) only; exec's reads of the program are the
 #    kernel_read point's);
+#  - when they end, their rows age out (keyed_linger_ms) into "aged";
 #  - a tgid filter on another process: no row of a third helper;
 #  - every hook armed; what the table lost is counted (none here).
 set -euo pipefail
@@ -75,7 +76,7 @@ waitfor() {
 	fail "sl-files $1: no '$2' ($(cat "$T/$1" 2> /dev/null))"
 }
 
-sl_load
+sl_load keyed_linger_ms=300
 ctl enable files
 st > "$T/status"
 grep " hook " "$T/status"
@@ -170,8 +171,18 @@ PY
 grep -q "sl-missing (ENOENT:5)" "$T/top.a.txt" || fail "top files text: no 'sl-missing (ENOENT:5)'"
 grep -Eq "^$a +sl-files +1 +0 +64 +1024 +64 +1024 +ext4 +sl-files-a$" "$T/top.a.txt" ||
 	fail "top files text: A's row is not '1 0 64 1024 64 1024 ext4 sl-files-a'"
+note "A and B end: their rows age out (keyed_linger_ms=300) into the aged counters"
+na=$(awk -v t="$a" -v u="$b" '($1 == t || $1 == u) && $(NF - 1) == "|"' "$T/files" | wc -l)
 touch "$T/quit"
 wait
+for _ in $(seq 100); do
+	cat "$SL_DBG/files" > "$T/files"
+	[ "$(sums "$a") $(sums "$b")" != "0 0 0 0 0 0 0 0" ] || break
+	sleep 0.1
+done
+assert_eq "rows of A and B after their end" "0 0 0 0 0 0 0 0" "$(sums "$a") $(sums "$b")"
+aged=$(st | sed -n 's/^ *keyed: .* aged_rows=\([0-9]*\).*/\1/p')
+assert_range "rows aged out (A and B had $na)" "$na" 100000 "$aged"
 
 note "a tgid filter on another process: C is not counted"
 ctl "filter files tgid=1"
