@@ -158,6 +158,28 @@ static void fx_show(const struct top_args *a, const struct keyed_set *s, bool ma
 	fx_table_free(&t);
 }
 
+static void fl_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
+{
+	struct fl_table t;
+
+	(void)max;	/* files keeps no maximum */
+	if (fl_build(s, a, &t))
+		fatal("out of memory");
+	if (env) {
+		fl_json(env, &t, a);
+	} else {
+		printf(": %llu opens (%llu failed), %llu KiB read in %llu calls, %llu KiB written in %llu calls\n",
+		       (unsigned long long)t.opens, (unsigned long long)t.open_fails,
+		       (unsigned long long)(t.read_bytes / 1024),
+		       (unsigned long long)t.reads,
+		       (unsigned long long)(t.write_bytes / 1024),
+		       (unsigned long long)t.writes);
+		fl_render(stdout, &t, a);
+	}
+	fl_table_free(&t);
+}
+
 static void lk_show(const struct top_args *a, const struct keyed_set *s, bool max,
 		    struct json_object *env)
 {
@@ -364,6 +386,8 @@ int cmd_top(int argc, char **argv)
 				fx_delta, fx_show },
 		[TOP_LOCK] = { "lock", "kernel lock contention", "waits", sl_nl_get_lock,
 			       lk_delta, lk_show },
+		[TOP_FILES] = { "files", "file I/O", "calls", sl_nl_get_files,
+				fl_delta, fl_show },
 	};
 	struct top_args a;
 	char err[160];

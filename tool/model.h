@@ -205,6 +205,27 @@ struct lk_row {
 	uint64_t hist[STACKLAT_SC_NBUCKETS];
 };
 
+/*
+ * A files row (GET_KEYED of "files"): one process's opens, reads and
+ * writes of one file (dev, ino; name and fstype as the kernel had them),
+ * or, dev and ino 0, its failed opens of one name.
+ */
+#define FL_ERRNOS	STACKLAT_SC_ERRNOS
+struct fl_row {
+	uint32_t tgid, dev, nerr;
+	char comm[16];
+	char name[STACKLAT_FL_NAME_MAX];
+	char fstype[STACKLAT_FL_FSTYPE_MAX];
+	uint64_t ino;
+	uint64_t opens, open_fails, errno_other;
+	struct {
+		uint32_t err;
+		uint64_t count;
+	} errs[FL_ERRNOS];
+	uint64_t reads, read_errors, read_bytes;
+	uint64_t writes, write_errors, write_bytes, alias;
+};
+
 /* ---- a keyed pipeline's rows (GET_KEYED) ------------------------------- */
 
 /*

@@ -229,6 +229,51 @@ void sl_nl_get_futex(struct keyed_set *s)
 	get_keyed("futex", sizeof(struct fx_row), fill_fx_row, s);
 }
 
+static int fill_fl_row(void *row, struct nlattr *nest)
+{
+	struct nlattr *t[STACKLAT_FL_A_MAX + 1], *et[STACKLAT_SC_ERRNO_A_MAX + 1], *a;
+	struct fl_row *r = row;
+	int rem;
+
+	if (nla_parse_nested(t, STACKLAT_FL_A_MAX, nest, NULL) ||
+	    !t[STACKLAT_FL_A_TGID] || !t[STACKLAT_FL_A_DEV])
+		return -EINVAL;
+	r->tgid = get_u32(t[STACKLAT_FL_A_TGID]);
+	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_FL_A_COMM]);
+	r->dev = get_u32(t[STACKLAT_FL_A_DEV]);
+	r->ino = get_u64(t[STACKLAT_FL_A_INO]);
+	copy_str(r->name, sizeof(r->name), t[STACKLAT_FL_A_NAME]);
+	copy_str(r->fstype, sizeof(r->fstype), t[STACKLAT_FL_A_FSTYPE]);
+	r->opens = get_u64(t[STACKLAT_FL_A_OPENS]);
+	r->open_fails = get_u64(t[STACKLAT_FL_A_OPEN_FAILS]);
+	r->errno_other = get_u64(t[STACKLAT_FL_A_ERRNO_OTHER]);
+	r->reads = get_u64(t[STACKLAT_FL_A_READS]);
+	r->read_errors = get_u64(t[STACKLAT_FL_A_READ_ERRORS]);
+	r->read_bytes = get_u64(t[STACKLAT_FL_A_READ_BYTES]);
+	r->writes = get_u64(t[STACKLAT_FL_A_WRITES]);
+	r->write_errors = get_u64(t[STACKLAT_FL_A_WRITE_ERRORS]);
+	r->write_bytes = get_u64(t[STACKLAT_FL_A_WRITE_BYTES]);
+	r->alias = get_u64(t[STACKLAT_FL_A_ALIAS]);
+	nla_for_each_nested(a, nest, rem) {
+		if (nla_type(a) != STACKLAT_FL_A_ERRNO)
+			continue;
+		if (nla_parse_nested(et, STACKLAT_SC_ERRNO_A_MAX, a, NULL))
+			return -EINVAL;
+		if (r->nerr < FL_ERRNOS) {
+			r->errs[r->nerr].err = get_u32(et[STACKLAT_SC_ERRNO_A_ERRNO]);
+			r->errs[r->nerr++].count = get_u64(et[STACKLAT_SC_ERRNO_A_COUNT]);
+		} else {
+			r->errno_other += get_u64(et[STACKLAT_SC_ERRNO_A_COUNT]);
+		}
+	}
+	return 0;
+}
+
+void sl_nl_get_files(struct keyed_set *s)
+{
+	get_keyed("files", sizeof(struct fl_row), fill_fl_row, s);
+}
+
 static int fill_lk_row(void *row, struct nlattr *nest)
 {
 	struct nlattr *t[STACKLAT_LK_A_MAX + 1];

@@ -105,7 +105,8 @@ static const struct subcommand subcommands[] = {
 	  "       stacklat top offcpu [-p PID] [--stacks] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top cpu [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top futex [-p PID] [-P] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
-	  "       stacklat top lock [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]",
+	  "       stacklat top lock [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top files [-p PID] [-P] [-s bytes|reads|writes|rbytes|wbytes|opens|count] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
 	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
@@ -119,7 +120,9 @@ static const struct subcommand subcommands[] = {
 	  "futex: futex wait time per process and futex - SystemTap's futex\n"
 	  "contention example, perf lock's futex half - from the futex pipeline.\n"
 	  "top lock: kernel lock contention per lock type and caller - perf lock\n"
-	  "contention, without BPF - from the lock pipeline (5.19+).",
+	  "contention, without BPF - from the lock pipeline (5.19+).  top files:\n"
+	  "opens, reads and writes per process and file - bcc's filetop, SystemTap's\n"
+	  "iostats.stp - from the files pipeline.",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
 	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
@@ -184,7 +187,19 @@ static const struct subcommand subcommands[] = {
 	  "(function+offset); FAILED: waits that ended in an error (-EINTR, a\n"
 	  "timeout); NESTED: contention on other locks inside the waits (a wait_lock),\n"
 	  "not counted as waits of their own.  Kernels before 5.19 have no such\n"
-	  "tracepoints: the pipeline is not available there.\n" },
+	  "tracepoints: the pipeline is not available there.\n"
+	  "\n"
+	  "top files: a row per process and file, or with -P per process: PID COMM\n"
+	  "OPENS FAILS READS R_KB WRITES W_KB FSTYPE FILE (-P: FILES); -s bytes\n"
+	  "(read + written, default), reads, writes, rbytes, wbytes, opens (and\n"
+	  "failed ones) or count (all calls).  FILE is the name of the file's dentry\n"
+	  "when the process first used it (no directory: -j has its device and inode);\n"
+	  "a failed open is a row of the last component of the path it tried, its\n"
+	  "failures by errno after it (ENOENT:5).  Reads and writes are the read(2),\n"
+	  "pread64(2), write(2) and pwrite64(2) calls (vfs_read, vfs_write) and the\n"
+	  "kernel's reads and writes for the process (exec reading the program), as\n"
+	  "/proc/PID/io counts them; readv, writev, sendfile, splice, io_uring and\n"
+	  "mmap are not seen.\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

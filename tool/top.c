@@ -56,8 +56,10 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 				a->sort = TOP_SORT_MAX;
 			} else if (!strcmp(optarg, "p99")) {
 				a->sort = TOP_SORT_P99;
+			} else if (fl_sort_parse(optarg) >= 0) {
+				a->sort = (enum top_sort)fl_sort_parse(optarg);
 			} else {
-				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu, cpu, futex, lock: 'total', 'max', 'p99', 'count'), not '%s'",
+				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu, cpu, futex, lock: 'total', 'max', 'p99', 'count'; files: 'bytes', 'reads', 'writes', 'rbytes', 'wbytes', 'opens'), not '%s'",
 					 optarg);
 				return -1;
 			}
@@ -101,10 +103,14 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			  argv[i][0] == 'f' ? TOP_FUTEX : TOP_LOCK;
 		if (!sorted)
 			a->sort = TOP_SORT_TIME;
+	} else if (i < argc && !strcmp(argv[i], "files")) {
+		a->what = TOP_FILES;
+		if (!sorted)
+			a->sort = TOP_SORT_BYTES;
 	} else if (i >= argc || strcmp(argv[i], "syscalls")) {
 		snprintf(err, errlen, i < argc ?
-			 "'%s': 'syscalls', 'disk', 'sched', 'offcpu', 'cpu', 'futex' or 'lock' can be shown" :
-			 "what? (syscalls, disk, sched, offcpu, cpu, futex or lock)%s", i < argc ? argv[i] : "");
+			 "'%s': 'syscalls', 'disk', 'sched', 'offcpu', 'cpu', 'futex', 'lock' or 'files' can be shown" :
+			 "what? (syscalls, disk, sched, offcpu, cpu, futex, lock or files)%s", i < argc ? argv[i] : "");
 		return -1;
 	}
 	i++;
@@ -125,6 +131,12 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 	}
 	if (i < argc) {
 		snprintf(err, errlen, "unexpected '%s'", argv[i]);
+		return -1;
+	}
+	if (a->what == TOP_FILES)
+		return fl_check_args(a, sorted, err, errlen);
+	if (a->sort >= TOP_SORT_BYTES) {
+		snprintf(err, errlen, "-s bytes, reads, writes, rbytes, wbytes, opens: for files only");
 		return -1;
 	}
 	if (a->what == TOP_DISK && (a->errors || a->by_process || sorted)) {

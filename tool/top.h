@@ -18,10 +18,15 @@
 
 #include "model.h"
 
-/* TOP_SORT_TIME is sched's "total"; MAX and P99 are sched's only */
-enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME, TOP_SORT_MAX, TOP_SORT_P99 };
+/*
+ * TOP_SORT_TIME is sched's "total"; MAX and P99 are sched's only; from
+ * TOP_SORT_BYTES on top files' only (fl_sort_parse())
+ */
+enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME, TOP_SORT_MAX, TOP_SORT_P99,
+		TOP_SORT_BYTES, TOP_SORT_READS, TOP_SORT_WRITES, TOP_SORT_RBYTES,
+		TOP_SORT_WBYTES, TOP_SORT_OPENS };
 enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED, TOP_OFFCPU, TOP_CPU, TOP_FUTEX,
-		TOP_LOCK };
+		TOP_LOCK, TOP_FILES };
 
 struct top_args {
 	enum top_what what;
@@ -432,5 +437,64 @@ void cpu_render(FILE *f, const struct sd_table *t, const struct top_args *a,
  */
 void cpu_json(struct json_object *env, const struct sd_table *t,
 	      const struct top_args *a, bool max);
+
+/* ---- top files (top_files.c) ------------------------------------------ */
+
+/*
+ * The sort of -s WORD for top files: "bytes" (read + written, the
+ * default), "reads", "writes", "rbytes", "wbytes", "opens" (opens and
+ * failed opens); -1 for another word.
+ */
+int fl_sort_parse(const char *word);
+/*
+ * The checks of @a for top files (-x, --stacks, -s of another view);
+ * 0, or -1 with a message.
+ */
+int fl_check_args(const struct top_args *a, bool sorted, char *err,
+		  size_t errlen);
+
+/* @cur minus @prev (rows of struct fl_row), as sc_delta(). */
+int fl_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out);
+
+/* A shown row: a process's file (or failed name), or with -P a process. */
+struct fl_shown {
+	const struct fl_row *row;	/* the file's (NULL with -P) */
+	uint32_t tgid, files;		/* files: rows summed (-P) */
+	char comm[16];
+	uint64_t opens, open_fails, reads, read_errors, read_bytes;
+	uint64_t writes, write_errors, write_bytes;
+};
+
+struct fl_table {
+	struct fl_shown *r;
+	size_t n;
+	size_t total;			/* rows before the cut */
+	uint64_t opens, open_fails, reads, read_bytes, writes, write_bytes;
+};
+
+/*
+ * @s's rows (struct fl_row; the table points into them: @s outlives it),
+ * one per (process, file) or with -P summed per process; -p: that
+ * process; sorted by -s, cut (-n).
+ */
+int fl_build(const struct keyed_set *s, const struct top_args *a,
+	     struct fl_table *t);
+void fl_table_free(struct fl_table *t);
+/*
+ * PID COMM OPENS FAILS READS R_KB WRITES W_KB FSTYPE FILE (-P: FILES in
+ * place of FSTYPE FILE); a failed name's errnos after it ("ENOENT:5").
+ */
+void fl_render(FILE *f, const struct fl_table *t, const struct top_args *a);
+/*
+ * Added to @env: {"what":"files","by":"file"|"process","pid","sort",
+ * "opens","open_fails","reads","read_bytes","writes","write_bytes",
+ * "total","rows":[{"tgid","comm", by file: "name","fstype","dev","major",
+ * "minor","ino","errnos":[{"errno","name","count"}],"errno_other",
+ * "alias", -P: "files"; "opens","open_fails","reads","read_errors",
+ * "read_bytes","writes","write_errors","write_bytes"}]}.
+ */
+void fl_json(struct json_object *env, const struct fl_table *t,
+	     const struct top_args *a);
 
 #endif

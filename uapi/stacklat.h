@@ -640,4 +640,6 @@ enum stacklat_events_attr {
 /* a slow event's record (GET_EVENTS) */
 #include "stacklat_record.h"
 
+#include "stacklat_files.h"
+
 #endif /* _UAPI_STACKLAT_H */

@@ -733,6 +733,121 @@ static void test_futex(void **state)
 	free(d.r);
 }
 
+/* top files: its words, rows per file and per process, errnos, intervals */
+static void fl_fill(struct fl_row *r, uint32_t tgid, uint32_t dev, uint64_t ino,
+		    const char *name, uint64_t reads, uint64_t rbytes,
+		    uint64_t writes, uint64_t wbytes)
+{
+	memset(r, 0, sizeof(*r));
+	r->tgid = tgid;
+	r->dev = dev;
+	r->ino = ino;
+	snprintf(r->comm, sizeof(r->comm), "p%u", tgid);
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	snprintf(r->fstype, sizeof(r->fstype), "%s", dev ? "ext4" : "");
+	r->opens = dev ? 1 : 0;
+	r->reads = reads;
+	r->read_bytes = rbytes;
+	r->writes = writes;
+	r->write_bytes = wbytes;
+}
+
+static void test_files(void **state)
+{
+	struct fl_row rows[4], old[4];
+	struct keyed_set s = { rows, 4, 4, 1 }, p = { old, 4, 4, 1 }, d = { 0 };
+	struct json_object *env;
+	struct top_args a;
+	struct fl_table t;
+	char err[200];
+
+	(void)state;
+	assert_int_equal(parse("files", &a, err), 0);
+	assert_int_equal(a.what, TOP_FILES);
+	assert_int_equal(a.sort, TOP_SORT_BYTES);
+	assert_int_equal(parse("files -P -s reads 2 3", &a, err), 0);
+	assert_true(a.by_process);
+	assert_int_equal(a.sort, TOP_SORT_READS);
+	assert_int_equal(parse("files -s count", &a, err), 0);
+	assert_int_equal(a.sort, TOP_SORT_COUNT);
+	assert_int_equal(parse("files -x", &a, err), -1);
+	assert_non_null(strstr(err, "not for files"));
+	assert_int_equal(parse("files -s p99", &a, err), -1);
+	assert_int_equal(parse("files -P -p 3", &a, err), -1);
+	assert_int_equal(parse("syscalls -s bytes", &a, err), -1);
+	assert_non_null(strstr(err, "for files only"));
+	assert_int_equal(parse("disk -s wbytes", &a, err), -1);
+	/* process 10: a big file, a small one, a failed name; 20: one file */
+	fl_fill(&rows[0], 10, 254 << 20, 12, "big", 64, 1048576, 64, 1048576);
+	fl_fill(&rows[1], 10, 254 << 20, 13, "small", 3, 100, 0, 0);
+	fl_fill(&rows[2], 10, 0, 0, "missing", 0, 0, 0, 0);
+	rows[2].open_fails = 5;
+	rows[2].nerr = 1;
+	rows[2].errs[0].err = 2;
+	rows[2].errs[0].count = 5;
+	fl_fill(&rows[3], 20, 31, 2, "b", 75, 300000, 75, 300000);
+	assert_int_equal(parse("files -n 0", &a, err), 0);
+	assert_int_equal(fl_build(&s, &a, &t), 0);
+	assert_int_equal(t.n, 4);
+	assert_string_equal(t.r[0].row->name, "big");
+	assert_string_equal(t.r[1].row->name, "b");
+	assert_string_equal(t.r[2].row->name, "small");
+	assert_string_equal(t.r[3].row->name, "missing");
+	assert_int_equal(t.opens, 3);
+	assert_int_equal(t.open_fails, 5);
+	assert_int_equal(t.reads, 142);
+	env = json_object_new_object();
+	fl_json(env, &t, &a);
+	assert_non_null(strstr(json_object_to_json_string_ext(env, JSON_C_TO_STRING_PLAIN),
+			       "\"name\":\"missing\",\"fstype\":\"\",\"dev\":0,\"major\":0,\"minor\":0,\"ino\":0,\"errnos\":[{\"errno\":2,\"name\":\"ENOENT\",\"count\":5}]"));
+	assert_non_null(strstr(json_object_to_json_string_ext(env, JSON_C_TO_STRING_PLAIN),
+			       "\"name\":\"big\",\"fstype\":\"ext4\",\"dev\":266338304,\"major\":254,\"minor\":0,\"ino\":12"));
+	json_object_put(env);
+	fl_table_free(&t);
+	/* -p 10 -s opens: its failed name first */
+	assert_int_equal(parse("files -p 10 -s opens", &a, err), 0);
+	assert_int_equal(fl_build(&s, &a, &t), 0);
+	assert_int_equal(t.n, 3);
+	assert_string_equal(t.r[0].row->name, "missing");
+	fl_table_free(&t);
+	/* -P: process 10's rows summed */
+	assert_int_equal(parse("files -P", &a, err), 0);
+	assert_int_equal(fl_build(&s, &a, &t), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.r[0].tgid, 10);
+	assert_int_equal(t.r[0].files, 3);
+	assert_int_equal(t.r[0].reads, 67);
+	assert_int_equal(t.r[0].read_bytes, 1048676);
+	assert_int_equal(t.r[0].open_fails, 5);
+	assert_null(t.r[0].row);
+	fl_table_free(&t);
+	/* an interval: what happened since, errnos too */
+	memcpy(old, rows, sizeof(rows));
+	rows[0].reads += 2;
+	rows[0].read_bytes += 8192;
+	rows[2].open_fails += 2;
+	rows[2].errs[0].count += 1;
+	rows[2].errs[1].err = 13;
+	rows[2].errs[1].count = 1;
+	rows[2].nerr = 2;
+	assert_int_equal(fl_delta(&s, &p, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_string_equal(((struct fl_row *)d.r)[0].name, "big");
+	assert_int_equal(((struct fl_row *)d.r)[0].reads, 2);
+	assert_int_equal(((struct fl_row *)d.r)[0].read_bytes, 8192);
+	assert_int_equal(((struct fl_row *)d.r)[1].open_fails, 2);
+	assert_int_equal(((struct fl_row *)d.r)[1].errs[0].count, 1);
+	assert_int_equal(((struct fl_row *)d.r)[1].errs[1].count, 1);
+	free(d.r);
+	/* an errno count went down (a reset): the row counts whole */
+	memset(&d, 0, sizeof(d));
+	old[2].errs[0].count = 100;
+	assert_int_equal(fl_delta(&s, &p, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(((struct fl_row *)d.r)[1].open_fails, 7);
+	free(d.r);
+}
+
 /* top cpu: its words, and the split of on-CPU time as cputime_adjust() */
 static void test_cpu_args_split(void **state)
 {
@@ -1007,6 +1122,7 @@ int main(void)
 		cmocka_unit_test(test_offcpu_args),
 		cmocka_unit_test(test_offcpu_build),
 		cmocka_unit_test(test_futex),
+		cmocka_unit_test(test_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

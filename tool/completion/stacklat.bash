@@ -72,9 +72,13 @@ _stacklat()
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "-p --pid -x --errors -s --sort -n --top -P --process -j --json --stacks --help" -- "$cur")
 		elif [[ ${words[cword - 1]} == -s || ${words[cword - 1]} == --sort ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "count time total max p99" -- "$cur")
+			local sorts="count time total max p99" w
+			for w in "${words[@]}"; do
+				[[ $w == files ]] && sorts="bytes reads writes rbytes wbytes opens count"
+			done
+			mapfile -t COMPREPLY < <(compgen -W "$sorts" -- "$cur")
 		elif ((nargs == 0)); then
-			mapfile -t COMPREPLY < <(compgen -W "syscalls disk sched offcpu cpu futex lock" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "syscalls disk sched offcpu cpu futex lock files" -- "$cur")
 		fi
 		;;
 	enable | disable | reset)
