@@ -6,9 +6,14 @@
 # 12, 13, 14, 42, 47, 57, 62, 64, 72, 74 and 75's)
 # A device with a known service time T: null_blk completing each request
 # on a timer after T (irqmode=2, completion_nsec=T).
-#  - D2C of N direct reads is T: median within +-10 %, no sample under
-#    0.9 T, mean within -10 % .. +25 % (late timer interrupts under
-#    emulation pull it up);
+#  - D2C of N direct reads is T: no sample under 0.9 T (the device's
+#    timer never fires early), the time before dispatch (Q2D) a small
+#    part of it, and Q2C's sum the kernel's own: the read time of
+#    /sys/block/nullb0/stat (from each request's start to its end) grew by
+#    as much.  Not an upper bound against T: under emulation the timer
+#    fires late by whatever the host took from the guest (6.12 in a loaded
+#    fresh-clone check: median 14.9 ms for T = 10) - the kernel's own count
+#    says so too, and stacklat must agree with it, not with T;
 #  - an ext4 filesystem on a memory-backed null_blk with the same T: each
 #    fsync of a dirty page needs at least the data write and the journal
 #    commit, so fsync.fs >= 2T, and the split says where it went: the
@@ -24,25 +29,31 @@ sl_nullblk 1 irqmode=2 completion_nsec=$T queue_mode=2 gb=1
 sl_load
 echo "enable block" > "$SL_DBG/control"
 echo "filter block dev=nullb0" > "$SL_DBG/control"
+# the read time of the disk's stat (ms; field 4), before and after
+rt0=$(awk '{ print $4 }' /sys/block/nullb0/stat)
 dd if=/dev/nullb0 of=/dev/null bs=4k count=$N iflag=direct status=none
+rt1=$(awk '{ print $4 }' /sys/block/nullb0/stat)
 cat "$SL_DBG/block"
-python3 - "$("$SL_TOOL" show -j block)" "$N" "$T" <<'PY' || fail "D2C is not the device's service time"
+python3 - "$("$SL_TOOL" show -j block)" "$N" "$T" $((rt1 - rt0)) <<'PY' || fail "D2C is not the device's service time"
 import json, sys
 st = {s["name"]: s for p in json.loads(sys.argv[1])["pipelines"] for s in p["stages"]}
-n, t = int(sys.argv[2]), int(sys.argv[3])
-d = st["nullb0.D2C"]
-print("nullb0 D2C: count %d avg %.3f ms p50 %.3f ms min %.3f ms max %.3f ms (T = %.1f ms)" % (
-    d["count"], d["avg_ns"] / 1e6, d["p50_ns"] / 1e6, d["min_ns"] / 1e6, d["max_ns"] / 1e6, t / 1e6))
-assert d["count"] == n, d
-# the device's timer can fire late under emulation, never early: the
-# median is held to +-10 %, no sample may be shorter than 0.9 T, and the
-# mean, which a few late interrupts pull up, to -10 % .. +25 %
-assert d["min_ns"] >= 0.9 * t, ("min", d["min_ns"])
-assert 0.9 * t <= d["avg_ns"] <= 1.25 * t, ("avg", d["avg_ns"])
-assert 0.9 * t <= d["p50_ns"] <= 1.1 * t, ("p50", d["p50_ns"])
+n, t, kms = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+d, q, qd = st["nullb0.D2C"], st["nullb0.Q2C"], st["nullb0.Q2D"]
+print("nullb0 D2C: count %d avg %.3f ms p50 %.3f ms min %.3f ms max %.3f ms (T = %.1f ms); "
+      "Q2C %.1f ms in all, the kernel's read time %d ms" % (
+    d["count"], d["avg_ns"] / 1e6, d["p50_ns"] / 1e6, d["min_ns"] / 1e6, d["max_ns"] / 1e6,
+    t / 1e6, q["sum_ns"] / 1e6, kms))
+assert d["count"] == n and q["count"] == n, (d, q)
+# the device's timer never fires early
 assert d["min_ns"] >= 0.9 * t, ("a request completed before T", d["min_ns"])
-q = st["nullb0.Q2C"]
-assert q["count"] == n and q["sum_ns"] >= d["sum_ns"], q
+# the delay is the device's, not before it: most requests reach it at once
+assert qd["p50_ns"] < 0.1 * t, ("Q2D p50", qd["p50_ns"])
+# the kernel times each request from its start (blk_mq's start_time_ns, at
+# the request's allocation, just after Q) to its end (at C), in ns, and
+# prints the sum in ms: the two sums differ by the ms (1) and the bio's
+# way into a request N times (microseconds: 0.5 ms each allowed, for an
+# emulator's stall there)
+assert abs(q["sum_ns"] - kms * 1e6) <= 1e6 + n * 5e5, ("Q2C sum against the kernel's", q["sum_ns"], kms)
 PY
 
 # ext4 on a memory-backed null_blk with the same service time
@@ -100,7 +111,9 @@ assert waited >= 1.8 * t, ("the wait inside ext4 does not carry the device time"
 assert self_["avg_ns"] < 0.5 * t, ("ext4 itself is not the device", self_["avg_ns"])
 d = st[disk + ".D2C"]
 assert d["count"] >= 2 * n, d
-assert 0.9 * t <= d["p50_ns"] <= 1.1 * t, (disk + " D2C p50", d["p50_ns"])
+# each fsync waits for two device operations at least: their median is at
+# most half an fsync's mean (however late the device's timer fired)
+assert 0.9 * t <= d["p50_ns"] <= fs["avg_ns"] / 2, (disk + " D2C p50", d["p50_ns"])
 PY
 echo "filter block clear" > "$SL_DBG/control"
 echo "filter storage clear" > "$SL_DBG/control"
@@ -108,4 +121,4 @@ sl_unload
 cleanup
 trap - EXIT
 rmmod null_blk
-pass "D2C = T +-10% on null_blk (T=10ms, N=$N); ext4 fsync on it >= 2T, carried by the I/O wait, ext4 itself < T/2"
+pass "D2C >= T on null_blk (T=10ms, N=$N), Q2C's sum the kernel's own read time; ext4 fsync on it >= 2T, carried by the I/O wait, ext4 itself < T/2"
