@@ -15,10 +15,14 @@
       each client and server a thread of its own), rounds of them until
       the sockets retransmitted MIN segments in all (at most 12 rounds,
       and none begun after 180 s: a slow guest does fewer).
-  tcpretrans.py NS blackhole PORT N
+  tcpretrans.py NS blackhole PORT N [PEERNS PEERADDR]
       a connection is made, then netem loss 100 % is put on lo by this
       script (tc), 1000 bytes are sent, until N retransmissions: the RTO
       backoff; the socket is then aborted (no more retransmissions).
+      With PEERNS: the connection goes from NS to a server at PEERADDR in
+      namespace PEERNS (the scenario's veth pair between the two), and
+      nftables there drop every TCP segment to PORT that comes in (a
+      table "slbh" of this script's, gone after) instead.
   tcpretrans.py NS syn PORT N
       a non-blocking connect into a lossy lo, until N SYN
       retransmissions, then aborted.
@@ -40,6 +44,7 @@ KINDS = ("rto", "fast", "tlp", "syn", "synack", "other")
 
 
 def enter(ns):
+    """Into namespace @ns; returns the name, for a later enter() back."""
     libc = ctypes.CDLL(None, use_errno=True)
     fd = os.open("/run/netns/" + ns, os.O_RDONLY)
     if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
@@ -227,19 +232,47 @@ def abort(c):
     c.close()
 
 
-def blackhole(port, n):
-    c, s = pair(port)
-    subprocess.run(["tc", "qdisc", "add", "dev", "lo", "root", "netem",
-                    "loss", "100%"], check=True)
+def nft(ns, script):
+    subprocess.run(["ip", "netns", "exec", ns, "nft", "-f", "-"],
+                   input=script, text=True, check=True)
+
+
+def blackhole(port, n, ns, peer_ns=None, peer_addr=None):
+    """Without @peer_ns: netem loss 100 % on lo.  With it: the server in
+    @peer_ns (a socket keeps the namespace it was made in), the client in
+    @ns, and the peer drops what comes in: every retransmission sent and
+    lost (not one refused on the way out, which TCP would count a failure
+    and not back off)."""
+    if peer_ns:
+        enter(peer_ns)
+        srv = socket.socket()
+        srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        srv.bind((peer_addr, port))
+        srv.listen(1)
+        enter(ns)
+        c = socket.create_connection((peer_addr, port), timeout=60)
+        s, _ = srv.accept()
+        srv.close()
+        nft(peer_ns, "table inet slbh {\n chain in {\n"
+            "  type filter hook input priority 0; policy accept;\n"
+            "  tcp dport %d drop\n }\n}\n" % port)
+    else:
+        c, s = pair(port)
+        subprocess.run(["tc", "qdisc", "add", "dev", "lo", "root", "netem",
+                        "loss", "100%"], check=True)
     c.sendall(b"x" * 1000)
     wait_retrans(c, n)
     total, tab = consistent([c])
     backoff = info(c)[1]
     lport = c.getsockname()[1]
+    laddr = c.getsockname()[0]
     abort(c)
-    subprocess.run(["tc", "qdisc", "del", "dev", "lo", "root"], check=True)
+    if peer_ns:
+        nft(peer_ns, "delete table inet slbh\n")
+    else:
+        subprocess.run(["tc", "qdisc", "del", "dev", "lo", "root"], check=True)
     s.close()
-    return result(total, tab, backoff=backoff, lport=lport)
+    return result(total, tab, backoff=backoff, lport=lport, laddr=laddr)
 
 
 def syn(port, n):
@@ -264,7 +297,7 @@ def main():
     elif cmd == "parallel":
         out = parallel(port, int(arg), int(sys.argv[5]), int(sys.argv[6]))
     elif cmd == "blackhole":
-        out = blackhole(port, int(arg))
+        out = blackhole(port, int(arg), sys.argv[1], *sys.argv[5:7])
     elif cmd == "syn":
         out = syn(port, int(arg))
     else:

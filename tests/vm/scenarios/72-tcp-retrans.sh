@@ -7,14 +7,16 @@
 #  - netem loss 5 % on bulk transfers: the kinds add up to the sum of
 #    all sockets' tcpi_total_retrans exactly (read with nothing
 #    retransmitted between the two), and some are fast retransmits;
-#  - a peer blackholed after the handshake (loss 100 %, no tail loss
-#    probes): every retransmission is "rto", as many as the socket's
+#  - a peer blackholed after the handshake, across a veth pair into a
+#    second namespace whose nftables drop what comes in for the port (no
+#    tail loss probes): every retransmission is "rto", as many as the socket's
 #    tcpi_total_retrans and tcpi_backoff and as the kernel's own
 #    TcpRetransSegs (/proc/net/snmp of the namespace) moved, and the
 #    backoff shows: the last
 #    came 2^(n-1) times as long after its predecessor as the first after
 #    the original;
-#  - a connect into that blackhole: the SYN retransmissions, 1 s then 2 s
+#  - a connect into a blackhole (netem loss 100 % on the loopback): the
+#    SYN retransmissions, 1 s then 2 s
 #    after the previous SYN, as many as tcpi_total_retrans;
 #  - the per-remote-port stages hold them all;
 #  - stacks at the point (stacks tcpretrans on) during the blackhole: each
@@ -30,8 +32,8 @@ set -euo pipefail
 . "$SL_REPO/tests/vm/net.sh"
 
 TR=$SL_REPO/tests/vm/helpers/tcpretrans.py
-NS=slr NRTO=4
-trap 'ip netns del $NS 2>/dev/null || true' EXIT
+NS=slr NS2=slr2 NRTO=4
+trap 'ip netns del $NS 2>/dev/null || true; ip netns del $NS2 2>/dev/null || true' EXIT
 
 # the helper's failure, with its last words, as the verdict
 helper_failed() {
@@ -52,10 +54,10 @@ print(st.get(sys.argv[2], {}).get(sys.argv[3], 0))
 PY
 }
 
-# lines KIND LPORT RPORT STATE N: the tcpretrans lines waiting (read,
-# so consumed) are N, each of KIND from 127.0.0.1:LPORT to :RPORT in
-# STATE, from no process, with retrans 1..N in order; sets RTOS to their
-# rto_us values
+# lines KIND LPORT RPORT STATE N [LADDR RADDR]: the tcpretrans lines
+# waiting (read, so consumed) are N, each of KIND from LADDR:LPORT to
+# RADDR:RPORT (127.0.0.1 both by default) in STATE, from no process, with
+# retrans 1..N in order; sets RTOS to their rto_us values
 lines() {
 	local out bad
 	# in time order: the rings are per CPU and a reader takes from each
@@ -64,10 +66,10 @@ lines() {
 	out=$("$SL_TOOL" events -n "$(($5 + 1))" -d 2 tcpretrans 2>/dev/null | sort -n -k1,1) || true
 	echo "$out"
 	assert_eq "$1 lines" "$5" "$(grep -c ' tcpretrans ' <<<"$out" || true)"
-	bad=$(awk -v k="$1" -v l="$2" -v r="$3" -v st="$4" '
+	bad=$(awk -v k="$1" -v l="$2" -v r="$3" -v st="$4" -v la="${6:-127.0.0.1}" -v ra="${7:-127.0.0.1}" '
 		{ delete f; for (i = 6; i <= NF; i++) { split($i, a, "="); f[a[1]] = a[2] } }
-		!((k in f) && f["sport"] == l && f["dport"] == r && f["saddr"] == "127.0.0.1" &&
-		  f["daddr"] == "127.0.0.1" && f["state"] == st && $2 == "-" && $3 == "0/0" &&
+		!((k in f) && f["sport"] == l && f["dport"] == r && f["saddr"] == la &&
+		  f["daddr"] == ra && f["state"] == st && $2 == "-" && $3 == "0/0" &&
 		  f["retrans"] == NR) { print "line " NR ": " $0 }' <<<"$out")
 	[ -z "$bad" ] || fail "$1 lines: not the socket's: $bad"
 	RTOS=$(awk '{ for (i = 6; i <= NF; i++) if ($i ~ /^rto_us=/) { sub("rto_us=", "", $i); printf "%s ", $i } }' <<<"$out")
@@ -81,6 +83,8 @@ retrans_segs() {
 }
 
 sl_modprobe sch_netem
+sl_modprobe veth
+sl_modprobe nf_tables
 ip netns add $NS
 ip -n $NS link set lo mtu 1500
 # TCP hands the qdisc GSO packets of up to 64 KiB whatever lo's features
@@ -113,18 +117,24 @@ assert_eq "7201.retrans (the client's) + the server's port" "$tot" "$(js "$out" 
 xfers=$(js "$out" '.transfers')
 bulk_kinds=$(js "$out" '.kinds | to_entries | sort_by(.key) | map("\(.key)=\(.value)") | join(" ")')
 
-note "a peer blackholed after the handshake, no tail loss probe"
+note "a peer across a veth pair blackholed by its nftables after the handshake, no tail loss probe"
+ip netns add $NS2
+ip link add sl72a netns $NS type veth peer name sl72b netns $NS2
+ip -n $NS addr add 10.72.0.1/24 dev sl72a
+ip -n $NS2 addr add 10.72.0.2/24 dev sl72b
+ip -n $NS link set sl72a up
+ip -n $NS2 link set sl72b up
 ip netns exec $NS sysctl -qw net.ipv4.tcp_early_retrans=0
 ctl reset
 ctl threshold tcpretrans all
 ctl stacks tcpretrans on
 rs0=$(retrans_segs)
-out=$(python3 "$TR" $NS blackhole 7202 $NRTO 2>/tmp/sl-tr.err) ||
+out=$(python3 "$TR" $NS blackhole 7202 $NRTO $NS2 10.72.0.2 2>/tmp/sl-tr.err) ||
 	helper_failed blackhole
 echo "$out"
 cat "$SL_DBG/tcpretrans"
 n=$(js "$out" '.total_retrans')
-lines rto "$(js "$out" '.lport')" 7202 ESTAB "$n"
+lines rto "$(js "$out" '.lport')" 7202 ESTAB "$n" 10.72.0.1 10.72.0.2
 # the RTO each line shows is the one its timer ran with: the kernel
 # doubles it after each (tcp_retransmit_timer: icsk_rto << 1), exactly
 read -ra r <<<"$RTOS"
