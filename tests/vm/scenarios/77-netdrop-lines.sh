@@ -19,6 +19,12 @@
 #    stack table counts every drop once: its counts add up to the lines,
 #    the UDP receive stacks' to K, their sums to the bytes the histogram
 #    has for those drops; another pipeline is refused stacks;
+#  - netem loss on a veth (to a receiver in a namespace of its own, the
+#    neighbour entry permanent): the sender's qdisc drops some of KV
+#    datagrams; exactly as many lines as the qdisc's own "dropped" count,
+#    each on that interface, with one reason (its name has QDISC in it
+#    where the kernel names reasons; 5.10: the function that freed them),
+#    and the datagrams the receiver got plus those are KV;
 #  - a drop storm under event_rate=100 (10 lines of a pipeline per CPU in
 #    each 100 ms window): S drops are each a line or counted suppressed,
 #    exactly (the rings hold them all: no overrun), and the histogram still
@@ -187,6 +193,76 @@ PY
 [ -z "$bad" ] || fail "stacks: $bad"
 echo "ok: $K drops: $K lines with their stacks, the table counts each once"
 "$SL_TOOL" stacks off netdrop
+
+note "netem loss on a veth: the qdisc's own drops, a line each"
+KV=200 PV=7712
+sl_modprobe veth
+sl_modprobe sch_netem
+ip netns add sl77
+trap 'ip netns del sl77 2>/dev/null || true' EXIT
+ip link add sl77a type veth peer name sl77b netns sl77
+# nothing but the datagrams on the pair: IPv6 off on both ends (no router
+# solicitations, no DAD), no ARP through the lossy qdisc (below)
+sysctl -qw net.ipv6.conf.sl77a.disable_ipv6=1
+ip netns exec sl77 sysctl -qw net.ipv6.conf.sl77b.disable_ipv6=1
+ip addr add 10.77.0.1/24 dev sl77a
+ip -n sl77 addr add 10.77.0.2/24 dev sl77b
+ip link set sl77a up
+ip -n sl77 link set sl77b up
+ip neigh replace 10.77.0.2 dev sl77a nud permanent \
+	lladdr "$(ip -n sl77 -br link show sl77b | awk '{ print $3 }')"
+tc qdisc add dev sl77a root netem loss 30%
+ip netns exec sl77 python3 - $PV $KV > /tmp/sl-77v.rx <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("10.77.0.2", int(sys.argv[1])))
+s.settimeout(3)
+print("ready", flush=True)
+n = 0
+try:
+    while n < int(sys.argv[2]):
+        s.recv(2048)
+        n += 1
+except socket.timeout:
+    pass
+print(n)
+PY
+rx=$!
+for _ in $(seq 200); do grep -q ready /tmp/sl-77v.rx 2>/dev/null && break; sleep 0.05; done
+ctl filter netdrop clear iface=sl77a
+ctl reset netdrop
+python3 - $PV $KV <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[2])):
+    s.sendto(b"v" * 100, ("10.77.0.2", int(sys.argv[1])))
+PY
+wait $rx
+got=$(tail -n 1 /tmp/sl-77v.rx)
+qd=$(tc -s qdisc show dev sl77a | awk '/dropped/ { for (i = 1; i < NF; i++) if ($i == "(dropped") { sub(",", "", $(i + 1)); print $(i + 1) } }')
+"$SL_TOOL" events -j -d 2 netdrop >/tmp/sl-77v.ev 2>/dev/null || true
+cat "$SL_DBG/netdrop"
+note "netem: $KV datagrams, $got received, the qdisc dropped $qd"
+assert_eq "received + the qdisc's drops" $KV $((got + qd))
+read -r nl nif reasons <<<"$(python3 - /tmp/sl-77v.ev <<'PY'
+import json, sys
+ev = [json.loads(l)["event"] for l in open(sys.argv[1]) if '"event"' in l]
+r = sorted({(e["stages"][0]["name"] if e["stages"] else "?") for e in ev})
+print(len(ev), sum(1 for e in ev if e.get("ifname") == "sl77a" and e.get("daddr") == "10.77.0.2"), ",".join(r) or "-")
+PY
+)"
+note "lines $nl, reasons $reasons"
+assert_eq "netdrop lines on sl77a (= the qdisc's drops)" "$qd" "$nl"
+assert_eq "... each to the receiver on sl77a" "$qd" "$nif"
+[ "$qd" -gt 0 ] || fail "netem dropped nothing of $KV at 30 %"
+case $reasons in
+*,*) fail "more than one reason: $reasons" ;;
+esac
+if grep -qE ' (drop_reasons|drop_reasons_by_subsys)$' /proc/kallsyms; then
+	[[ $reasons == *QDISC* ]] || fail "reason $reasons, not a qdisc's"
+fi
+ip netns del sl77
+trap - EXIT
 ctl threshold netdrop 0
 ctl disable netdrop
 sl_unload
