@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernels: 5.10 6.1 6.12 7.3
-# (not 6.1-rt: the hooks are 70 and 71's, on 6.1's kernel)
+# kernels: all
+# (issue 28: the identity lines on every kernel of the matrix; on 6.1-rt
+# the connects and accepts run in preemptible softirq threads)
 # tcpconnect and tcpaccept identity lines ("threshold PIPELINE all"): one
 # process connects N4 times over 127.0.0.1 and N6 times over ::1 to its
 # own listener (accepted by its other thread) and M times to a closed port.

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernels: 5.10 6.12 7.3
-# (5.10 has no drop reason names: the stage is the dropping function; 6.12
-# and 7.3 name reasons by subsystem lists; 7.3 runs with preempt=full)
+# kernels: all
+# (issue 28: on every kernel of the matrix.  5.10 has no drop reason
+# names: the stage is the dropping function; 6.1 names reasons by one
+# list, 6.12 and 7.3 by subsystem lists; 7.3 runs with preempt=full, and
+# 6.1-rt drops in softirq threads)
 # netdrop lines (events --all netdrop): one line for every drop.
 #  - N4 datagrams from a socket bound to port SP to a closed UDP port on
 #    127.0.0.1 and N6 to one on ::1: a line for every drop the histogram
