@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernels: all
+# kernels: 5.10 6.12 7.3
 # The nettop pipeline (issue 29, top net): bytes and calls sent and
 # received per process, by protocol and by peer, exactly.
 #  - four sl-net pairs at once, over TCP and UDP: loopback IPv4
@@ -111,7 +111,7 @@ peer() {
 }
 while read -r n sns cns a ca tp up N M K L v; do
 	# shellcheck disable=SC2034 # the helpers' words, by name
-	read -r _ s trecvs trbytes tsends tsbytes urecvs urbytes tcpi tpeer upeer < "$T/S$n"
+	read -r _ s trecvs trbytes tsends tsbytes urecvs urbytes tcpi tpeer upeer <<< "$(grep "^done" "$T/S$n")"
 	# shellcheck disable=SC2034
 	read -r _ c ctsends ctsbytes ctrecvs ctrbytes cusends cusbytes ctcpi tl ul < "$T/C$n"
 	note "$n: client $c: tcp $ctsends sends $ctsbytes bytes, udp $cusends x $L; server $s: tcp $trecvs recvs $trbytes bytes, udp $urecvs"
@@ -203,7 +203,7 @@ for line in open(t + "/truth"):
         assert [r[0][f] for f in ("sends", "send_bytes", "recvs", "recv_bytes")] == tot, (n, p, r, tot)
 print("ok: top net -p, -r and -P agree with the helpers' counts")
 PY
-read -r _ _ lo4c N M K L _ _ cts _ < <(grep '^lo4 ' "$T/truth")
+read -r _ _ lo4c N M K L _ _ cts _ <<< "$(grep "^lo4 " "$T/truth")"
 grep -Eq "^$lo4c +sl-net +tcp4 +$cts +$((N * M / 1024)) +1 +0$" "$T/top.txt" ||
 	fail "top net text: the lo4 client's tcp4 row is not '$cts $((N * M / 1024)) 1 0'"
 touch "$T/quit"
