@@ -180,6 +180,27 @@ static void fl_show(const struct top_args *a, const struct keyed_set *s, bool ma
 	fl_table_free(&t);
 }
 
+static void nt_show(const struct top_args *a, const struct keyed_set *s, bool max,
+		    struct json_object *env)
+{
+	struct nt_table t;
+
+	(void)max;	/* net keeps no maximum */
+	if (nt_build(s, a, &t))
+		fatal("out of memory");
+	if (env) {
+		nt_json(env, &t, a);
+	} else {
+		printf(": %llu KiB sent in %llu calls, %llu KiB received in %llu calls\n",
+		       (unsigned long long)(t.send_bytes / 1024),
+		       (unsigned long long)t.sends,
+		       (unsigned long long)(t.recv_bytes / 1024),
+		       (unsigned long long)t.recvs);
+		nt_render(stdout, &t, a);
+	}
+	nt_table_free(&t);
+}
+
 static void lk_show(const struct top_args *a, const struct keyed_set *s, bool max,
 		    struct json_object *env)
 {
@@ -388,6 +409,8 @@ int cmd_top(int argc, char **argv)
 			       lk_delta, lk_show },
 		[TOP_FILES] = { "files", "file I/O", "calls", sl_nl_get_files,
 				fl_delta, fl_show },
+		[TOP_NET] = { "nettop", "network traffic", "calls", sl_nl_get_nettop,
+			      nt_delta, nt_show },
 	};
 	struct top_args a;
 	char err[160];

@@ -226,6 +226,19 @@ struct fl_row {
 	uint64_t writes, write_errors, write_bytes, alias;
 };
 
+/*
+ * A nettop row (GET_KEYED of "nettop"): one process's calls of one
+ * protocol (kind STACKLAT_NT_KIND_PROTO), or of one protocol, local port
+ * and peer (STACKLAT_NT_KIND_PEER; raddr 16 bytes, IPv4 as ::ffff:a.b.c.d).
+ */
+struct nt_row {
+	uint32_t tgid, kind, proto, lport, rport;
+	char comm[16];
+	uint8_t raddr[16];
+	uint64_t sends, send_errors, send_bytes;
+	uint64_t recvs, recv_errors, recv_bytes, alias;
+};
+
 /* ---- a keyed pipeline's rows (GET_KEYED) ------------------------------- */
 
 /*

@@ -33,6 +33,7 @@ void sl_nl_get_cpu(struct keyed_set *s);
 void sl_nl_get_futex(struct keyed_set *s);
 void sl_nl_get_lock(struct keyed_set *s);
 void sl_nl_get_files(struct keyed_set *s);
+void sl_nl_get_nettop(struct keyed_set *s);
 void keyed_set_free(struct keyed_set *s);
 
 /* Every live entry of the in-flight table (of @pipe, or all). */

@@ -274,6 +274,37 @@ void sl_nl_get_files(struct keyed_set *s)
 	get_keyed("files", sizeof(struct fl_row), fill_fl_row, s);
 }
 
+static int fill_nt_row(void *row, struct nlattr *nest)
+{
+	struct nlattr *t[STACKLAT_NT_A_MAX + 1];
+	struct nt_row *r = row;
+
+	if (nla_parse_nested(t, STACKLAT_NT_A_MAX, nest, NULL) ||
+	    !t[STACKLAT_NT_A_TGID] || !t[STACKLAT_NT_A_PROTO])
+		return -EINVAL;
+	r->tgid = get_u32(t[STACKLAT_NT_A_TGID]);
+	copy_str(r->comm, sizeof(r->comm), t[STACKLAT_NT_A_COMM]);
+	r->kind = get_u32(t[STACKLAT_NT_A_KIND]);
+	r->proto = get_u32(t[STACKLAT_NT_A_PROTO]);
+	r->lport = get_u32(t[STACKLAT_NT_A_LPORT]);
+	r->rport = get_u32(t[STACKLAT_NT_A_RPORT]);
+	if (t[STACKLAT_NT_A_RADDR] && nla_len(t[STACKLAT_NT_A_RADDR]) == 16)
+		memcpy(r->raddr, nla_data(t[STACKLAT_NT_A_RADDR]), 16);
+	r->sends = get_u64(t[STACKLAT_NT_A_SENDS]);
+	r->send_errors = get_u64(t[STACKLAT_NT_A_SEND_ERRORS]);
+	r->send_bytes = get_u64(t[STACKLAT_NT_A_SEND_BYTES]);
+	r->recvs = get_u64(t[STACKLAT_NT_A_RECVS]);
+	r->recv_errors = get_u64(t[STACKLAT_NT_A_RECV_ERRORS]);
+	r->recv_bytes = get_u64(t[STACKLAT_NT_A_RECV_BYTES]);
+	r->alias = get_u64(t[STACKLAT_NT_A_ALIAS]);
+	return 0;
+}
+
+void sl_nl_get_nettop(struct keyed_set *s)
+{
+	get_keyed("nettop", sizeof(struct nt_row), fill_nt_row, s);
+}
+
 static int fill_lk_row(void *row, struct nlattr *nest)
 {
 	struct nlattr *t[STACKLAT_LK_A_MAX + 1];

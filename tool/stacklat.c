@@ -106,7 +106,8 @@ static const struct subcommand subcommands[] = {
 	  "       stacklat top cpu [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top futex [-p PID] [-P] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top lock [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
-	  "       stacklat top files [-p PID] [-P] [-s bytes|reads|writes|rbytes|wbytes|opens|count] [-n N] [-j] [INTERVAL [COUNT]]",
+	  "       stacklat top files [-p PID] [-P] [-s bytes|reads|writes|rbytes|wbytes|opens|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top net [-p PID] [-P|-r] [-s bytes|sent|recv|count] [-n N] [-j] [INTERVAL [COUNT]]",
 	  "The most frequent system calls, by name, with their failures by errno and\n"
 	  "their time - bcc's syscount, from the syscalls pipeline (per process and\n"
 	  "syscall in the kernel).  top disk: the processes reading and writing the\n"
@@ -122,7 +123,9 @@ static const struct subcommand subcommands[] = {
 	  "top lock: kernel lock contention per lock type and caller - perf lock\n"
 	  "contention, without BPF - from the lock pipeline (5.19+).  top files:\n"
 	  "opens, reads and writes per process and file - bcc's filetop, SystemTap's\n"
-	  "iostats.stp - from the files pipeline.",
+	  "iostats.stp - from the files pipeline.  top net: bytes and calls sent and\n"
+	  "received per process and protocol - bcc's tcptop, socktop - from the\n"
+	  "nettop pipeline.",
 	  "Without INTERVAL: the counts since the pipeline was enabled or reset; if it\n"
 	  "is disabled, top enables it, counts until Ctrl-C, prints and disables it\n"
 	  "(enabling needs CAP_SYS_ADMIN or CAP_PERFMON).  With INTERVAL (seconds, may\n"
@@ -199,7 +202,17 @@ static const struct subcommand subcommands[] = {
 	  "pread64(2), write(2) and pwrite64(2) calls (vfs_read, vfs_write) and the\n"
 	  "kernel's reads and writes for the process (exec reading the program), as\n"
 	  "/proc/PID/io counts them; readv, writev, sendfile, splice, io_uring and\n"
-	  "mmap are not seen.\n" },
+	  "mmap are not seen.\n"
+	  "\n"
+	  "top net: a row per process and protocol (tcp4, tcp6, udp4, udp6: the\n"
+	  "socket's family): PID COMM PROTO SENDS TX_KB RECVS RX_KB; -P (--process)\n"
+	  "per process; -r (--peers) per process, protocol, local port and peer\n"
+	  "(LPORT PEER: the socket's, or the address sendto named or recvfrom\n"
+	  "returned; * none).  -s bytes (sent + received, default), sent, recv or\n"
+	  "count (all calls).  The calls are tcp_sendmsg, tcp_recvmsg, udp_sendmsg,\n"
+	  "udp_recvmsg, udpv6_sendmsg, udpv6_recvmsg returning, for the process that\n"
+	  "made them; peer rows are bounded by the table (what does not fit is\n"
+	  "counted: keyed full in status).\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

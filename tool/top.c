@@ -24,6 +24,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		{ "process", no_argument, NULL, 'P' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "stacks", no_argument, NULL, 'S' },
+		{ "peers", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool sorted = false;
@@ -34,7 +35,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 	a->top = 10;
 	opterr = 0;
 	optind = 0;	/* GNU: start over (the tests parse many lines) */
-	while ((o = getopt_long(argc, argv, ":p:xs:n:Pj", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, ":p:xs:n:Pjr", lo, NULL)) != -1) {
 		switch (o) {
 		case 'p':
 			if (parse_u64_range(optarg, 1, 4194304, &v)) {
@@ -58,8 +59,10 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 				a->sort = TOP_SORT_P99;
 			} else if (fl_sort_parse(optarg) >= 0) {
 				a->sort = (enum top_sort)fl_sort_parse(optarg);
+			} else if (nt_sort_parse(optarg) >= 0) {
+				a->sort = (enum top_sort)nt_sort_parse(optarg);
 			} else {
-				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu, cpu, futex, lock: 'total', 'max', 'p99', 'count'; files: 'bytes', 'reads', 'writes', 'rbytes', 'wbytes', 'opens'), not '%s'",
+				snprintf(err, errlen, "-s: 'count' or 'time' (sched, offcpu, cpu, futex, lock: 'total', 'max', 'p99', 'count'; files: 'bytes', 'reads', 'writes', 'rbytes', 'wbytes', 'opens'; net: 'bytes', 'sent', 'recv'), not '%s'",
 					 optarg);
 				return -1;
 			}
@@ -78,6 +81,9 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 			break;
 		case 'S':
 			a->stacks = true;
+			break;
+		case 'r':
+			a->peers = true;
 			break;
 		case ':':
 			snprintf(err, errlen, "%s needs a value", argv[optind - 1]);
@@ -107,10 +113,14 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		a->what = TOP_FILES;
 		if (!sorted)
 			a->sort = TOP_SORT_BYTES;
+	} else if (i < argc && !strcmp(argv[i], "net")) {
+		a->what = TOP_NET;
+		if (!sorted)
+			a->sort = TOP_SORT_BYTES;
 	} else if (i >= argc || strcmp(argv[i], "syscalls")) {
 		snprintf(err, errlen, i < argc ?
-			 "'%s': 'syscalls', 'disk', 'sched', 'offcpu', 'cpu', 'futex', 'lock' or 'files' can be shown" :
-			 "what? (syscalls, disk, sched, offcpu, cpu, futex, lock or files)%s", i < argc ? argv[i] : "");
+			 "'%s': 'syscalls', 'disk', 'sched', 'offcpu', 'cpu', 'futex', 'lock', 'files' or 'net' can be shown" :
+			 "what? (syscalls, disk, sched, offcpu, cpu, futex, lock, files or net)%s", i < argc ? argv[i] : "");
 		return -1;
 	}
 	i++;
@@ -133,10 +143,20 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		snprintf(err, errlen, "unexpected '%s'", argv[i]);
 		return -1;
 	}
+	if (a->what == TOP_NET)
+		return nt_check_args(a, err, errlen);
+	if (a->peers) {
+		snprintf(err, errlen, "-r: for net only");
+		return -1;
+	}
+	if (a->what == TOP_FILES && a->sort >= TOP_SORT_SENT) {
+		snprintf(err, errlen, "-s sent, recv: for net only");
+		return -1;
+	}
 	if (a->what == TOP_FILES)
 		return fl_check_args(a, sorted, err, errlen);
 	if (a->sort >= TOP_SORT_BYTES) {
-		snprintf(err, errlen, "-s bytes, reads, writes, rbytes, wbytes, opens: for files only");
+		snprintf(err, errlen, "-s bytes, reads, writes, rbytes, wbytes, opens: for files only; sent, recv: for net only");
 		return -1;
 	}
 	if (a->what == TOP_DISK && (a->errors || a->by_process || sorted)) {

@@ -20,13 +20,14 @@
 
 /*
  * TOP_SORT_TIME is sched's "total"; MAX and P99 are sched's only; from
- * TOP_SORT_BYTES on top files' only (fl_sort_parse())
+ * TOP_SORT_BYTES on top files' only (fl_sort_parse()), but BYTES (net's
+ * too), SENT and RECV top net's only (nt_sort_parse())
  */
 enum top_sort { TOP_SORT_COUNT, TOP_SORT_TIME, TOP_SORT_MAX, TOP_SORT_P99,
 		TOP_SORT_BYTES, TOP_SORT_READS, TOP_SORT_WRITES, TOP_SORT_RBYTES,
-		TOP_SORT_WBYTES, TOP_SORT_OPENS };
+		TOP_SORT_WBYTES, TOP_SORT_OPENS, TOP_SORT_SENT, TOP_SORT_RECV };
 enum top_what { TOP_SYSCALLS, TOP_DISK, TOP_SCHED, TOP_OFFCPU, TOP_CPU, TOP_FUTEX,
-		TOP_LOCK, TOP_FILES };
+		TOP_LOCK, TOP_FILES, TOP_NET };
 
 struct top_args {
 	enum top_what what;
@@ -34,6 +35,7 @@ struct top_args {
 	bool errors;		/* -x: failed calls only, by errno */
 	bool by_process;	/* -P: a row per process (syscalls, futex) */
 	bool stacks;		/* --stacks (offcpu): a row per stack */
+	bool peers;		/* -r (net): a row per local port and peer */
 	enum top_sort sort;
 	uint32_t pid;		/* -p: that process only; 0 all */
 	uint64_t top;		/* -n: rows shown; 0 all */
@@ -495,6 +497,70 @@ void fl_render(FILE *f, const struct fl_table *t, const struct top_args *a);
  * "read_bytes","writes","write_errors","write_bytes"}]}.
  */
 void fl_json(struct json_object *env, const struct fl_table *t,
+	     const struct top_args *a);
+
+/* ---- top net (top_net.c) --------------------------------------------- */
+
+/*
+ * The sort of -s WORD for top net: "bytes" (sent + received, the
+ * default), "sent", "recv"; -1 for another word ("count", all calls, is
+ * every view's).
+ */
+int nt_sort_parse(const char *word);
+/*
+ * The checks of @a for top net (-x, --stacks, -s of another view, -r
+ * with -P); 0, or -1 with a message.
+ */
+int nt_check_args(const struct top_args *a, char *err, size_t errlen);
+
+/* @cur minus @prev (rows of struct nt_row), as sc_delta(). */
+int nt_delta(const struct keyed_set *cur, const struct keyed_set *prev,
+	     struct keyed_set *out);
+
+/*
+ * A shown row: a process's traffic of one protocol, or with -P of all, or
+ * with -r of one protocol, local port and peer.
+ */
+struct nt_shown {
+	const struct nt_row *row;	/* the protocol's or peer's (NULL with -P) */
+	uint32_t tgid;
+	char comm[16];
+	uint64_t sends, send_errors, send_bytes;
+	uint64_t recvs, recv_errors, recv_bytes;
+};
+
+struct nt_table {
+	struct nt_shown *r;
+	size_t n;
+	size_t total;			/* rows before the cut */
+	uint64_t sends, send_bytes, recvs, recv_bytes;
+	uint64_t alias;			/* -r: updates of another peer in a row */
+};
+
+/*
+ * @s's rows (struct nt_row; the table points into them: @s outlives it):
+ * the protocol rows, per (process, protocol) or with -P summed per
+ * process, or with -r the peer rows; -p: that process; sorted by -s, cut
+ * (-n).
+ */
+int nt_build(const struct keyed_set *s, const struct top_args *a,
+	     struct nt_table *t);
+void nt_table_free(struct nt_table *t);
+/* "1.2.3.4" or "::1" (an IPv4 address as ::ffff:a.b.c.d: the IPv4 form), "*" for none */
+const char *nt_addr(const uint8_t *a, char *buf, size_t len);
+/*
+ * PID COMM PROTO SENDS TX_KB RECVS RX_KB (-P: no PROTO; -r: LPORT PEER
+ * after PROTO).
+ */
+void nt_render(FILE *f, const struct nt_table *t, const struct top_args *a);
+/*
+ * Added to @env: {"what":"net","by":"proto"|"process"|"peer","pid",
+ * "sort","sends","send_bytes","recvs","recv_bytes","total","rows":[
+ * {"tgid","comm", by proto and peer: "proto"; by peer: "lport","raddr",
+ * "rport","alias"; "sends","send_errors","send_bytes","recvs",
+ * "recv_errors","recv_bytes"}]}.
+ */
+void nt_json(struct json_object *env, const struct nt_table *t,
 	     const struct top_args *a);
 
 #endif

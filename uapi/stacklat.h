@@ -641,5 +641,6 @@ enum stacklat_events_attr {
 #include "stacklat_record.h"
 
 #include "stacklat_files.h"
+#include "stacklat_nettop.h"
 
 #endif /* _UAPI_STACKLAT_H */

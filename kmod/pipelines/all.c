@@ -29,6 +29,7 @@ struct sl_pipeline *const sl_all_pipelines[] = {
 	&sl_pipe_futex,
 	&sl_pipe_lock,
 	&sl_pipe_files,
+	&sl_pipe_nettop,
 };
 
 const unsigned int sl_all_npipelines = ARRAY_SIZE(sl_all_pipelines);

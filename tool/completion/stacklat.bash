@@ -70,15 +70,16 @@ _stacklat()
 		;;
 	top)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "-p --pid -x --errors -s --sort -n --top -P --process -j --json --stacks --help" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "-p --pid -x --errors -s --sort -n --top -P --process -r --peers -j --json --stacks --help" -- "$cur")
 		elif [[ ${words[cword - 1]} == -s || ${words[cword - 1]} == --sort ]]; then
 			local sorts="count time total max p99" w
 			for w in "${words[@]}"; do
 				[[ $w == files ]] && sorts="bytes reads writes rbytes wbytes opens count"
+				[[ $w == net ]] && sorts="bytes sent recv count"
 			done
 			mapfile -t COMPREPLY < <(compgen -W "$sorts" -- "$cur")
 		elif ((nargs == 0)); then
-			mapfile -t COMPREPLY < <(compgen -W "syscalls disk sched offcpu cpu futex lock files" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "syscalls disk sched offcpu cpu futex lock files net" -- "$cur")
 		fi
 		;;
 	enable | disable | reset)
