@@ -49,7 +49,7 @@ grep -q "filter: none" "$SL_DBG/status" || fail "filter not cleared"
 # storage's frames, which it records itself) is refused, through the
 # control file, netlink and the tool, naming the pipeline, and allocates no
 # rings; 0 (off) is accepted; every other pipeline takes a threshold
-noev="netsize storage disktop stacks sched cpu futex lock files"
+noev="netsize storage disktop stacks sched cpu futex lock files nettop"
 rings_kib() { sed -n 's/^events: .*, \([0-9]*\) KiB of rings,.*/\1/p' "$SL_DBG/status"; }
 for p in $noev; do
 	dmesg -C
