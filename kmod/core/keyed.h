@@ -216,6 +216,41 @@ static __always_inline unsigned int sl_keyed_bucket(u64 ns)
 	return min_t(unsigned int, b, STACKLAT_SC_NBUCKETS - 1);
 }
 
+/*
+ * A row's errno counts: STACKLAT_SC_ERRNOS slots of errno << 48 | count,
+ * the first free one taken by a new errno, the rest counted in *@other.
+ * Add @n calls that failed with @err (probe context: 1; a fold: a CPU
+ * buffer's count).
+ */
+#define SL_KEYED_ERRNO_SHIFT	48
+#define SL_KEYED_ERRNO_COUNT	(BIT_ULL(SL_KEYED_ERRNO_SHIFT) - 1)
+
+static __always_inline void sl_keyed_errno_add(u64 *slots, u64 *other,
+					       u64 err, u64 n)
+{
+	unsigned int i;
+
+	for (i = 0; i < STACKLAT_SC_ERRNOS; i++) {
+		if (!slots[i])
+			slots[i] = err << SL_KEYED_ERRNO_SHIFT;
+		if (slots[i] >> SL_KEYED_ERRNO_SHIFT == err) {
+			slots[i] += n;
+			return;
+		}
+	}
+	*other += n;
+}
+
+/* Fold @src's errno slots into @dst's (sl_keyed_errno_add()). */
+static inline void sl_keyed_errno_merge(u64 *dst, u64 *other, const u64 *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < STACKLAT_SC_ERRNOS && src[i]; i++)
+		sl_keyed_errno_add(dst, other, src[i] >> SL_KEYED_ERRNO_SHIFT,
+				   src[i] & SL_KEYED_ERRNO_COUNT);
+}
+
 /* A task's name @from (16 bytes, may change under us) into a row's @c. */
 static __always_inline void sl_keyed_name(char *c, const char *from)
 {

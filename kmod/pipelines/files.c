@@ -100,8 +100,8 @@ enum {
 	LV_NVALS = LV_FSTYPE + STACKLAT_FL_FSTYPE_MAX / 8
 };
 
-#define FL_ERRNO_SHIFT	48
-#define FL_COUNT_MASK	(BIT_ULL(FL_ERRNO_SHIFT) - 1)
+#define FL_ERRNO_SHIFT	SL_KEYED_ERRNO_SHIFT
+#define FL_COUNT_MASK	SL_KEYED_ERRNO_COUNT
 #define FL_KEY_NAME	BIT(31)		/* a name row */
 
 /* Value stages: the bytes each read and write returned. */
@@ -146,26 +146,6 @@ static __always_inline unsigned int sl_fl_copy(char *to, const char *from,
 	}
 	to[i] = '\0';
 	return i;
-}
-
-/* The errno @err counted in row @v's slots. */
-static __always_inline void sl_fl_errno(u64 *v, u64 err)
-{
-	unsigned int i;
-	u64 s;
-
-	for (i = 0; i < STACKLAT_SC_ERRNOS; i++) {
-		s = v[LV_ERRNO + i];
-		if (!s) {
-			v[LV_ERRNO + i] = err << FL_ERRNO_SHIFT | 1;
-			return;
-		}
-		if (s >> FL_ERRNO_SHIFT == err) {
-			v[LV_ERRNO + i] = s + 1;
-			return;
-		}
-	}
-	v[LV_ERRNO_OTHER]++;
 }
 
 /*
@@ -229,7 +209,8 @@ static __always_inline void sl_fl_count(struct sl_pipeline *p,
 			break;
 		case FL_OPEN_FAIL:
 			v[LV_OFAILS]++;
-			sl_fl_errno(v, (u64)-ret);
+			sl_keyed_errno_add(&v[LV_ERRNO], &v[LV_ERRNO_OTHER],
+					   (u64)-ret, 1);
 			break;
 		case FL_READ:
 			v[LV_READS]++;
@@ -365,8 +346,7 @@ static struct sl_hook sl_fl_hooks[] = {
 static void sl_fl_merge(u64 *dst, const u64 *src, unsigned int nvals,
 			bool fresh)
 {
-	unsigned int i, j;
-	u64 err;
+	unsigned int i;
 
 	if (fresh) {
 		dst[LV_DEV] = src[LV_DEV];
@@ -382,22 +362,8 @@ static void sl_fl_merge(u64 *dst, const u64 *src, unsigned int nvals,
 	for (i = LV_ERRNO_OTHER; i <= LV_WBYTES; i++)
 		dst[i] += src[i];
 	dst[LV_ALIAS] += src[LV_ALIAS];
-	for (i = 0; i < STACKLAT_SC_ERRNOS && src[LV_ERRNO + i]; i++) {
-		err = src[LV_ERRNO + i] >> FL_ERRNO_SHIFT;
-		for (j = 0; j < STACKLAT_SC_ERRNOS; j++) {
-			if (!dst[LV_ERRNO + j] ||
-			    dst[LV_ERRNO + j] >> FL_ERRNO_SHIFT == err)
-				break;
-		}
-		if (j < STACKLAT_SC_ERRNOS) {
-			if (!dst[LV_ERRNO + j])
-				dst[LV_ERRNO + j] = err << FL_ERRNO_SHIFT;
-			dst[LV_ERRNO + j] += src[LV_ERRNO + i] & FL_COUNT_MASK;
-		} else {
-			dst[LV_ERRNO_OTHER] += src[LV_ERRNO + i] &
-					       FL_COUNT_MASK;
-		}
-	}
+	sl_keyed_errno_merge(&dst[LV_ERRNO], &dst[LV_ERRNO_OTHER],
+			     &src[LV_ERRNO]);
 	/* the newest name (a process that ran exec is named anew) */
 	if (src[LV_PCOMM])
 		memcpy(&dst[LV_PCOMM], &src[LV_PCOMM], 16);

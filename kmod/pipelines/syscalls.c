@@ -62,8 +62,8 @@ enum {
 	SV_NVALS = SV_HIST + STACKLAT_SC_NBUCKETS
 };
 
-#define SC_ERRNO_SHIFT	48
-#define SC_COUNT_MASK	(BIT_ULL(SC_ERRNO_SHIFT) - 1)
+#define SC_ERRNO_SHIFT	SL_KEYED_ERRNO_SHIFT
+#define SC_COUNT_MASK	SL_KEYED_ERRNO_COUNT
 #define SC_KEY_VALID	BIT(31)
 #define SC_ABI_SHIFT	28
 
@@ -100,22 +100,8 @@ static __always_inline void sl_sc_comm(u64 *v)
 
 static __always_inline void sl_sc_errno(u64 *v, u64 err)
 {
-	unsigned int i;
-	u64 s;
-
 	v[SV_ERRORS]++;
-	for (i = 0; i < STACKLAT_SC_ERRNOS; i++) {
-		s = v[SV_ERRNO + i];
-		if (!s) {
-			v[SV_ERRNO + i] = err << SC_ERRNO_SHIFT | 1;
-			return;
-		}
-		if (s >> SC_ERRNO_SHIFT == err) {
-			v[SV_ERRNO + i] = s + 1;
-			return;
-		}
-	}
-	v[SV_ERRNO_OTHER]++;
+	sl_keyed_errno_add(&v[SV_ERRNO], &v[SV_ERRNO_OTHER], err, 1);
 }
 
 /* Count one returned call in its row of this CPU's buffer. */
@@ -229,31 +215,14 @@ static struct sl_hook sl_sc_hooks[] = {
 static void sl_sc_merge(u64 *dst, const u64 *src, unsigned int nvals,
 			bool fresh)
 {
-	unsigned int i, j;
-	u64 err;
-
 	dst[SV_COUNT] += src[SV_COUNT];
 	dst[SV_ERRORS] += src[SV_ERRORS];
 	dst[SV_TIME] += src[SV_TIME];
 	dst[SV_UNTIMED] += src[SV_UNTIMED];
 	dst[SV_MAX] = max(dst[SV_MAX], src[SV_MAX]);
 	dst[SV_ERRNO_OTHER] += src[SV_ERRNO_OTHER];
-	for (i = 0; i < STACKLAT_SC_ERRNOS && src[SV_ERRNO + i]; i++) {
-		err = src[SV_ERRNO + i] >> SC_ERRNO_SHIFT;
-		for (j = 0; j < STACKLAT_SC_ERRNOS; j++) {
-			if (!dst[SV_ERRNO + j] ||
-			    dst[SV_ERRNO + j] >> SC_ERRNO_SHIFT == err)
-				break;
-		}
-		if (j < STACKLAT_SC_ERRNOS) {
-			if (!dst[SV_ERRNO + j])
-				dst[SV_ERRNO + j] = err << SC_ERRNO_SHIFT;
-			dst[SV_ERRNO + j] += src[SV_ERRNO + i] & SC_COUNT_MASK;
-		} else {
-			dst[SV_ERRNO_OTHER] += src[SV_ERRNO + i] &
-					       SC_COUNT_MASK;
-		}
-	}
+	sl_keyed_errno_merge(&dst[SV_ERRNO], &dst[SV_ERRNO_OTHER],
+			     &src[SV_ERRNO]);
 	/* the newest name (a process that ran exec is named anew) */
 	if (src[SV_COMM])
 		memcpy(&dst[SV_COMM], &src[SV_COMM], 16);
