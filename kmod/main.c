@@ -15,6 +15,7 @@
 
 #include "pipeline.h"
 #include "chain.h"
+#include "cpus.h"
 #include "events.h"
 #include "fmt.h"
 #include "stack.h"
@@ -108,6 +109,13 @@ module_param_cb(event_rate, &sl_uint_ops, &event_rate, 0444);
 MODULE_PARM_DESC(event_rate,
 		 "events a second written of each pipeline on each CPU, the rest counted suppressed; 0 no limit, ..10000000 (default 10000)");
 
+static struct sl_uint_param event_records = {
+	STACKLAT_EVENTS_RING_DEFAULT, STACKLAT_EVENTS_RING_MIN,
+	STACKLAT_EVENTS_RING_MAX };
+module_param_cb(event_records, &sl_uint_ops, &event_records, 0444);
+MODULE_PARM_DESC(event_records,
+		 "slow-event records in each online CPU's ring (304 bytes each), 16..65536 (default 512)");
+
 static char *enable;
 module_param(enable, charp, 0444);
 MODULE_PARM_DESC(enable, "comma-separated pipelines to enable at load");
@@ -123,10 +131,14 @@ static int __init sl_init(void)
 	sl_stack_slots = stack_slots.val;
 	sl_stack_depth = stack_depth.val;
 	sl_events_rate = event_rate.val;
+	sl_events_records = event_records.val;
+	sl_cpus_init();
 	sl_ft = sl_flight_create(flight_entries.val,
 				 (u64)stale_ms.val * NSEC_PER_MSEC);
-	if (!sl_ft)
+	if (!sl_ft) {
+		sl_cpus_exit();
 		return -ENOMEM;
+	}
 	ret = sl_pipelines_init(sl_all_pipelines, sl_all_npipelines);
 	if (ret)
 		goto err_flight;
@@ -166,6 +178,7 @@ err_pipelines:
 err_flight:
 	sl_flight_destroy(sl_ft);
 	sl_ft = NULL;
+	sl_cpus_exit();
 	return ret;
 }
 
@@ -181,6 +194,7 @@ static void __exit sl_exit(void)
 	sl_events_exit();
 	sl_flight_destroy(sl_ft);
 	sl_ft = NULL;
+	sl_cpus_exit();
 }
 
 module_init(sl_init);

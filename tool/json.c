@@ -201,6 +201,8 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 	}
 	if (p->has_fprobe)
 		add_u64(o, "fprobe_nmissed", p->fprobe_nmissed);
+	if (p->has_mem)
+		add_u64(o, "memory_bytes", p->mem_bytes);
 	a = json_object_new_array();
 	for (i = 0; i < p->nstages; i++) {
 		struct json_object *s = json_object_new_object();
@@ -259,6 +261,8 @@ void json_status(struct json_object *env, const struct status_info *st,
 		uint64_t over = 0;
 
 		add_u64(ev, "ring", st->events_ring);
+		add_u64(ev, "rings", st->events_rings);
+		add_u64(ev, "bytes", st->events_bytes);
 		add_u64(ev, "written", st->events_written);
 		add_u64(ev, "read", st->events_read);
 		for (i = 0; i < st->ncpus; i++) {

@@ -104,6 +104,8 @@ struct pipe_info {
 	bool has_fprobe;		/* return points on an fprobe */
 	uint64_t fprobe_nmissed;
 	bool no_events;			/* the module says: no slow events */
+	bool has_mem;
+	uint64_t mem_bytes;		/* its histograms, keyed and stack tables */
 };
 
 struct pipe_list {
@@ -121,7 +123,8 @@ struct status_info {
 	uint64_t flight_max_age_ns, flight_inserts, flight_full, flight_stale;
 	/* the slow-event rings */
 	bool has_events;
-	uint32_t events_ring;
+	uint32_t events_ring, events_rings;
+	uint64_t events_bytes;
 	uint64_t events_written, events_read;
 	uint64_t *overruns;		/* per CPU (malloc'ed), ncpus of them */
 	size_t ncpus;

@@ -356,6 +356,8 @@ static int parse_status(struct nl_msg *msg, void *arg)
 
 		st->has_events = true;
 		st->events_ring = get_u32(et[STACKLAT_EVENTS_A_RING]);
+		st->events_rings = get_u32(et[STACKLAT_EVENTS_A_RINGS]);
+		st->events_bytes = get_u64(et[STACKLAT_EVENTS_A_BYTES]);
 		st->events_written = get_u64(et[STACKLAT_EVENTS_A_WRITTEN]);
 		st->events_read = get_u64(et[STACKLAT_EVENTS_A_READ]);
 		st->cpus = get_u32(et[STACKLAT_EVENTS_A_CPUS]);
@@ -567,6 +569,10 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 	if (p[STACKLAT_PIPE_A_FPROBE_NMISSED]) {
 		pi->has_fprobe = true;
 		pi->fprobe_nmissed = get_u64(p[STACKLAT_PIPE_A_FPROBE_NMISSED]);
+	}
+	if (p[STACKLAT_PIPE_A_MEM]) {
+		pi->has_mem = true;
+		pi->mem_bytes = get_u64(p[STACKLAT_PIPE_A_MEM]);
 	}
 	pi->no_events = p[STACKLAT_PIPE_A_EVENTS] && nla_len(p[STACKLAT_PIPE_A_EVENTS]) >= 1 &&
 			!nla_get_u8(p[STACKLAT_PIPE_A_EVENTS]);

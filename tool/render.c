@@ -165,6 +165,9 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 	if (p->has_fprobe)
 		fprintf(f, "  fprobe (the return points): nmissed=%llu\n",
 			ull(p->fprobe_nmissed));
+	if (p->has_mem && p->mem_bytes)
+		fprintf(f, "  memory: %llu KiB (histograms, keyed and stack tables)\n",
+			ull((p->mem_bytes + 1023) >> 10));
 	if (!p->nhooks)
 		return;
 	for (i = 0; i < p->nhooks; i++) {
@@ -221,8 +224,9 @@ void render_status(FILE *f, const struct status_info *st,
 
 		for (i = 0; i < st->ncpus; i++)
 			over += st->overruns[i];
-		fprintf(f, "slow events: ring %u per CPU, written %llu, read %llu, overruns %llu",
-			st->events_ring, ull(st->events_written), ull(st->events_read), ull(over));
+		fprintf(f, "slow events: ring %u per CPU on %u CPUs (%llu KiB), written %llu, read %llu, overruns %llu",
+			st->events_ring, st->events_rings, ull(st->events_bytes >> 10),
+			ull(st->events_written), ull(st->events_read), ull(over));
 		for (i = 0; over && i < st->ncpus; i++)
 			fprintf(f, "%scpu%zu=%llu", i ? " " : " (", i, ull(st->overruns[i]));
 		fprintf(f, "%s\n", over ? ")" : "");

@@ -146,7 +146,9 @@
  * is refused there, EOPNOTSUPP.
  * GET_PIPELINES gives STACKLAT_PIPE_A_THRESHOLD_NS (u64), GET_STATUS
  *   STACKLAT_A_EVENTS            nest, enum stacklat_events_attr
- *     STACKLAT_EVENTS_A_RING       u32, records per CPU
+ *     STACKLAT_EVENTS_A_RING       u32, records per CPU (event_records=)
+ *     STACKLAT_EVENTS_A_RINGS      u32, CPUs with a ring: the online ones
+ *     STACKLAT_EVENTS_A_BYTES      u64, bytes of the rings
  *     STACKLAT_EVENTS_A_WRITTEN    u64, events written, all CPUs
  *     STACKLAT_EVENTS_A_READ       u64, events read, all CPUs
  *     STACKLAT_EVENTS_A_CPUS       u32, nr_cpu_ids: CPUs 0 .. CPUS - 1 have
@@ -419,6 +421,7 @@ enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_KEYED,		/* nest, enum stacklat_keyed_stats_attr */
 	STACKLAT_PIPE_A_FPROBE_NMISSED,	/* u64, calls its fprobe missed */
 	STACKLAT_PIPE_A_EVENTS,		/* u8, 1: it can have slow events */
+	STACKLAT_PIPE_A_MEM,		/* u64, bytes of its histograms, keyed and stack tables */
 	__STACKLAT_PIPE_A_LAST
 };
 #define STACKLAT_PIPE_A_MAX (__STACKLAT_PIPE_A_LAST - 1)
@@ -512,6 +515,7 @@ enum stacklat_loss_attr {
 	STACKLAT_LOSS_A_STACK_TRUNC,	/* u64, stacks deeper than stack_depth=, kept cut */
 	STACKLAT_LOSS_A_STACK_BUSY,	/* u64, a capture nested on its CPU, or its stack being written */
 	STACKLAT_LOSS_A_SUPPRESSED,	/* u64, events over the rate limit (event_rate=), not written */
+	STACKLAT_LOSS_A_NOBUF,		/* u64, samples on a CPU just online, before its histograms */
 	__STACKLAT_LOSS_A_LAST
 };
 #define STACKLAT_LOSS_A_MAX (__STACKLAT_LOSS_A_LAST - 1)
@@ -533,6 +537,7 @@ static inline const char *stacklat_loss_name(__u32 attr)
 	case STACKLAT_LOSS_A_STACK_TRUNC: return "stack_truncated";
 	case STACKLAT_LOSS_A_STACK_BUSY: return "stack_busy";
 	case STACKLAT_LOSS_A_SUPPRESSED: return "suppressed";
+	case STACKLAT_LOSS_A_NOBUF: return "nobuf";
 	}
 	return "?";
 }
@@ -631,6 +636,8 @@ enum stacklat_events_attr {
 	STACKLAT_EVENTS_A_PAD,
 	STACKLAT_EVENTS_A_CPUS,		/* u32, CPUs with an overrun count */
 	STACKLAT_EVENTS_A_CPU_FIRST,	/* u32, the CPU of OVERRUNS[0] */
+	STACKLAT_EVENTS_A_RINGS,	/* u32, CPUs with a ring (online since) */
+	STACKLAT_EVENTS_A_BYTES,	/* u64, bytes of the rings */
 	__STACKLAT_EVENTS_A_LAST
 };
 #define STACKLAT_EVENTS_A_MAX (__STACKLAT_EVENTS_A_LAST - 1)

@@ -10,7 +10,14 @@
 
 #include <linux/types.h>
 
-#define STACKLAT_EVENTS_RING	4096	/* records per CPU */
+/*
+ * Records in each CPU's ring: the module's event_records= (status says),
+ * STACKLAT_EVENTS_RING_DEFAULT unless set; before 0.7 always 4096.
+ */
+#define STACKLAT_EVENTS_RING		4096
+#define STACKLAT_EVENTS_RING_DEFAULT	512
+#define STACKLAT_EVENTS_RING_MIN	16
+#define STACKLAT_EVENTS_RING_MAX	65536
 #define STACKLAT_EVENT_STAGES	16	/* stages an event carries */
 #define STACKLAT_THRESHOLD_MAX_NS	3600000000000ULL
 /*

@@ -36,7 +36,10 @@ static __always_inline bool sl_record(struct sl_pipeline *p, unsigned int stage,
 		sl_loss(p, SL_LOSS_BAD_DELTA);
 		return false;
 	}
-	sl_hist_add(&p->priv.hists[stage], (u64)delta);
+	if (unlikely(!sl_hist_add(&p->priv.hists[stage], (u64)delta))) {
+		sl_loss(p, SL_LOSS_NOBUF);
+		return false;
+	}
 	return true;
 }
 
@@ -47,7 +50,8 @@ static __always_inline bool sl_record(struct sl_pipeline *p, unsigned int stage,
 static __always_inline void sl_record_value(struct sl_pipeline *p,
 					    unsigned int stage, u64 v)
 {
-	sl_hist_add(&p->priv.hists[stage], v);
+	if (unlikely(!sl_hist_add(&p->priv.hists[stage], v)))
+		sl_loss(p, SL_LOSS_NOBUF);
 }
 
 /*

@@ -27,11 +27,11 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "cpus.h"
 #include "events.h"
 #include "flight.h"
 #include "fmt.h"
 
-#define SL_EV_RING	STACKLAT_EVENTS_RING
 #define SL_EV_POLL_MS	5
 #define SL_EV_QUANTUM	16	/* events a take takes from a CPU in a turn */
 
@@ -44,6 +44,8 @@
  */
 #define SL_EV_WINDOW_NS	(NSEC_PER_SEC / 10)
 unsigned int sl_events_rate = 10000;
+/* records in each CPU's ring (event_records=), fixed at load */
+unsigned int sl_events_records = STACKLAT_EVENTS_RING_DEFAULT;
 
 struct sl_ev_rate {
 	u64 window;			/* the window's number (now / SL_EV_WINDOW_NS) */
@@ -55,7 +57,8 @@ struct sl_ev_ring {
 	u64 tail;			/* next to read; the reader only */
 	u64 overruns;			/* events dropped: ring full or nested */
 	u32 busy;			/* a writer is in on this CPU */
-	struct stacklat_event *rec;	/* SL_EV_RING records */
+	/* sl_events_records records; NULL until the CPU has been online */
+	struct stacklat_event *rec;
 	struct sl_ev_rate rate[SL_MAX_PIPELINES];	/* the writer's */
 };
 
@@ -63,6 +66,7 @@ static DEFINE_PER_CPU(struct sl_ev_ring, sl_ev_rings);
 static DEFINE_MUTEX(sl_ev_mutex);	/* the reader */
 static DECLARE_WAIT_QUEUE_HEAD(sl_ev_wq);
 static bool sl_ev_ready;		/* rings allocated (under sl_lock) */
+static struct sl_cpus_user sl_ev_cpus;	/* the rings' hot-plug instance */
 static unsigned int sl_ev_nrings;	/* rings allocated (under sl_lock) */
 static u64 sl_ev_read_total;		/* under sl_ev_mutex */
 /* where the next take goes on, and what is left of that CPU's turn */
@@ -119,11 +123,12 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 	head = r->head;
 	/* acquire: the reader is done with the slot before it is reused */
 	tail = smp_load_acquire(&r->tail);
-	if (head - tail >= SL_EV_RING) {
+	/* no ring yet: a CPU just online, before its callback (cpus.h) */
+	if (unlikely(!READ_ONCE(r->rec)) || head - tail >= sl_events_records) {
 		r->overruns++;
 		goto out;
 	}
-	ev = &r->rec[head % SL_EV_RING];
+	ev = &r->rec[head % sl_events_records];
 	ev->time_ns = last;
 	ev->total_ns = total;
 	ev->seq = head + r->overruns;
@@ -352,26 +357,41 @@ void sl_event_emit_stages(struct sl_pipeline *p, const unsigned int *stage,
 	sl_ev_put(p, end, total, st, n, o);
 }
 
+/* Process context (cpus.h): @cpu's ring, if it has none. */
+static int sl_ev_ring_alloc(struct sl_cpus_user *u, unsigned int cpu)
+{
+	struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
+	struct stacklat_event *rec;
+
+	if (r->rec)
+		return 0;
+	rec = kvzalloc_node(array_size(sl_events_records, sizeof(*rec)),
+			    SL_GFP_BIG, cpu_to_node(cpu));
+	if (!rec)
+		return -ENOMEM;
+	/* release: the zeroed ring before its writer and readers see it */
+	smp_store_release(&r->rec, rec);
+	WRITE_ONCE(sl_ev_nrings, sl_ev_nrings + 1);
+	return 0;
+}
+
 /*
  * Allocate the rings (once, under sl_lock: its caller, setting a
- * threshold, holds it) before a threshold is set.
+ * threshold, holds it) before a threshold is set: one for each online
+ * CPU, then one for each CPU that comes online (cpus.h).
  */
 int sl_events_alloc(void)
 {
-	unsigned int cpu;
+	int ret;
 
 	if (sl_ev_ready)
 		return 0;
-	for_each_possible_cpu(cpu) {
-		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
-
-		if (r->rec)
-			continue;
-		r->rec = vzalloc_node(sizeof(*r->rec) * SL_EV_RING,
-				      cpu_to_node(cpu));
-		if (!r->rec)
-			return -ENOMEM;
-		WRITE_ONCE(sl_ev_nrings, sl_ev_nrings + 1);
+	sl_ev_cpus.online = sl_ev_ring_alloc;
+	ret = sl_cpus_add(&sl_ev_cpus);
+	if (ret) {
+		sl_err("slow events: no memory for rings of %u records on %u CPUs\n",
+		       sl_events_records, num_online_cpus());
+		return ret;
 	}
 	/* release: the rings exist before anyone sees them ready */
 	smp_store_release(&sl_ev_ready, true);
@@ -494,7 +514,7 @@ unsigned int sl_events_take(struct stacklat_event *out, unsigned int max)
 		u64 head = smp_load_acquire(&r->head), tail = r->tail;
 
 		for (k = 0; tail != head && n < max && k < turn; k++, tail++) {
-			out[n] = r->rec[tail % SL_EV_RING];
+			out[n] = r->rec[tail % sl_events_records];
 			if (out[n].flags & STACKLAT_EVENT_F_WHERE)
 				sl_ev_name_where(&out[n]);
 			n++;
@@ -539,8 +559,9 @@ void sl_events_stats(struct sl_events_stats *st)
 	unsigned int cpu;
 
 	memset(st, 0, sizeof(*st));
-	st->ring = SL_EV_RING;
-	st->bytes = (u64)READ_ONCE(sl_ev_nrings) * SL_EV_RING *
+	st->ring = sl_events_records;
+	st->rings = READ_ONCE(sl_ev_nrings);
+	st->bytes = (u64)st->rings * sl_events_records *
 		    sizeof(struct stacklat_event);
 	for_each_possible_cpu(cpu) {
 		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
@@ -589,10 +610,11 @@ void sl_events_exit(void)
 	unsigned int cpu;
 
 	cancel_delayed_work_sync(&sl_ev_work);
+	sl_cpus_del(&sl_ev_cpus);
 	for_each_possible_cpu(cpu) {
 		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
 
-		vfree(r->rec);
+		kvfree(r->rec);
 		r->rec = NULL;
 	}
 	sl_ev_nrings = 0;

@@ -19,6 +19,7 @@ struct netlink_ext_ack;
 
 struct sl_events_stats {
 	u32 ring;			/* records per CPU */
+	u32 rings;			/* CPUs with a ring (online since) */
 	u64 written, read, overruns_total;
 	u64 bytes;			/* of the rings allocated */
 };
@@ -37,6 +38,7 @@ void sl_event_emit_line(struct sl_pipeline *p, unsigned int stage, u64 now,
 			const struct sl_ev_obj *o);
 bool sl_events_possible(const struct sl_pipeline *p);
 extern unsigned int sl_events_rate;	/* main.c's event_rate= */
+extern unsigned int sl_events_records;	/* main.c's event_records= */
 int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,
 			      struct netlink_ext_ack *extack);
 int sl_events_alloc(void);

@@ -42,13 +42,20 @@ static const struct kernel_param_ops sl_maxactive_ops = {
 static unsigned int maxactive;
 module_param_cb(maxactive, &sl_maxactive_ops, &maxactive, 0444);
 MODULE_PARM_DESC(maxactive,
-		 "kretprobe instances per hook, 0..1024 (default 0: max(16, 6 x possible CPUs))");
+		 "kretprobe instances per hook, 0..1024 (default 0: max(16, 6 x online CPUs))");
 
+/*
+ * The calls a kretprobe follows at once are the tasks inside its function:
+ * they scale with the CPUs that run them, not with the possible ones (a
+ * machine with 1024 possible CPUs and 2 online took 6,144 instances a
+ * hook, some 36 MB for storage's return points).  More at once, after CPUs
+ * are added, are counted nmissed: maxactive= raises it.
+ */
 int sl_maxactive(void)
 {
 	if (maxactive)
 		return maxactive;
-	return max_t(int, 16, 6 * num_possible_cpus());
+	return max_t(int, 16, 6 * num_online_cpus());
 }
 
 /* The handler of every kprobe: the dispatcher, inline. */

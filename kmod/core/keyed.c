@@ -264,7 +264,7 @@ static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side)
 	u32 slot;
 
 	for (cpu = 0; cpu < t->ncpus; cpu++) {
-		b = t->buf[side][cpu];
+		b = READ_ONCE(t->buf[side][cpu]);
 		if (!b)
 			continue;
 		keys = sl_kb_keys(b);
@@ -383,7 +383,8 @@ void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st)
 		.linger_ns = t->linger_ns,
 		.folds = t->folds,
 		.full = t->full,
-		.busy = t->busy,
+		/* busy: nested updates, and updates on a CPU without buffers */
+		.busy = t->busy + atomic64_read(&t->nobuf),
 		.dropped = t->dropped,
 		.dropped_rows = t->dropped_rows,
 		.aged = t->aged,
@@ -396,7 +397,7 @@ void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st)
 	/* what the live buffers lost since the last fold, too */
 	for (side = 0; side < 2; side++)
 		for (cpu = 0; cpu < t->ncpus; cpu++) {
-			b = t->buf[side][cpu];
+			b = READ_ONCE(t->buf[side][cpu]);
 			if (!b)
 				continue;
 			st->cpus += side == 0;
@@ -416,6 +417,7 @@ void sl_keyed_destroy(struct sl_keyed *t)
 
 	if (!t)
 		return;
+	sl_cpus_del(&t->cpus);
 	for (side = 0; side < 2; side++) {
 		if (!t->buf[side])
 			continue;
@@ -431,11 +433,30 @@ void sl_keyed_destroy(struct sl_keyed *t)
 	kfree(t);
 }
 
+/* Process context (cpus.h): @cpu's two buffers, if it has none. */
+static int sl_keyed_cpu_alloc(struct sl_cpus_user *u, unsigned int cpu)
+{
+	struct sl_keyed *t = container_of(u, struct sl_keyed, cpus);
+	struct sl_keyed_buf *b;
+	unsigned int side;
+
+	for (side = 0; side < 2; side++) {
+		if (t->buf[side][cpu])
+			continue;
+		b = kvzalloc_node(t->buf_bytes, SL_GFP_BIG, cpu_to_node(cpu));
+		if (!b)
+			return -ENOMEM;
+		/* release: zeroed before a writer or the folder sees it */
+		smp_store_release(&t->buf[side][cpu], b);
+	}
+	return 0;
+}
+
 struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
 				 unsigned int cpu_rows, u64 linger_ns,
 				 const struct sl_keyed_ops *ops)
 {
-	unsigned int side, cpu;
+	unsigned int side;
 	struct sl_keyed *t;
 
 	if (!nvals || nvals > SL_KEYED_MAX_VALS ||
@@ -468,14 +489,11 @@ struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
 				       GFP_KERNEL);
 		if (!t->buf[side])
 			goto nomem;
-		for_each_possible_cpu(cpu) {
-			t->buf[side][cpu] = kvzalloc_node(t->buf_bytes,
-							  GFP_KERNEL,
-							  cpu_to_node(cpu));
-			if (!t->buf[side][cpu])
-				goto nomem;
-		}
 	}
+	/* the buffers of the online CPUs, and of each that comes (cpus.h) */
+	t->cpus.online = sl_keyed_cpu_alloc;
+	if (sl_cpus_add(&t->cpus))
+		goto nomem;
 	t->keys = kvcalloc(t->slots, sizeof(*t->keys), GFP_KERNEL);
 	t->rowof = kvcalloc(t->slots, sizeof(*t->rowof), GFP_KERNEL);
 	t->meta = kvcalloc(rows, sizeof(*t->meta), GFP_KERNEL);

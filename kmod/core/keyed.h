@@ -58,8 +58,10 @@
 #include <linux/workqueue.h>
 #include <linux/bitops.h>
 #include <linux/kernel.h>
+#include <linux/atomic.h>
 #include "stacklat.h"
 #endif
+#include "cpus.h"
 
 #define SL_KEYED_MAX_VALS	64	/* values a row */
 #define SL_KEYED_RETIRE		128	/* ended groups a buffer notes a fold */
@@ -115,7 +117,10 @@ struct sl_keyed {
 
 	/* which side the writers use: 0 or 1, flipped by the folder */
 	unsigned int live;
-	struct sl_keyed_buf **buf[2];	/* [side][cpu] */
+	/* [side][cpu]: for the CPUs online since create (cpus.h), else NULL */
+	struct sl_keyed_buf **buf[2];
+	struct sl_cpus_user cpus;
+	atomic64_t nobuf;		/* updates on a CPU without buffers */
 
 	/* the folded table, process context under @lock */
 	struct mutex lock;
@@ -164,7 +169,8 @@ void sl_keyed_destroy(struct sl_keyed *t);
 
 /*
  * Start an update: preemption off, this CPU's live buffer marked busy.
- * NULL (counted busy) when an update is already under way on this CPU.
+ * NULL (counted busy) when an update is already under way on this CPU,
+ * or when this CPU has no buffers yet (it just came online: cpus.h).
  */
 static __always_inline struct sl_keyed_buf *sl_keyed_begin(struct sl_keyed *t)
 {
@@ -172,7 +178,13 @@ static __always_inline struct sl_keyed_buf *sl_keyed_begin(struct sl_keyed *t)
 
 	preempt_disable_notrace();
 	/* the folder's clearing of this buffer before it went live again */
-	b = t->buf[smp_load_acquire(&t->live)][raw_smp_processor_id()];
+	b = READ_ONCE(t->buf[smp_load_acquire(&t->live)][raw_smp_processor_id()]);
+	if (unlikely(!b)) {
+		/* a CPU just online, before its callback (rare: shared) */
+		atomic64_inc(&t->nobuf);
+		preempt_enable_notrace();
+		return NULL;
+	}
 	if (unlikely(READ_ONCE(b->busy))) {
 		b->nbusy++;
 		preempt_enable_notrace();

@@ -235,6 +235,9 @@ static int sl_pipeline_hists_alloc(struct sl_pipeline *p)
 		if (sl_hist_init(&p->priv.hists[i])) {
 			while (i--)
 				sl_hist_free(&p->priv.hists[i]);
+			sl_err("enable %s: no memory for %u histograms of %zu bytes on each of %u CPUs\n",
+			       p->name, p->max_stages,
+			       sizeof(struct sl_hist_cpu), num_online_cpus());
 			return -ENOMEM;
 		}
 	}
@@ -315,12 +318,35 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 }
 
 /* Bytes of per-CPU histograms a pipeline holds. */
+/*
+ * Process context, under sl_lock: what @p allocated, its histograms and
+ * its keyed and stack tables (the shared in-flight table and event rings
+ * are the module's: status has them).
+ */
+u64 sl_pipeline_mem_all(struct sl_pipeline *p)
+{
+	struct sl_keyed_stats ks;
+	u64 n = sl_pipeline_mem(p);
+
+	if (p->priv.keyed) {
+		sl_keyed_stats(p->priv.keyed, &ks);
+		n += ks.bytes;
+	}
+	if (p->priv.stacks)
+		n += sl_stacks_bytes(p->priv.stacks);
+	return n;
+}
+
 u64 sl_pipeline_mem(const struct sl_pipeline *p)
 {
+	u64 n = 0;
+	unsigned int i;
+
 	if (!p->priv.hists_live)
 		return 0;
-	return (u64)p->max_stages * sizeof(struct sl_hist_cpu) *
-	       num_possible_cpus();
+	for (i = 0; i < p->max_stages; i++)
+		n += sl_hist_bytes(&p->priv.hists[i]);
+	return n;
 }
 
 void sl_pipeline_reset(struct sl_pipeline *p)

@@ -71,6 +71,15 @@ nomem:
 	return NULL;
 }
 
+/* What @t takes: its slots, and its scratch and flag on each possible CPU. */
+u64 sl_stacks_bytes(const struct sl_stacks *t)
+{
+	return sizeof(*t) + (u64)t->slots * t->stride +
+	       (u64)num_possible_cpus() *
+	       ((SL_STACK_SKIP_MAX + t->depth + 1) * sizeof(unsigned long) +
+		sizeof(int));
+}
+
 void sl_stacks_destroy(struct sl_stacks *t)
 {
 	if (!t)

@@ -102,6 +102,7 @@ extern unsigned int sl_stack_depth;
 
 struct sl_stacks *sl_stacks_create(unsigned int slots, unsigned int depth);
 void sl_stacks_destroy(struct sl_stacks *t);
+u64 sl_stacks_bytes(const struct sl_stacks *t);
 
 /*
  * Count @nr frames @ip (hash @hash) once, adding @value to their sum;

@@ -40,6 +40,8 @@ enum sl_loss {
 	SL_LOSS_STACK_BUSY,
 	/* events over their pipeline's rate (events.c) */
 	SL_LOSS_SUPPRESSED,
+	/* a sample on a CPU whose histogram copy is not there yet (cpus.h) */
+	SL_LOSS_NOBUF,
 	SL_LOSS_NR
 };
 

@@ -43,6 +43,7 @@ static const char * const sl_loss_names[SL_LOSS_NR] = {
 	[SL_LOSS_STACK_TRUNC] = "stack_truncated",
 	[SL_LOSS_STACK_BUSY] = "stack_busy",
 	[SL_LOSS_SUPPRESSED] = "suppressed",
+	[SL_LOSS_NOBUF] = "nobuf",
 };
 
 static const char * const sl_unit_names[__STACKLAT_UNIT_MAX] = {
@@ -112,7 +113,8 @@ static int sl_status_show(struct seq_file *m, void *v)
 		seq_puts(m, "\n");
 		seq_printf(m, "  memory: %llu KiB of histograms (%u stages x %u CPUs)\n",
 			   sl_pipeline_mem(p) >> 10, p->max_stages,
-			   num_possible_cpus());
+			   p->max_stages && p->priv.hists_live ?
+			   READ_ONCE(p->priv.hists[0].ncpus) : 0);
 		if (sl_fprobe_stats(p, &nfp, &fpm))
 			seq_printf(m, "  fprobe: %u return points, nmissed=%llu\n",
 				   nfp, fpm);

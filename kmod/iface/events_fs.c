@@ -194,7 +194,7 @@ void sl_events_status(struct seq_file *m)
 	unsigned int cpu;
 
 	sl_events_stats(&st);
-	seq_printf(m, "events: ring %u/CPU, ", st.ring);
+	seq_printf(m, "events: ring %u/CPU on %u CPUs, ", st.ring, st.rings);
 	if (sl_events_rate)
 		seq_printf(m, "at most %u/s a pipeline and CPU, ",
 			   sl_events_rate);

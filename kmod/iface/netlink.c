@@ -75,7 +75,10 @@ static int sl_nl_put_events_stats(struct sk_buff *msg)
 			      STACKLAT_EVENTS_A_PAD) ||
 	    nla_put_u64_64bit(msg, STACKLAT_EVENTS_A_READ, st.read,
 			      STACKLAT_EVENTS_A_PAD) ||
-	    nla_put_u32(msg, STACKLAT_EVENTS_A_CPUS, nr_cpu_ids))
+	    nla_put_u32(msg, STACKLAT_EVENTS_A_CPUS, nr_cpu_ids) ||
+	    nla_put_u32(msg, STACKLAT_EVENTS_A_RINGS, st.rings) ||
+	    nla_put_u64_64bit(msg, STACKLAT_EVENTS_A_BYTES, st.bytes,
+			      STACKLAT_EVENTS_A_PAD))
 		return -EMSGSIZE;
 	if (nr_cpu_ids <= SL_NL_STATUS_CPUS &&
 	    sl_nl_put_overruns(msg, 0, nr_cpu_ids))
@@ -182,6 +185,7 @@ static const int sl_loss_attr[SL_LOSS_NR] = {
 	[SL_LOSS_STACK_TRUNC] = STACKLAT_LOSS_A_STACK_TRUNC,
 	[SL_LOSS_STACK_BUSY] = STACKLAT_LOSS_A_STACK_BUSY,
 	[SL_LOSS_SUPPRESSED] = STACKLAT_LOSS_A_SUPPRESSED,
+	[SL_LOSS_NOBUF] = STACKLAT_LOSS_A_NOBUF,
 };
 
 /* A keyed table's own counters (STACKLAT_PIPE_A_KEYED). */
@@ -243,7 +247,9 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 			  STACKLAT_PIPE_A_PAD) ||
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_THRESHOLD_NS,
 			  READ_ONCE(p->priv.ev_thresh), STACKLAT_PIPE_A_PAD) ||
-	    nla_put_u8(skb, STACKLAT_PIPE_A_EVENTS, sl_events_possible(p)))
+	    nla_put_u8(skb, STACKLAT_PIPE_A_EVENTS, sl_events_possible(p)) ||
+	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_MEM, sl_pipeline_mem_all(p),
+			  STACKLAT_PIPE_A_PAD))
 		return -EMSGSIZE;
 	if (sl_fprobe_stats(p, &nfp, &fpm) &&
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_FPROBE_NMISSED, fpm,

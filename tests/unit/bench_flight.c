@@ -311,8 +311,7 @@ int main(void)
 	int p;
 
 	for (p = 0; p < CHAIN_PTS; p++) {
-		hists[p].pcpu = alloc_percpu(struct sl_hist_cpu);
-		if (!hists[p].pcpu)
+		if (sl_hist_init(&hists[p]))
 			return 1;
 	}
 

@@ -20,6 +20,7 @@
 #ifndef _STACKLAT_KSHIM_H
 #define _STACKLAT_KSHIM_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -152,6 +153,26 @@ static inline int sl_shim_cpu(void)
 #define this_cpu_add(lv, v)	(sl_shim_this(lv) += (v))
 #define this_cpu_read(lv)	(sl_shim_this(lv))
 #define this_cpu_write(lv, v)	(sl_shim_this(lv) = (v))
+/*
+ * local64_t: one "CPU" (thread) only, as in the kernel; a nested update
+ * is simulated at the instrumentation points (sl_shim_point), not by
+ * another thread, so plain operations are exact here.
+ */
+typedef struct {
+	uint64_t v;
+} local64_t;
+#define local64_read(l)		((l)->v)
+#define local64_set(l, i)	((l)->v = (i))
+#define local64_inc(l)		((l)->v++)
+#define local64_add(i, l)	((l)->v += (i))
+#define local64_cmpxchg(l, o, n) ({					\
+	uint64_t __was = (l)->v;					\
+									\
+	if (__was == (uint64_t)(o))					\
+		(l)->v = (n);						\
+	__was;								\
+})
+
 /* one thread a "CPU": a compare and a store, like x86's cmpxchg on %gs */
 #define this_cpu_cmpxchg(lv, o, n) ({					\
 	__typeof__(&(lv)) __p = &sl_shim_this(lv);			\
@@ -164,6 +185,7 @@ static inline int sl_shim_cpu(void)
 #define for_each_possible_cpu(cpu) \
 	for ((cpu) = 0; (cpu) < SL_SHIM_NCPU; (cpu)++)
 #define nr_cpu_ids		SL_SHIM_NCPU
+#define num_possible_cpus()	SL_SHIM_NCPU
 #define raw_smp_processor_id()	sl_shim_cpu()
 #define cpu_to_node(cpu)	0
 
@@ -178,8 +200,16 @@ static inline void *sl_shim_zalloc(size_t n)
 	return p;
 }
 #define GFP_KERNEL		0
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
 #define kzalloc(n, gfp)		calloc(1, (n))
 #define kfree(p)		free(p)
+#define kzalloc_node(n, gfp, node) sl_shim_zalloc(n)
+#ifndef U64_MAX
+#define U64_MAX			UINT64_MAX
+#endif
+#define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define vzalloc(n)		sl_shim_zalloc(n)
 #define kvzalloc(n, gfp)	sl_shim_zalloc(n)
 #define vfree(p)		free(p)

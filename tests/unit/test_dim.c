@@ -29,34 +29,12 @@
 struct mutex sl_lock;
 u32 sl_dump_seq;
 
-static void cpu_clear(struct sl_hist_cpu *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->min = UINT64_MAX;
-}
-
-void sl_hist_reset(struct sl_hist *h)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		cpu_clear(per_cpu_ptr(h->pcpu, cpu));
-}
-
 static u64 hist_count(struct sl_hist *h)
 {
-	u64 n = 0;
-	unsigned int i;
-	int cpu;
+	struct sl_hist_sum s;
 
-	for_each_possible_cpu(cpu) {
-		const struct sl_hist_cpu *c = per_cpu_ptr(h->pcpu, cpu);
-
-		n += c->overflow;
-		for (i = 0; i < STACKLAT_HIST_NBUCKETS; i++)
-			n += c->buckets[i];
-	}
-	return n;
+	sl_hist_read(h, &s);
+	return s.count;
 }
 
 #define NPER	1
@@ -77,10 +55,8 @@ static int setup(void **state)
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(hists); i++) {
-		hists[i].pcpu = alloc_percpu(struct sl_hist_cpu);
-		if (!hists[i].pcpu)
+		if (sl_hist_init(&hists[i]))
 			return -1;
-		sl_hist_reset(&hists[i]);
 	}
 	sl_dim_init(&dim, stages, 0, NPER, suffix, from, to);
 	return 0;
@@ -92,7 +68,7 @@ static int teardown(void **state)
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(hists); i++)
-		free_percpu(hists[i].pcpu);
+		sl_hist_free(&hists[i]);
 	return 0;
 }
 

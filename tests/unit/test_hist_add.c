@@ -23,27 +23,19 @@ static struct sl_hist h;
 /* the copy of "this CPU" (this thread's), as hist.c's init leaves it */
 static struct sl_hist_cpu *mine(void)
 {
-	return &sl_shim_this(*h.pcpu);
+	return h.cpu[raw_smp_processor_id()];
 }
 
 static int setup(void **state)
 {
-	int cpu;
-
 	(void)state;
-	h.pcpu = alloc_percpu(struct sl_hist_cpu);
-	if (!h.pcpu)
-		return -1;
-	for_each_possible_cpu(cpu)
-		per_cpu_ptr(h.pcpu, cpu)->min = UINT64_MAX;
-	return 0;
+	return sl_hist_init(&h);
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	free_percpu(h.pcpu);
-	h.pcpu = NULL;
+	sl_hist_free(&h);
 	return 0;
 }
 
@@ -76,11 +68,11 @@ static void add_nested(u64 v, const char *at, u64 n)
 static u64 count(void)
 {
 	struct sl_hist_cpu *c = mine();
-	u64 n = c->overflow;
+	u64 n = local64_read(&c->overflow);
 	unsigned int i;
 
 	for (i = 0; i < STACKLAT_HIST_NBUCKETS; i++)
-		n += c->buckets[i];
+		n += local64_read(&c->buckets[i]);
 	return n;
 }
 
@@ -90,14 +82,14 @@ static void test_nested_min(void **state)
 	(void)state;
 	sl_hist_add(&h, 100);
 	add_nested(50, "min", 10);
-	assert_int_equal(mine()->min, 10);
-	assert_int_equal(mine()->max, 100);
-	assert_int_equal(mine()->sum, 160);
+	assert_int_equal(local64_read(&mine()->min), 10);
+	assert_int_equal(local64_read(&mine()->max), 100);
+	assert_int_equal(local64_read(&mine()->sum), 160);
 	assert_int_equal(count(), 3);
 	/* the outer value the smaller: it wins after the retry */
 	add_nested(5, "min", 7);
-	assert_int_equal(mine()->min, 5);
-	assert_int_equal(mine()->sum, 172);
+	assert_int_equal(local64_read(&mine()->min), 5);
+	assert_int_equal(local64_read(&mine()->sum), 172);
 	assert_int_equal(count(), 5);
 }
 
@@ -107,11 +99,11 @@ static void test_nested_max(void **state)
 	(void)state;
 	sl_hist_add(&h, 100);
 	add_nested(500, "max", 1000);
-	assert_int_equal(mine()->max, 1000);
-	assert_int_equal(mine()->min, 100);
+	assert_int_equal(local64_read(&mine()->max), 1000);
+	assert_int_equal(local64_read(&mine()->min), 100);
 	add_nested(2000, "max", 1500);
-	assert_int_equal(mine()->max, 2000);
-	assert_int_equal(mine()->sum, 100 + 500 + 1000 + 2000 + 1500);
+	assert_int_equal(local64_read(&mine()->max), 2000);
+	assert_int_equal(local64_read(&mine()->sum), 100 + 500 + 1000 + 2000 + 1500);
 	assert_int_equal(count(), 5);
 }
 
@@ -123,8 +115,8 @@ static void test_nested_inside(void **state)
 	sl_hist_add(&h, 900);
 	add_nested(10, "min", 500);
 	add_nested(1000, "max", 400);
-	assert_int_equal(mine()->min, 10);
-	assert_int_equal(mine()->max, 1000);
+	assert_int_equal(local64_read(&mine()->min), 10);
+	assert_int_equal(local64_read(&mine()->max), 1000);
 	assert_int_equal(count(), 6);
 }
 
@@ -133,8 +125,8 @@ static void test_first_sample(void **state)
 {
 	(void)state;
 	add_nested(300, "min", 200);
-	assert_int_equal(mine()->min, 200);
-	assert_int_equal(mine()->max, 300);
+	assert_int_equal(local64_read(&mine()->min), 200);
+	assert_int_equal(local64_read(&mine()->max), 300);
 	assert_int_equal(count(), 2);
 }
 

@@ -12,7 +12,7 @@ set -euo pipefail
 
 SECS=2
 # every event written: the rate the readers sustain, not the limit
-sl_load event_rate=0
+sl_load event_rate=0 event_records=4096
 echo "func add __x64_sys_getppid" > "$SL_DBG/control"
 echo "enable func" > "$SL_DBG/control"
 st() { sed -n 's/^events: .*written \([0-9]*\), read \([0-9]*\), overruns \([0-9]*\) .*/\1 \2 \3/p' "$SL_DBG/status"; }

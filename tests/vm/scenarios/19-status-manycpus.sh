@@ -10,6 +10,10 @@
 # last possible one, as /sys/devices/system/cpu/possible lists it and
 # debugfs status shows (above 256 CPUs they come from GET_CPU_STATUS, in
 # parts).
+# Memory (issue 31): the slow-event rings and the keyed tables' CPU buffers
+# are allocated for the online CPUs only (kmod/core/cpus.c), so with 1024
+# possible CPUs and 2 online a threshold allocates 2 rings, and a keyed
+# pipeline 2 CPUs' buffers: counted exactly in status -j.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 
@@ -27,7 +31,18 @@ rows=$((last + 1))
 sl_load
 
 out=$("$SL_TOOL" status 2>&1) || fail "stacklat status failed: $(tail -n 2 <<<"$out")"
-grep -q "^slow events: ring 4096 per CPU" <<<"$out" || fail "no slow-events line in: $(head -n 3 <<<"$out")"
+grep -q "^slow events: ring 512 per CPU on 0 CPUs" <<<"$out" || fail "no slow-events line (rings on 0 CPUs before a threshold) in: $(head -n 3 <<<"$out")"
+online=$(getconf _NPROCESSORS_ONLN)
+"$SL_TOOL" enable func > /dev/null && "$SL_TOOL" enable syscalls > /dev/null || fail "enable func, syscalls failed"
+echo "threshold func 1000000" > "$SL_DBG/control" || fail "threshold func failed"
+json=$("$SL_TOOL" status -j 2>&1) || fail "stacklat status -j failed: $(tail -n 2 <<<"$json")"
+read -r rings bytes ring kcpus <<<"$(jq -r '[.events.rings, .events.bytes, .events.ring, (.pipelines[] | select(.pipeline == "syscalls") | .keyed.cpus)] | @tsv' <<<"$json")"
+assert_eq "CPUs with an event ring ($online online of $ncpus possible)" "$online" "$rings"
+assert_eq "CPUs with keyed buffers (syscalls)" "$online" "$kcpus"
+[ "$bytes" -gt 0 ] && [ $((bytes % (rings * ring))) -eq 0 ] || fail "event ring bytes $bytes are not $rings rings of $ring records"
+note "event rings: $rings x $ring records, $((bytes >> 10)) KiB in all"
+hc=$(awk '/^pipeline func:/ { f = 1 } f && /memory:.*histograms/ { sub(/.*x /, ""); print $1; exit }' "$SL_DBG/status")
+assert_eq "CPUs with func's histogram copies" "$online" "$hc"
 json=$("$SL_TOOL" status -j 2>&1) || fail "stacklat status -j failed: $(tail -n 2 <<<"$json")"
 n=$(python3 -c 'import json, sys; print(len(json.loads(sys.argv[1])["events"]["overruns_per_cpu"]))' "$json")
 assert_eq "per-CPU overrun values in status -j" "$rows" "$n"

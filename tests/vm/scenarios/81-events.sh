@@ -14,8 +14,9 @@
 #     not checked here; 2. and 3. check them where they are the caller's.
 #  2. the same through debugfs "events" with poll() and non-blocking reads.
 #  3. overruns: threshold 1 ns on func/getppid, sl-spin makes M calls on
-#     each CPU with nobody reading: each CPU's ring keeps 4096 and counts
-#     M - 4096 overruns, and reading gives exactly 4096 per CPU.
+#     each CPU with nobody reading: each CPU's ring keeps RING and counts
+#     M - RING overruns, and reading gives exactly RING per CPU (RING:
+#     event_records=, 3000 here, not a power of two, not the default).
 #  4. the reader's sustained rate and the cost per event (noted).
 #  5. a bad threshold is refused with EINVAL (control and netlink);
 #  6. what the object was: net_tx events name the interface (veth0),
@@ -32,7 +33,7 @@ K=7
 D_MS=80
 PA=6200
 PB=6201
-RING=4096
+RING=3000
 SPIN=$SL_REPO/tests/vm/helpers/sl-spin
 OUT=/tmp/sl-81
 rm -rf "$OUT"
@@ -58,7 +59,7 @@ sl_modprobe cls_u32
 veth_up
 # event_rate=0: 3 counts every attempt as written or overrun, none
 # suppressed (the rate limit is 72-tcp-retrans's and 82's)
-sl_load event_rate=0
+sl_load event_rate=0 event_records=$RING
 ctl enable net_tx
 ctl filter net_tx proto=udp
 T=$((D_MS * 1000000 / 2))
@@ -153,16 +154,17 @@ note "after $M calls per CPU: written $((w1 - w0)), overruns $((o1 - o0)) ($per)
 "$SL_TOOL" events -j -d 0.5 func > "$OUT/over.json"
 got=$(grep -c '"event"' "$OUT/over.json")
 assert_eq "events read" $((2 * RING)) "$got"
-python3 - "$OUT/over.json" <<'PY' || fail "func events: not sl-spin's, or seq not consecutive per CPU"
+python3 - "$OUT/over.json" "$RING" <<'PY' || fail "func events: not sl-spin's, or seq not consecutive per CPU"
 import json, sys
 evs = [json.loads(l)["event"] for l in open(sys.argv[1]) if '"event"' in l]
 tg = {e["tgid"] for e in evs}
 assert len(tg) == 1 and all(e["comm"] == "sl-spin" for e in evs), (tg, evs[0])
 for cpu in (0, 1):
     seq = [e["seq"] for e in evs if e["cpu"] == cpu]
-    # the ring kept the first 4096 attempts of each CPU, in order (seq
+    # the ring kept the first RING attempts of each CPU, in order (seq
     # counts from the CPU's earlier events, the net_tx ones above)
-    assert len(seq) == 4096 and seq == list(range(seq[0], seq[0] + 4096)), (cpu, seq[:5], len(seq))
+    ring = int(sys.argv[2])
+    assert len(seq) == ring and seq == list(range(seq[0], seq[0] + ring)), (cpu, seq[:5], len(seq))
     assert all(e["stages"][0]["name"] == "__x64_sys_getppid" for e in evs), evs[0]
 PY
 assert_eq "overruns" $((2 * (M - RING))) $((o1 - o0))
@@ -174,7 +176,7 @@ done
 # 4. cost per event: sl-spin (its own tgid filter) with the func hook
 # armed, threshold off and 1 ns in turn, 5 rounds interleaved, medians
 # (the rings drained after each "on" run; 3000 calls < one ring); the
-# reader's rate: rings filled with 4096 events per CPU, then drained by
+# reader's rate: rings filled with RING events per CPU, then drained by
 # `stacklat events -j` (best of 3)
 ns_call() { "$SPIN" -n 3000 -t 1 -f "$SL_DBG/control" | sed -n 's/.*ns_per_call=\([0-9]*\).*/\1/p'; }
 ns_call >/dev/null		# warm up: the first run pays for what the others reuse

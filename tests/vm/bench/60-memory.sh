@@ -1,0 +1,51 @@
+#!/bin/bash
+# Memory (issue 31): what the module takes, loaded and idle, each pipeline
+# enabled alone, and everything enabled with a threshold set, on this
+# boot's possible and online CPUs.  Run it on a boot with more possible
+# than online CPUs too:
+#   SCENARIOS=60 tests/vm/run.sh --bench 6.1+manycpus   (1024 possible, 2 online)
+# The module's own accounting (status -j: each pipeline's memory_bytes -
+# its histograms, keyed and stack tables -, the event rings' bytes, the
+# in-flight table's slots) and the kernel's: /proc/meminfo's Percpu (in
+# chunks, so coarse), SUnreclaim and the module's vmalloc areas; the
+# module's static per-CPU section from its ELF.  Lines:
+#   STACKLAT-BENCH memory pipeline=P bytes=B per_online_cpu=B/online
+#   STACKLAT-BENCH memory-total case=idle|all ... per_possible_cpu=...
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+
+ncpu() { # CPUs in a list such as "0-1023" or "0,2-5"
+	local n=0 r
+	IFS=, read -ra rs < "$1"
+	for r in "${rs[@]}"; do n=$((n + ${r#*-} - ${r%-*} + 1)); done
+	echo $n
+}
+poss=$(ncpu /sys/devices/system/cpu/possible)
+onl=$(ncpu /sys/devices/system/cpu/online)
+kv() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
+vm() { grep -E '\[stacklat\]' /proc/vmallocinfo | awk '{ s += $2 } END { print s + 0 }'; }
+pcpu_static=$(readelf -SW "$SL_KO" | awk '$2 == ".data..percpu" { print strtonum("0x" $6) }')
+pipes() { "$SL_TOOL" status -j | jq -r '.pipelines[].pipeline'; }
+
+base_pc=$(kv Percpu) base_su=$(kv SUnreclaim)
+sl_load
+total() { # CASE: the module's and the kernel's counts now
+	local j mod
+	j=$("$SL_TOOL" status -j)
+	mod=$(jq '[.pipelines[].memory_bytes // 0] | add + (.events.bytes // 0)' <<<"$j")
+	echo "STACKLAT-BENCH memory-total case=$1 kernel=$KERNEL possible=$poss online=$onl module_bytes=$mod flight_vmalloc=$(vm) percpu_static=$pcpu_static percpu_delta=$(($(kv Percpu) - base_pc)) sunreclaim_delta=$(($(kv SUnreclaim) - base_su)) per_possible_cpu=$(((mod + pcpu_static * poss) / poss)) per_online_cpu=$(((mod + pcpu_static * onl) / onl))"
+}
+total idle
+for p in $(pipes); do
+	echo "enable $p" > "$SL_DBG/control" 2>/dev/null || { note "enable $p refused"; continue; }
+	b=$("$SL_TOOL" status -j | jq --arg p "$p" '.pipelines[] | select(.pipeline == $p) | .memory_bytes // 0')
+	echo "STACKLAT-BENCH memory pipeline=$p kernel=$KERNEL possible=$poss online=$onl bytes=$b per_online_cpu=$((b / onl))"
+	echo "disable $p" > "$SL_DBG/control"
+done
+for p in $(pipes); do
+	echo "enable $p" > "$SL_DBG/control" 2>/dev/null || true
+	echo "threshold $p 1000000000" > "$SL_DBG/control" 2>/dev/null || true
+done
+total all
+for p in $(pipes); do echo "disable $p" > "$SL_DBG/control" 2>/dev/null || true; done
+sl_unload
