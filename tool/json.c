@@ -201,8 +201,10 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 	}
 	if (p->has_fprobe)
 		add_u64(o, "fprobe_nmissed", p->fprobe_nmissed);
-	if (p->has_mem)
+	if (p->has_mem) {
 		add_u64(o, "memory_bytes", p->mem_bytes);
+		add_u64(o, "memory_cpu_bytes", p->mem_cpu_bytes);
+	}
 	a = json_object_new_array();
 	for (i = 0; i < p->nstages; i++) {
 		struct json_object *s = json_object_new_object();

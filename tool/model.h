@@ -106,6 +106,7 @@ struct pipe_info {
 	bool no_events;			/* the module says: no slow events */
 	bool has_mem;
 	uint64_t mem_bytes;		/* its histograms, keyed and stack tables */
+	uint64_t mem_cpu_bytes;		/* of which each online CPU's share */
 };
 
 struct pipe_list {

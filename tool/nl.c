@@ -573,6 +573,7 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 	if (p[STACKLAT_PIPE_A_MEM]) {
 		pi->has_mem = true;
 		pi->mem_bytes = get_u64(p[STACKLAT_PIPE_A_MEM]);
+		pi->mem_cpu_bytes = get_u64(p[STACKLAT_PIPE_A_MEM_CPU]);
 	}
 	pi->no_events = p[STACKLAT_PIPE_A_EVENTS] && nla_len(p[STACKLAT_PIPE_A_EVENTS]) >= 1 &&
 			!nla_get_u8(p[STACKLAT_PIPE_A_EVENTS]);

@@ -166,8 +166,9 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 		fprintf(f, "  fprobe (the return points): nmissed=%llu\n",
 			ull(p->fprobe_nmissed));
 	if (p->has_mem && p->mem_bytes)
-		fprintf(f, "  memory: %llu KiB (histograms, keyed and stack tables)\n",
-			ull((p->mem_bytes + 1023) >> 10));
+		fprintf(f, "  memory: %llu KiB (histograms, keyed and stack tables), %llu KiB of it each online CPU's\n",
+			ull((p->mem_bytes + 1023) >> 10),
+			ull((p->mem_cpu_bytes + 1023) >> 10));
 	if (!p->nhooks)
 		return;
 	for (i = 0; i < p->nhooks; i++) {

@@ -422,6 +422,7 @@ enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_FPROBE_NMISSED,	/* u64, calls its fprobe missed */
 	STACKLAT_PIPE_A_EVENTS,		/* u8, 1: it can have slow events */
 	STACKLAT_PIPE_A_MEM,		/* u64, bytes of its histograms, keyed and stack tables */
+	STACKLAT_PIPE_A_MEM_CPU,	/* u64, of which each online CPU's share */
 	__STACKLAT_PIPE_A_LAST
 };
 #define STACKLAT_PIPE_A_MAX (__STACKLAT_PIPE_A_LAST - 1)

@@ -337,6 +337,18 @@ u64 sl_pipeline_mem_all(struct sl_pipeline *p)
 	return n;
 }
 
+/* What of that each online CPU has: its histogram copies and keyed buffers. */
+u64 sl_pipeline_mem_cpu(const struct sl_pipeline *p)
+{
+	u64 n = 0;
+
+	if (p->priv.hists_live)
+		n += (u64)p->max_stages * sizeof(struct sl_hist_cpu);
+	if (p->priv.keyed)
+		n += 2 * (u64)p->priv.keyed->buf_bytes;
+	return n;
+}
+
 u64 sl_pipeline_mem(const struct sl_pipeline *p)
 {
 	u64 n = 0;

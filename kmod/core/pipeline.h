@@ -102,6 +102,7 @@ void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out);
 int sl_pipelines_enable_list(const char *list);
 u64 sl_pipeline_mem(const struct sl_pipeline *p);
 u64 sl_pipeline_mem_all(struct sl_pipeline *p);
+u64 sl_pipeline_mem_cpu(const struct sl_pipeline *p);
 int sl_modules_watch(void);
 void sl_modules_unwatch(void);
 void sl_sweep_start(u64 stale_ns);

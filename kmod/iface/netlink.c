@@ -249,6 +249,8 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 			  READ_ONCE(p->priv.ev_thresh), STACKLAT_PIPE_A_PAD) ||
 	    nla_put_u8(skb, STACKLAT_PIPE_A_EVENTS, sl_events_possible(p)) ||
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_MEM, sl_pipeline_mem_all(p),
+			  STACKLAT_PIPE_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_MEM_CPU, sl_pipeline_mem_cpu(p),
 			  STACKLAT_PIPE_A_PAD))
 		return -EMSGSIZE;
 	if (sl_fprobe_stats(p, &nfp, &fpm) &&

@@ -9,8 +9,10 @@
 # in-flight table's slots) and the kernel's: /proc/meminfo's Percpu (in
 # chunks, so coarse), SUnreclaim and the module's vmalloc areas; the
 # module's static per-CPU section from its ELF.  Lines:
-#   STACKLAT-BENCH memory pipeline=P bytes=B per_online_cpu=B/online
-#   STACKLAT-BENCH memory-total case=idle|all ... per_possible_cpu=...
+#   STACKLAT-BENCH memory pipeline=P bytes=B each_online_cpu=C shared=S
+#   STACKLAT-BENCH memory-total case=idle|all ... each_online_cpu=C
+#     per_possible_cpu=(C x online + (static + counters) x possible) / possible
+#     shared=S (keyed tables' folded rows, stack tables: not per CPU)
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 
@@ -24,22 +26,28 @@ poss=$(ncpu /sys/devices/system/cpu/possible)
 onl=$(ncpu /sys/devices/system/cpu/online)
 kv() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
 vm() { grep -E '\[stacklat\]' /proc/vmallocinfo | awk '{ s += $2 } END { print s + 0 }'; }
-pcpu_static=$(readelf -SW "$SL_KO" | awk '$2 == ".data..percpu" { print strtonum("0x" $6) }')
+hex=$(objdump -h "$SL_KO" | awk '$2 == ".data..percpu" { print $3 }')
+pcpu_static=$((16#${hex:-0}))
 pipes() { "$SL_TOOL" status -j | jq -r '.pipelines[].pipeline'; }
 
 base_pc=$(kv Percpu) base_su=$(kv SUnreclaim)
 sl_load
 total() { # CASE: the module's and the kernel's counts now
-	local j mod
+	local j mod cpu
 	j=$("$SL_TOOL" status -j)
-	mod=$(jq '[.pipelines[].memory_bytes // 0] | add + (.events.bytes // 0)' <<<"$j")
-	echo "STACKLAT-BENCH memory-total case=$1 kernel=$KERNEL possible=$poss online=$onl module_bytes=$mod flight_vmalloc=$(vm) percpu_static=$pcpu_static percpu_delta=$(($(kv Percpu) - base_pc)) sunreclaim_delta=$(($(kv SUnreclaim) - base_su)) per_possible_cpu=$(((mod + pcpu_static * poss) / poss)) per_online_cpu=$(((mod + pcpu_static * onl) / onl))"
+	mod=$(jq '([.pipelines[].memory_bytes // 0] | add) + (.events.bytes // 0)' <<<"$j")
+	# each online CPU's: histogram copies, keyed buffers, its event ring
+	cpu=$(jq '([.pipelines[].memory_cpu_bytes // 0] | add) + ((.events.bytes // 0) / ([.events.rings, 1] | max) | floor)' <<<"$j")
+	# on every possible CPU from load (alloc_percpu): each hook's hit and
+	# miss counters (16 bytes), each pipeline's losses (8 bytes a loss)
+	dyn=$(jq '([.pipelines[].hooks | length] | add) * 16 + (.pipelines | length) * ([.pipelines[0].losses | length, 13] | max) * 8' <<<"$j")
+	echo "STACKLAT-BENCH memory-total case=$1 kernel=$KERNEL possible=$poss online=$onl module_bytes=$mod flight_vmalloc=$(vm) percpu_static=$pcpu_static percpu_counters=$dyn percpu_delta=$(($(kv Percpu) - base_pc)) sunreclaim_delta=$(($(kv SUnreclaim) - base_su)) each_online_cpu=$cpu per_possible_cpu=$(((cpu * onl + (pcpu_static + dyn) * poss) / poss)) shared=$((mod - cpu * onl))"
 }
 total idle
 for p in $(pipes); do
 	echo "enable $p" > "$SL_DBG/control" 2>/dev/null || { note "enable $p refused"; continue; }
-	b=$("$SL_TOOL" status -j | jq --arg p "$p" '.pipelines[] | select(.pipeline == $p) | .memory_bytes // 0')
-	echo "STACKLAT-BENCH memory pipeline=$p kernel=$KERNEL possible=$poss online=$onl bytes=$b per_online_cpu=$((b / onl))"
+	read -r b c <<<"$("$SL_TOOL" status -j | jq -r --arg p "$p" '.pipelines[] | select(.pipeline == $p) | "\(.memory_bytes // 0) \(.memory_cpu_bytes // 0)"')"
+	echo "STACKLAT-BENCH memory pipeline=$p kernel=$KERNEL possible=$poss online=$onl bytes=$b each_online_cpu=$c shared=$((b - c * onl))"
 	echo "disable $p" > "$SL_DBG/control"
 done
 for p in $(pipes); do
