@@ -197,11 +197,17 @@ static int sl_rr_queue_post(struct sl_ev *ev, struct sl_flight_ent *e)
 	unsigned int i;
 
 	e->ts[R_QUEUE] = sl_ev_now(ev);
-	q = sl_chain_get(p, id);
-	if (!q) {
-		q = sl_chain_start(p, id, R_QUEUE, sl_ev_now(ev));
-		if (!q)
-			return SL_FORGET;
+	/*
+	 * The pending data as it is, else a new entry: never "get, else
+	 * start", which restarted the entry (its first skb's times, its
+	 * count) when the get failed only because a reader on another CPU
+	 * held it.
+	 */
+	q = sl_chain_open(p, id, sl_ev_now(ev));
+	if (!q)
+		return SL_FORGET;
+	if (!q->ts[R_QUEUE]) {
+		/* new: the first skb's times */
 		for (i = R_DRV; i <= R_QUEUE; i++)
 			q->ts[i] = e->ts[i];
 	}
@@ -345,10 +351,8 @@ static int sl_rr_waking_pre(struct sl_ev *ev)
 {
 	const struct task_struct *t = sl_ev_ptr(ev, 0);
 	struct sl_pipeline *p = ev->p;
-	const struct sl_filter *f = sl_filter_of(p);
-	u32 tgid = READ_ONCE(f->tgid), tid = READ_ONCE(f->tid);
 
-	if ((tgid && tgid != (u32)t->tgid) || (tid && tid != (u32)t->pid))
+	if (!sl_filter_task_ok(p, t))
 		return -1;
 	/*
 	 * Not a reader woken by the data: a kernel thread (on PREEMPT_RT the
@@ -442,15 +446,12 @@ static int sl_rr_accept_post(struct sl_ev *ev, struct sl_flight_ent *unused)
 /* the thread's chain, made if it has none (a thread that was not woken) */
 static struct sl_flight_ent *sl_rr_thread(struct sl_pipeline *p, u64 now)
 {
-	unsigned long tid = (unsigned long)current->pid;
-	struct sl_flight_ent *t = sl_chain_get(p, tid);
-
-	if (!t) {
-		t = sl_chain_start(p, tid, R_WAKE, now);
-		if (t)
-			t->ts[R_WAKE] = 0;
-	}
-	return t;
+	/*
+	 * As it is, else a new blank one: a get that failed only because the
+	 * wakeup path held it on another CPU must not restart it (its wakeup
+	 * time and flags lost), as "get, else start" did.
+	 */
+	return sl_chain_open(p, (unsigned long)current->pid, now);
 }
 
 /*
