@@ -53,6 +53,7 @@ struct filter_spec {
 	uint32_t mask;
 	bool clear;
 	uint32_t tgid, tid, ifindex, dev, op, fs;
+	uint64_t cgroup;
 	uint16_t lport, rport;
 	uint8_t proto;
 };

@@ -452,6 +452,8 @@ static void parse_filter_nest(struct nlattr *nest, struct filter_spec *f)
 		f->op = get_u32(t[STACKLAT_FILTER_A_OP]);
 	if (t[STACKLAT_FILTER_A_FS])
 		f->fs = get_u32(t[STACKLAT_FILTER_A_FS]);
+	if (t[STACKLAT_FILTER_A_CGROUP])
+		f->cgroup = get_u64(t[STACKLAT_FILTER_A_CGROUP]);
 }
 
 static void parse_keyed_stats(struct nlattr *nest, struct pipe_info *pi)

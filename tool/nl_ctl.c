@@ -66,6 +66,7 @@ void sl_nl_set_filter(const char *pipe, const struct filter_spec *f)
 	PUT(STACKLAT_FILTER_A_DEV, u32, f->dev);
 	PUT(STACKLAT_FILTER_A_OP, u32, f->op);
 	PUT(STACKLAT_FILTER_A_FS, u32, f->fs);
+	PUT(STACKLAT_FILTER_A_CGROUP, u64, f->cgroup);
 #undef PUT
 	if (bad)
 		fatal("out of memory");

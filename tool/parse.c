@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
 #include "parse.h"
@@ -113,6 +114,61 @@ static int resolve_dev(const char *val, uint32_t *dev, char *err, size_t errlen)
 	return 0;
 }
 
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
+
+/* Where the cgroup v2 hierarchy is mounted (/proc/self/mounts), or NULL. */
+static const char *cgroup2_mount(char *buf, size_t len)
+{
+	char dev[64], dir[256], type[32];
+	const char *found = NULL;
+	FILE *m = fopen("/proc/self/mounts", "r");
+
+	if (!m)
+		return NULL;
+	while (fscanf(m, "%63s %255s %31s %*[^\n]", dev, dir, type) == 3) {
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(buf, len, "%s", dir);
+			found = buf;
+			break;
+		}
+	}
+	fclose(m);
+	return found;
+}
+
+/*
+ * cgroup=/PATH: a directory of the cgroup v2 hierarchy, as a path of the
+ * hierarchy (/a/b, under where it is mounted) or of the file system
+ * (/sys/fs/cgroup/a/b); its id is the directory's inode number.
+ */
+static int resolve_cgroup(const char *val, uint64_t *id, char *err, size_t errlen)
+{
+	char mnt[256], path[600];
+	struct statfs sf;
+	struct stat st;
+	size_t ml;
+
+	if (!cgroup2_mount(mnt, sizeof(mnt))) {
+		snprintf(err, errlen, "cgroup=%s: not available: no cgroup v2 hierarchy is mounted (a cgroup v1-only host)",
+			 val);
+		return -1;
+	}
+	ml = strlen(mnt);
+	if (!strncmp(val, mnt, ml) && (val[ml] == '/' || !val[ml]))
+		snprintf(path, sizeof(path), "%s", val);
+	else	/* a path of the hierarchy: under the mount */
+		snprintf(path, sizeof(path), "%s%s", mnt, strcmp(val, "/") ? val : "");
+	if (stat(path, &st) || !S_ISDIR(st.st_mode) || statfs(path, &sf) ||
+	    (unsigned long)sf.f_type != CGROUP2_SUPER_MAGIC) {
+		snprintf(err, errlen, "cgroup=%s: %s is not a cgroup v2 directory", val, path);
+		return -1;
+	}
+	*id = (uint64_t)st.st_ino;
+	return 0;
+}
+
 /*
  * The grammar is uapi/stacklat_filter.h, the same code the module runs
  * for its control file; only the names (iface=, dev=NAME) are resolved
@@ -139,6 +195,13 @@ int parse_filter(int argc, char **argv, struct filter_spec *out, char *err,
 	}
 	if (s.dev_name && resolve_dev(s.dev_name, &s.dev, err, errlen))
 		return -1;
+	if (s.cgroup_name) {
+		uint64_t id;
+
+		if (resolve_cgroup(s.cgroup_name, &id, err, errlen))
+			return -1;
+		s.cgroup = id;
+	}
 	memset(&f, 0, sizeof(f));
 	f.mask = s.mask;
 	f.clear = s.clear;
@@ -151,6 +214,7 @@ int parse_filter(int argc, char **argv, struct filter_spec *out, char *err,
 	f.dev = s.dev;
 	f.op = s.op;
 	f.fs = s.fs;
+	f.cgroup = s.cgroup;
 	*out = f;
 	return 0;
 }
@@ -202,6 +266,8 @@ void filter_format(const struct filter_spec *f, char *buf, size_t len)
 		else
 			ADD(" fs=0x%x", f->fs);
 	}
+	if (f->mask & FILTER_BIT(STACKLAT_FILTER_A_CGROUP))
+		ADD(" cgroup=%llu", (unsigned long long)f->cgroup);
 	if (!n)
 		ADD(" none");
 #undef ADD

@@ -227,7 +227,8 @@ static const struct subcommand subcommands[] = {
 	  "  ifindex=N iface=NAME  network interface\n"
 	  "  dev=MAJ:MIN|NAME      block device (NAME: /dev/NAME or a path)\n"
 	  "  op=read|write|open|fsync\n"
-	  "  fs=ext4|xfs|btrfs|bdev|0xMAGIC\n" },
+	  "  fs=ext4|xfs|btrfs|bdev|0xMAGIC\n"
+	  "  cgroup=/PATH|ID       the tasks of a cgroup v2 directory (wherever tgid= is)\n" },
 	{ "func", cmd_func, "add|del [-p PID] SYMBOL|PATH:SYMBOL|LIB:SYMBOL",
 	  "Time a kernel function, or a user-space one (a uprobe and a uretprobe),\n"
 	  "from entry to return in the \"func\" pipeline (CAP_SYS_ADMIN or\n"

@@ -559,6 +559,9 @@ enum stacklat_filter_attr {
 					 * f_type); 0x62646576 for a block
 					 * device read directly
 					 */
+	STACKLAT_FILTER_A_CGROUP,	/* u64, a cgroup v2 id (its directory's
+					 * inode number): tasks in it
+					 */
 	__STACKLAT_FILTER_A_LAST
 };
 #define STACKLAT_FILTER_A_MAX (__STACKLAT_FILTER_A_LAST - 1)

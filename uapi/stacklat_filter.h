@@ -20,6 +20,9 @@
  *                    the caller)
  *   op=read|write|open|fsync
  *   fs=ext4|xfs|btrfs|bdev, a decimal 1..4294967295 or 0x + 1..8 hex digits
+ *   cgroup=N         a cgroup v2 id, 1..2^63-1 (its directory's inode number)
+ *   cgroup=/PATH     a cgroup v2 directory (resolved by the caller): the
+ *                    tasks in that cgroup itself, not in its descendants
  *
  * Numbers are decimal only: digits, no sign, no spaces; leading zeros do
  * not make them octal (tgid=010 is 10).  Only fs= takes hexadecimal, and
@@ -40,6 +43,7 @@
 #define STACKLAT_DEV_MINORBITS	20
 #define STACKLAT_DEV_NAME_MAX	48	/* dev=NAME, without "/dev/" */
 #define STACKLAT_IFNAME_MAX	15	/* IFNAMSIZ - 1 */
+#define STACKLAT_CGROUP_PATH_MAX 255	/* cgroup=/PATH */
 #define STACKLAT_FS_MAGIC_EXT4	0xef53U
 #define STACKLAT_FS_MAGIC_XFS	0x58465342U
 #define STACKLAT_FS_MAGIC_BTRFS	0x9123683eU
@@ -57,8 +61,10 @@ struct stacklat_filter_spec {
 	__u8 proto;
 	__u16 lport, rport;
 	__u32 tgid, tid, ifindex, dev, op, fs;
+	__u64 cgroup;
 	const char *iface_name;	/* iface=NAME: ifindex still to resolve */
 	const char *dev_name;	/* dev=NAME: dev still to resolve */
+	const char *cgroup_name; /* cgroup=/PATH: cgroup still to resolve */
 };
 
 /* Keys, in the order of the grammar; iface and ifindex are one attribute. */
@@ -73,6 +79,7 @@ enum stacklat_filter_key {
 	STACKLAT_FK_DEV,
 	STACKLAT_FK_OP,
 	STACKLAT_FK_FS,
+	STACKLAT_FK_CGROUP,
 	__STACKLAT_FK_MAX
 };
 
@@ -89,6 +96,7 @@ static inline const char *stacklat_filter_key_name(unsigned int k)
 	case STACKLAT_FK_DEV: return "dev";
 	case STACKLAT_FK_OP: return "op";
 	case STACKLAT_FK_FS: return "fs";
+	case STACKLAT_FK_CGROUP: return "cgroup";
 	}
 	return "?";
 }
@@ -109,6 +117,8 @@ static inline const char *stacklat_filter_key_hint(unsigned int k)
 	case STACKLAT_FK_OP: return "read, write, open or fsync";
 	case STACKLAT_FK_FS:
 		return "ext4, xfs, btrfs, bdev or a magic number";
+	case STACKLAT_FK_CGROUP:
+		return "a cgroup v2 directory (/PATH) or id";
 	}
 	return "?";
 }
@@ -126,6 +136,7 @@ static inline unsigned int stacklat_filter_key_attr(unsigned int k)
 	case STACKLAT_FK_DEV: return STACKLAT_FILTER_A_DEV;
 	case STACKLAT_FK_OP: return STACKLAT_FILTER_A_OP;
 	case STACKLAT_FK_FS: return STACKLAT_FILTER_A_FS;
+	case STACKLAT_FK_CGROUP: return STACKLAT_FILTER_A_CGROUP;
 	}
 	return STACKLAT_FILTER_A_UNSPEC;
 }
@@ -419,6 +430,17 @@ static inline int stacklat_filter_value(unsigned int k, const char *val,
 			return -1;
 		f->fs = (__u32)v;
 		return 0;
+	case STACKLAT_FK_CGROUP:
+		if (val[0] == '/') {
+			if (!stacklat_plain_word(val, STACKLAT_CGROUP_PATH_MAX))
+				return -1;
+			f->cgroup_name = val;
+			return 0;
+		}
+		if (stacklat_parse_dec(val, n, 1, 0x7fffffffffffffffULL, &v))
+			return -1;
+		f->cgroup = v;
+		return 0;
 	}
 	return -1;
 }
@@ -440,6 +462,7 @@ static inline int stacklat_filter_parse(int n, const char *const *words,
 		b[i] = 0;
 	out->iface_name = (const char *)0;
 	out->dev_name = (const char *)0;
+	out->cgroup_name = (const char *)0;
 	err->code = STACKLAT_FE_OK;
 	err->word = 0;
 	err->key = __STACKLAT_FK_MAX;

@@ -11,6 +11,8 @@
 #include <linux/fs.h>
 #include <linux/blkdev.h>
 #include <linux/magic.h>
+#include <linux/namei.h>
+#include <linux/path.h>
 #include <net/netlink.h>
 #include <linux/netdevice.h>
 #include <net/net_namespace.h>
@@ -58,9 +60,33 @@ static const u32 sl_filter_attr_cap[STACKLAT_FILTER_A_MAX + 1] = {
 	[STACKLAT_FILTER_A_DEV] = SL_F_DEV,
 	[STACKLAT_FILTER_A_OP] = SL_F_OP,
 	[STACKLAT_FILTER_A_FS] = SL_F_FS,
+	/* in the same task test as tgid= (filter.h): where tgid= is */
+	[STACKLAT_FILTER_A_CGROUP] = SL_F_TGID,
 };
 
 #define SL_FILTER_WORDS	16
+
+/*
+ * cgroup=/PATH: a directory of the cgroup v2 hierarchy (the caller's path,
+ * e.g. /sys/fs/cgroup/a); its id is the directory's inode number (kernfs).
+ */
+static int sl_filter_cgroup_path(const char *val, u64 *id)
+{
+	struct path path;
+	struct inode *inode;
+	int ret;
+
+	ret = kern_path(val, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &path);
+	if (ret)
+		return ret;
+	inode = d_inode(path.dentry);
+	if (inode->i_sb->s_magic != CGROUP2_SUPER_MAGIC)
+		ret = -ENOTDIR;
+	else
+		*id = inode->i_ino;
+	path_put(&path);
+	return ret;
+}
 
 /*
  * "clear" or a list of key=value words, merged into a copy of the current
@@ -115,6 +141,14 @@ int sl_filter_parse(struct sl_pipeline *p, char *args, struct sl_filter *f)
 			return ret == -ENOMEM ? ret : -ENODEV;
 		}
 	}
+	if (s.cgroup_name) {
+		ret = sl_filter_cgroup_path(s.cgroup_name, &s.cgroup);
+		if (ret) {
+			sl_err("filter: cgroup=%*pE: not a cgroup v2 directory (%d)\n",
+			       (int)strlen(s.cgroup_name), s.cgroup_name, ret);
+			return ret == -ENOMEM ? ret : -ENOENT;
+		}
+	}
 	*f = p->priv.filter;
 	if (s.clear)
 		memset(f, 0, sizeof(*f));
@@ -136,6 +170,8 @@ int sl_filter_parse(struct sl_pipeline *p, char *args, struct sl_filter *f)
 		f->op = s.op;
 	if (s.mask & BIT(STACKLAT_FILTER_A_FS))
 		f->fs = s.fs;
+	if (s.mask & BIT(STACKLAT_FILTER_A_CGROUP))
+		f->cgroup = s.cgroup;
 	return 0;
 }
 
@@ -149,6 +185,7 @@ static const struct nla_policy sl_filter_policy[STACKLAT_FILTER_A_MAX + 1] = {
 	[STACKLAT_FILTER_A_DEV] = { .type = NLA_U32 },
 	[STACKLAT_FILTER_A_OP] = { .type = NLA_U32 },
 	[STACKLAT_FILTER_A_FS] = { .type = NLA_U32 },
+	[STACKLAT_FILTER_A_CGROUP] = { .type = NLA_U64 },
 };
 
 /*
@@ -157,7 +194,11 @@ static const struct nla_policy sl_filter_policy[STACKLAT_FILTER_A_MAX + 1] = {
  */
 static bool sl_filter_nla_ok(int type, const struct nlattr *a)
 {
-	u32 v = type == STACKLAT_FILTER_A_PROTO ? nla_get_u8(a) :
+	u32 v;
+
+	if (type == STACKLAT_FILTER_A_CGROUP)
+		return nla_get_u64(a) && nla_get_u64(a) <= S64_MAX;
+	v = type == STACKLAT_FILTER_A_PROTO ? nla_get_u8(a) :
 		type == STACKLAT_FILTER_A_LPORT ||
 		type == STACKLAT_FILTER_A_RPORT ? nla_get_u16(a) :
 		nla_get_u32(a);
@@ -235,6 +276,8 @@ int sl_filter_from_nla(struct sl_pipeline *p, const struct nlattr *nla,
 	}
 	if (tb[STACKLAT_FILTER_A_FS])
 		f->fs = nla_get_u32(tb[STACKLAT_FILTER_A_FS]);
+	if (tb[STACKLAT_FILTER_A_CGROUP])
+		f->cgroup = nla_get_u64(tb[STACKLAT_FILTER_A_CGROUP]);
 	return 0;
 }
 
@@ -270,6 +313,8 @@ int sl_filter_fmt(const struct sl_filter *f, char *buf, size_t len)
 		else
 			n += scnprintf(buf + n, len - n, " fs=0x%x", f->fs);
 	}
+	if (f->cgroup)
+		n += scnprintf(buf + n, len - n, " cgroup=%llu", f->cgroup);
 	if (!n)
 		n = scnprintf(buf, len, " none");
 	return n;

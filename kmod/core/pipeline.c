@@ -491,6 +491,7 @@ void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f)
 	WRITE_ONCE(p->priv.filter.dev, f->dev);
 	WRITE_ONCE(p->priv.filter.op, f->op);
 	WRITE_ONCE(p->priv.filter.fs, f->fs);
+	WRITE_ONCE(p->priv.filter.cgroup, f->cgroup);
 	sl_dump_seq++;
 }
 

@@ -73,6 +73,7 @@ struct sl_filter {
 	u32 dev;
 	u32 op;
 	u32 fs;			/* filesystem magic (storage) */
+	u64 cgroup;		/* cgroup v2 id (filter.h: the task test) */
 };
 
 /* ---- hook points ------------------------------------------------------ */

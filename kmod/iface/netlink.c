@@ -166,7 +166,9 @@ static int sl_nl_put_filter(struct sk_buff *skb, const struct sl_filter *f)
 	     nla_put_u32(skb, STACKLAT_FILTER_A_IFINDEX, f->ifindex)) ||
 	    (f->dev && nla_put_u32(skb, STACKLAT_FILTER_A_DEV, f->dev)) ||
 	    (f->op && nla_put_u32(skb, STACKLAT_FILTER_A_OP, f->op)) ||
-	    (f->fs && nla_put_u32(skb, STACKLAT_FILTER_A_FS, f->fs)))
+	    (f->fs && nla_put_u32(skb, STACKLAT_FILTER_A_FS, f->fs)) ||
+	    (f->cgroup && nla_put_u64_64bit(skb, STACKLAT_FILTER_A_CGROUP,
+					    f->cgroup, STACKLAT_PIPE_A_PAD)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -265,12 +265,10 @@ static __always_inline unsigned long sl_lk_ident(bool *task)
 	       level;
 }
 
-/* Is a tgid or tid filter set (a wait of no task is not let in)? */
+/* Is a task filter set (a wait of no task is not let in)? */
 static __always_inline bool sl_lk_filtering(const struct sl_pipeline *p)
 {
-	const struct sl_filter *f = sl_filter_of(p);
-
-	return READ_ONCE(f->tgid) || READ_ONCE(f->tid);
+	return sl_filter_tasks(p);
 }
 
 static __always_inline u64 sl_lk_key(u32 type, unsigned long caller)

@@ -105,9 +105,7 @@ enum { TX_APP, TX_TCP, TX_IP, TX_DEVQ, TX_DRV, TX_DONE, TX_UAPP };
 /* A task filter is set: packets without an application point are out. */
 static __always_inline bool sl_net_task_filter(const struct sl_pipeline *p)
 {
-	const struct sl_filter *f = sl_filter_of(p);
-
-	return READ_ONCE(f->tgid) || READ_ONCE(f->tid);
+	return sl_filter_tasks(p);
 }
 
 /* An interface as a breakdown key: its namespace and index. */

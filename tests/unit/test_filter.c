@@ -83,6 +83,26 @@ static void test_decimal(void **state)
 	assert_int_equal(f.fs, 0xef53);
 }
 
+/* cgroup=: an id (u64) or a directory the caller resolves */
+static void test_cgroup(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("cgroup=1234"), 0);
+	assert_true(f.cgroup == 1234 && !f.cgroup_name);
+	assert_int_equal(f.mask, BIT(CGROUP));
+	assert_int_equal(parse("cgroup=9223372036854775807"), 0);
+	assert_true(f.cgroup == 0x7fffffffffffffffULL);
+	assert_int_equal(parse("cgroup=9223372036854775808"), -1);
+	assert_int_equal(parse("cgroup=0"), -1);
+	assert_int_equal(parse("cgroup=a"), -1);
+	assert_string_equal(msg, "bad value 'a' for 'cgroup' (a cgroup v2 directory (/PATH) or id)");
+	assert_int_equal(parse("cgroup=/sys/fs/cgroup/a tgid=5"), 0);
+	assert_string_equal(f.cgroup_name, "/sys/fs/cgroup/a");
+	assert_int_equal(f.mask, BIT(CGROUP) | BIT(TGID));
+	assert_int_equal(parse("cgroup=/a cgroup=/b"), -1);
+	assert_int_equal(e.code, STACKLAT_FE_TWICE);
+}
+
 static void test_words(void **state)
 {
 	(void)state;
@@ -214,6 +234,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_op),
 		cmocka_unit_test(test_decimal),
+		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_quote_limit),
 		cmocka_unit_test(test_no_words),
