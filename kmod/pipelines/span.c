@@ -40,6 +40,8 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/moduleparam.h>
+#include <linux/ctype.h>
+#include <linux/slab.h>
 
 #include "sl.h"
 #include "stacklat_filter.h"
