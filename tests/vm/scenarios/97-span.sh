@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernels: all
 # Spans between two points (issue 27): "span add NAME FROM TO [KEY]",
-# the span pipeline (max_spans=3 here).
+# the span pipeline (max_spans=4 here).
 #  - kernel to kernel by thread: sl-span A makes N rounds of getppid(2),
 #    a sleep of US, getuid(2); span kk __x64_sys_getppid ->
 #    __x64_sys_getuid: exactly N samples, none under US, and the sum
 #    between the sleeps' (N x US) and A's own brackets around each round
 #    (each sample lies inside one; a sleep never ends early): the two
-#    exact bounds, as 97-ufunc's;
+#    exact bounds, as 97-ufunc's; span kr the same from getppid's
+#    return (__x64_sys_getppid%return: a kretprobe or the fprobe);
 #  - user to kernel by thread: span uk sl-span:sl_span_mark (a user
 #    function's entry, resolved by the tool) -> __x64_sys_getuid: the
 #    same N and bounds;
@@ -21,7 +22,7 @@
 #    samples as reads completed in /sys/block/nullb0/stat, none under T,
 #    the sum the kernel's own read time there (from each request's
 #    allocation to its end, in ms: 1 ms and 0.5 ms a request allowed);
-#  - bad input (an unknown function, a fourth span over max_spans=3, a
+#  - bad input (an unknown function, a fifth span over max_spans=4, a
 #    bad key, a bad name, a duplicate name, a tracepoint, an unknown span
 #    to delete): refused with the reason in the kernel log, the hooks
 #    unchanged;
@@ -60,13 +61,14 @@ ready() {
 }
 
 sl_nullblk 1 irqmode=2 completion_nsec=$T queue_mode=2 gb=1
-sl_load max_spans=3
+sl_load max_spans=4
 echo "enable span" > "$SL_DBG/control"
 
 # ---- kernel -> kernel and user -> kernel, by thread
 "$SP" $N $US > "$TD/a" & A=$!
 "$SL_TOOL" span add kk __x64_sys_getppid __x64_sys_getuid || fail "span add kk"
 "$SL_TOOL" span add uk "$SP:sl_span_mark" __x64_sys_getuid thread || fail "span add uk"
+"$SL_TOOL" span add kr __x64_sys_getppid%return __x64_sys_getuid || fail "span add kr"
 "$SL_TOOL" filter span tgid=$A
 hooks
 echo "threshold span 10000000" > "$SL_DBG/control"
@@ -80,7 +82,7 @@ sed -n "/^pipeline span/,/^pipeline /p" "$SL_DBG/status" | grep -v "^  hook"
 cat "$SL_DBG/span"
 asum=$(sed -n 's/.*sum_ns=\([0-9]*\).*/\1/p' "$TD/a")
 lo=$((N * US * 1000))
-for s in kk uk; do
+for s in kk uk kr; do
 	assert_eq "$s samples" $N "$(stage $s count)"
 	min=$(stage $s min_ns) sum=$(stage $s sum_ns)
 	note "$s: min $min ns, sum $sum ns, sleeps $lo ns, A's brackets $asum ns"
@@ -133,7 +135,7 @@ bad() { # bad WHY ARGS...: span add ARGS refused, WHY in the kernel log
 	fi
 	dmesg | tail -n 5 | grep -q "$why" || fail "span add $*: no '$why' in the kernel log: $(cat "$TD/out"; dmesg | tail -n 3)"
 }
-bad "all 3 spans are in use" four __x64_sys_getppid __x64_sys_getuid
+bad "all 4 spans are in use" five __x64_sys_getppid __x64_sys_getuid
 "$SL_TOOL" span del uk || fail "span del uk"
 h0=$(rows | md5sum)
 bad "no such function" x sl_no_such_function_97 __x64_sys_getuid
@@ -147,7 +149,8 @@ assert_eq "rows after refused adds (md5)" "$h0" "$(rows | md5sum)"
 
 # ---- span del
 "$SL_TOOL" span del kk || fail "span del kk"
+"$SL_TOOL" span del kr || fail "span del kr"
 "$SL_TOOL" span del blk || fail "span del blk"
 ! grep -Eq "getppid|getuid|blk_mq" <<<"$(hooks)" || fail "rows left after del: $(hooks)"
 echo "disable span" > "$SL_DBG/control"
-pass "spans: kk and uk $N samples each within [N x US, A's brackets], $N slow events each; blk $M requests = nullb0's reads, min >= T; bad input refused"
+pass "spans: kk, uk and kr $N samples each within [N x US, A's brackets], $N slow events each; blk $M requests = nullb0's reads, min >= T; bad input refused"
