@@ -124,6 +124,82 @@ int cmd_func(int argc, char **argv)
 	return 0;
 }
 
+/* ---- spans (issue 27) ---- */
+
+/*
+ * A span's point @spec into @out: a user function (PATH:SYMBOL,
+ * LIB:SYMBOL) resolved as func add does, else a kernel function, with
+ * %return for its return; tracepoints are the module's to refuse.
+ */
+static void span_point(const char *spec, char *out, size_t len)
+{
+	char err[PATH_MAX + 256], sym[STACKLAT_SYM_MAX];
+	const char *pct = strchr(spec, '%');
+	int r;
+
+	if (strlen(spec) >= STACKLAT_SYM_MAX)
+		usage_error("'%s': a point has at most %d characters", spec, STACKLAT_SYM_MAX - 1);
+	if (!strncmp(spec, "tp:", 3)) {
+		snprintf(out, len, "%s", spec);
+		return;
+	}
+	r = ufunc_resolve(spec, out, len, err, sizeof(err));
+	if (r < 0)
+		fatal("span add: %s", err);
+	if (!r) {
+		if (pct)
+			usage_error("'%s': a user function's point is its entry (no %%return)", spec);
+		return;
+	}
+	snprintf(sym, sizeof(sym), "%.*s", pct ? (int)(pct - spec) : (int)strlen(spec), spec);
+	if (!stacklat_valid_symbol(sym) || (pct && strcmp(pct, "%return")))
+		usage_error("'%s' is neither a kernel function (SYMBOL, MODULE:SYMBOL, SYMBOL%%return) nor PATH:SYMBOL or LIB:SYMBOL",
+			    spec);
+	snprintf(out, len, "%s", spec);
+}
+
+/* span add NAME FROM TO [KEY] | span del NAME | span list */
+int cmd_span(int argc, char **argv)
+{
+	char from[STACKLAT_SYM_MAX], to[STACKLAT_SYM_MAX], line[4 * STACKLAT_SYM_MAX];
+	int n;
+
+	if (argc < 2)
+		usage_error("add, del or list");
+	if (!strcmp(argv[1], "list")) {
+		char *av[] = { argv[0], "span", NULL };
+
+		if (argc != 2)
+			usage_error("list takes nothing");
+		return cmd_show(2, av);
+	}
+	if (!strcmp(argv[1], "del")) {
+		if (argc != 3 || !valid_name(argv[2]))
+			usage_error("del NAME");
+		sl_nl_open();
+		sl_nl_point("span", false, argv[2]);
+		sl_nl_close();
+		return 0;
+	}
+	if (strcmp(argv[1], "add"))
+		usage_error("'%s' is none of add, del, list", argv[1]);
+	if (argc < 5 || argc > 6)
+		usage_error("add NAME FROM TO [thread|argN|argN,argM]");
+	if (!valid_name(argv[2]))
+		usage_error("'%s' is not a span's name ([A-Za-z0-9_.-])", argv[2]);
+	span_point(argv[3], from, sizeof(from));
+	span_point(argv[4], to, sizeof(to));
+	n = snprintf(line, sizeof(line), "%s %s %s %s", argv[2], from, to,
+		     argc == 6 ? argv[5] : "thread");
+	if (n < 0 || n >= STACKLAT_SYM_MAX)
+		usage_error("NAME FROM TO KEY: at most %d characters in all (the module's limit); a shorter PATH may do",
+			    STACKLAT_SYM_MAX - 1);
+	sl_nl_open();
+	sl_nl_point("span", true, line);
+	sl_nl_close();
+	return 0;
+}
+
 /* ---- kernel stacks (issue 28) ---- */
 
 static void check_symbol(const char *sym)

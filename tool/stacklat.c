@@ -241,6 +241,21 @@ static const struct subcommand subcommands[] = {
 	  "                (a loaded kernel module named LIB is the kernel's)\n"
 	  "-p PID          only that process's calls: the pipeline's tgid= filter\n"
 	  "                (for all its functions)" },
+	{ "span", cmd_span, "add NAME FROM TO [KEY] | del NAME | list",
+	  "Time from one point to another, joined by a key, in the \"span\"\n"
+	  "pipeline: one stage a span, NAME (CAP_SYS_ADMIN or CAP_PERFMON; at\n"
+	  "most max_spans=, 8).  'list' is 'show span'.",
+	  "FROM, TO        SYMBOL          a kernel function's entry\n"
+	  "                SYMBOL%return   its return\n"
+	  "                PATH:SYMBOL, LIB:SYMBOL  a user-space function's entry\n"
+	  "                                (resolved as by func add)\n"
+	  "KEY             thread          the same thread passes FROM, then TO\n"
+	  "                                (the default)\n"
+	  "                argN            argument N (0..3) of both points: a\n"
+	  "                                request, an skb (at a %return point,\n"
+	  "                                the call's argument)\n"
+	  "                argN,argM       N at FROM, M at TO\n"
+	  "e.g. span add rq blk_mq_start_request blk_mq_end_request arg0" },
 	/* kernel stacks (issue 28) */
 	{ "stacks", cmd_stacks, "add|del SYMBOL | on|off PIPELINE | show [-n N] [-j|--json]",
 	  "Count the kernel stacks that reach a kernel function (the \"stacks\"\n"

@@ -41,7 +41,7 @@
 
 #define SL_FLIGHT_NTS		12	/* timestamps (hook points) per entry */
 #define SL_FLIGHT_NAUX		2	/* words of pipeline data per entry */
-#define SL_FLIGHT_OWNERS	16	/* pipelines: a key's top byte */
+#define SL_FLIGHT_OWNERS	32	/* pipelines (SL_MAX_PIPELINES): a key's top byte */
 
 /*
  * One entry.  @seq is odd while someone holds the entry.  The holder owns

@@ -24,6 +24,10 @@
  * generation (hk->priv.gen) moves on when it is unregistered: a call
  * still in flight then returns to an entry of the older generation,
  * counted orphaned, never recorded into the slot's next point.
+ *
+ * A row that is not a SPAN (a span's user-space point, span.c) is an
+ * entry point only: no uretprobe, and its hit goes through the
+ * dispatcher as a kprobe's does (the user registers are the arguments).
  */
 #include <linux/slab.h>
 #include <linux/namei.h>
@@ -61,6 +65,10 @@ static SL_UP_HANDLER(sl_up_entry, uc, regs)
 	int how;
 
 	preempt_disable();
+	if (hk->act != SL_ACT_SPAN) {
+		sl_regs_dispatch(hk, regs);	/* an entry point (above) */
+		goto out;
+	}
 	/* the gate and the task filter, and the time: as a SPAN row's entry */
 	if (sl_span_entry(hk, &now))
 		goto out;
@@ -224,7 +232,8 @@ int sl_up_register(struct sl_hook *hk, const struct sl_cand *c, bool trial)
 		return 0;
 	memset(&u->uc, 0, sizeof(u->uc));
 	u->uc.handler = sl_up_entry;
-	u->uc.ret_handler = sl_up_ret;
+	if (hk->act == SL_ACT_SPAN)
+		u->uc.ret_handler = sl_up_ret;
 	ret = sl_compat_uprobe_register(&u->cu, &u->uc);
 	if (!ret)
 		u->registered = true;

@@ -304,7 +304,9 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 	/* the entry points on ftrace, all in one code update */
 	sl_hooks_commit(p);
 	p->priv.enabled = true;
-	if (!armed && p->nhooks && p->key != STACKLAT_KEY_NONE) {
+	/* points added at run time (func, span) may come after the enable */
+	if (!armed && p->nhooks && p->key != STACKLAT_KEY_NONE &&
+	    !p->point_add) {
 		sl_pipeline_disarm(p);
 		sl_err("%s: no hook point could be armed on this kernel\n",
 		       p->name);
@@ -582,6 +584,13 @@ int sl_point_add(struct sl_pipeline *p, struct sl_hook *hk,
 	ret = sl_hook_set_cands(hk, cands, n, p->priv.enabled);
 	if (ret)
 		return ret;
+	/*
+	 * An entry point put on the ftrace_ops's filter, or a return on the
+	 * fprobe's, while neither is registered (the pipeline had no such
+	 * point when enabled) waits there for the registration: do it.
+	 */
+	if (p->priv.enabled)
+		sl_hooks_commit(p);
 	if (stage < p->max_stages)	/* stacks' points have none */
 		sl_hist_reset(&p->priv.hists[stage]);
 	sl_dump_seq++;

@@ -551,6 +551,21 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 		sl_err("control: usage: func add|del SYMBOL|/PATH:0xOFFSET[:NAME]\n");
 		return -EINVAL;
 	}
+	/* spans (issue 27): "span add NAME FROM TO [KEY]", "span del NAME" */
+	if (!strcmp(cmd, "span")) {
+		arg = rest ? strsep(&rest, " \t") : NULL;
+		rest = rest ? strim(rest) : NULL;
+		if (arg && rest && *rest &&
+		    (!strcmp(arg, "add") || !strcmp(arg, "del"))) {
+			/* span.c parses and checks it, and changes nothing if bad */
+			if (!apply)
+				return 0;
+			return sl_pipeline_point(sl_pipeline_find("span"),
+						 arg[0] == 'a', rest, extack);
+		}
+		sl_err("control: usage: span add NAME FROM TO [thread|argN|argN,argM], or span del NAME\n");
+		return -EINVAL;
+	}
 	/* kernel stacks (issue 28): the "stacks" pipeline's points */
 	if (!strcmp(cmd, "stacks")) {
 		arg = rest ? strsep(&rest, " \t") : NULL;
@@ -669,6 +684,7 @@ static int sl_control_show(struct seq_file *m, void *v)
 	seq_puts(m, "enable PIPELINE\ndisable PIPELINE\nreset [PIPELINE]\n"
 		 "filter PIPELINE [clear] [tgid=N] [tid=N] [lport=N] [rport=N] [proto=tcp|udp] [ifindex=N] [dev=MAJ:MIN|DISK] [op=read|write|open|fsync] [fs=ext4|xfs|btrfs|bdev|0xMAGIC]\n"
 		 "func add SYMBOL\nfunc del SYMBOL\n"
+		 "span add NAME FROM TO [thread|argN|argN,argM]\nspan del NAME\n"
 		 "stacks add SYMBOL\nstacks del SYMBOL\nstacks PIPELINE on|off\n"
 		 "threshold PIPELINE NS   (slow events above NS ns, 0..3600000000000; 0: off)\n"
 		 "# a comment\n");

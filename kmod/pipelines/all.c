@@ -30,6 +30,7 @@ struct sl_pipeline *const sl_all_pipelines[] = {
 	&sl_pipe_lock,
 	&sl_pipe_files,
 	&sl_pipe_nettop,
+	&sl_pipe_span,
 };
 
 const unsigned int sl_all_npipelines = ARRAY_SIZE(sl_all_pipelines);

@@ -31,6 +31,7 @@ extern struct sl_pipeline sl_pipe_futex;
 extern struct sl_pipeline sl_pipe_lock;
 extern struct sl_pipeline sl_pipe_files;
 extern struct sl_pipeline sl_pipe_nettop;
+extern struct sl_pipeline sl_pipe_span;
 
 extern struct sl_pipeline *const sl_all_pipelines[];
 extern const unsigned int sl_all_npipelines;

@@ -23,10 +23,10 @@
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include <linux/kprobes.h>
 
 #include "sl.h"
 #include "stacklat_filter.h"
+#include "points.h"
 
 #define SL_FUNC_MAX	16
 
@@ -49,91 +49,6 @@ static int sl_func_find(const char *sym)
 	return -1;
 }
 
-/*
- * Why @sym cannot be probed (@err from the kretprobe): a disabled trial
- * kprobe (no code is patched) tells a missing symbol (ENOENT) from one
- * kprobes refuse (EINVAL: the kprobe blacklist, noinstr or entry code).
- */
-static int sl_func_why(const char *sym, int err,
-		       struct netlink_ext_ack *extack)
-{
-	static struct kprobe kp;	/* under sl_lock */
-	int ret;
-
-	memset(&kp, 0, sizeof(kp));
-	kp.symbol_name = sym;
-	kp.flags = KPROBE_FLAG_DISABLED;
-	ret = register_kprobe(&kp);
-	if (!ret)
-		unregister_kprobe(&kp);
-	if (ret == -ENOENT) {
-		NL_SET_ERR_MSG(extack, "no such function");
-		sl_err("func add: %s: no such function\n", sym);
-		return -ENOENT;
-	}
-	if (ret == -EINVAL) {
-		NL_SET_ERR_MSG(extack, "cannot probe that function: blacklisted");
-		sl_err("func add: cannot probe %s: blacklisted (kprobes refuse it)\n",
-		       sym);
-		return -EINVAL;
-	}
-	NL_SET_ERR_MSG(extack, "cannot probe that function");
-	sl_err("func add: cannot probe %s (%d)\n", sym, ret ? ret : err);
-	return ret ? ret : err;
-}
-
-/*
- * The row name of user point @spec ("/PATH:0xOFFSET[:NAME]", checked) in
- * @target, and its stage name in @stage.
- */
-static void sl_func_user_names(const char *spec, char *target,
-			       char *stage)
-{
-	size_t n = stacklat_valid_upoint(spec);
-	const char *base, *off;
-
-	memcpy(target, spec, n);
-	target[n] = '\0';
-	if (spec[n]) {
-		strscpy(stage, spec + n + 1, STACKLAT_NAME_MAX);
-		return;
-	}
-	off = strrchr(target, ':');
-	base = strrchr(target, '/') + 1;
-	snprintf(stage, STACKLAT_NAME_MAX, "%.*s+%s",
-		 (int)min_t(size_t, off - base, STACKLAT_NAME_MAX), base,
-		 off + 1);
-}
-
-/* Why the user point @target cannot be probed, from the file's lookup. */
-static int sl_func_user_check(const char *target,
-			      struct netlink_ext_ack *extack)
-{
-	int ret = sl_uprobe_check(target);
-
-	switch (ret) {
-	case 0:
-		return 0;
-	case -ENOENT:
-	case -ENOTDIR:
-		NL_SET_ERR_MSG(extack, "no such file");
-		sl_err("func add: %s: no such file\n", target);
-		return -ENOENT;
-	case -ENOEXEC:
-		NL_SET_ERR_MSG(extack, "not a regular file");
-		sl_err("func add: %s: not a regular file\n", target);
-		return -EINVAL;
-	case -ERANGE:
-		NL_SET_ERR_MSG(extack, "offset beyond the end of the file");
-		sl_err("func add: %s: offset beyond the end of the file\n",
-		       target);
-		return -ERANGE;
-	}
-	NL_SET_ERR_MSG(extack, "cannot look the file up");
-	sl_err("func add: %s: cannot look the file up (%d)\n", target, ret);
-	return ret;
-}
-
 /* func add SYMBOL or /PATH:0xOFFSET[:NAME] (struct sl_pipeline's point_add) */
 static int sl_func_add(struct sl_pipeline *p, const char *sym,
 		       struct netlink_ext_ack *extack)
@@ -151,7 +66,7 @@ static int sl_func_add(struct sl_pipeline *p, const char *sym,
 			sl_err("func add: a user function is /PATH:0xOFFSET[:NAME]\n");
 			return -EINVAL;
 		}
-		sl_func_user_names(sym, target, stage);
+		sl_points_user_names(sym, target, stage);
 		sym = target;
 	} else if (!stacklat_valid_symbol(sym)) {
 		NL_SET_ERR_MSG(extack, "not a kernel symbol name");
@@ -172,7 +87,7 @@ static int sl_func_add(struct sl_pipeline *p, const char *sym,
 		return -ENOSPC;
 	}
 	if (user) {
-		ret = sl_func_user_check(sym, extack);
+		ret = sl_points_user_check("func add", sym, extack);
 		if (ret)
 			return ret;
 	}
@@ -193,7 +108,7 @@ static int sl_func_add(struct sl_pipeline *p, const char *sym,
 		return ret;
 	}
 	if (ret)
-		return sl_func_why(sym, ret, extack);
+		return sl_points_why("func add", sym, ret, extack);
 	strscpy(sl_func_stages[i].name, user ? stage : sym,
 		sizeof(sl_func_stages[i].name));
 	sl_func_stages[i].from = hk->name;
@@ -215,7 +130,7 @@ static int sl_func_del(struct sl_pipeline *p, const char *sym,
 			sl_err("func del: a user function is /PATH:0xOFFSET[:NAME]\n");
 			return -EINVAL;
 		}
-		sl_func_user_names(sym, target, stage);
+		sl_points_user_names(sym, target, stage);
 		sym = target;
 	} else if (!stacklat_valid_symbol(sym)) {
 		NL_SET_ERR_MSG(extack, "not a kernel symbol name");

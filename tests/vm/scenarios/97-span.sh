@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kernels: all
+# Spans between two points (issue 27): "span add NAME FROM TO [KEY]",
+# the span pipeline (max_spans=4 here).
+#  - kernel to kernel by thread: sl-span A makes N rounds of getppid(2),
+#    a sleep of US, getuid(2); span kk __x64_sys_getppid ->
+#    __x64_sys_getuid: exactly N samples, none under US, and the sum
+#    between the sleeps' (N x US) and A's own brackets around each round
+#    (each sample lies inside one; a sleep never ends early): the two
+#    exact bounds, as 97-ufunc's; span kr the same from getppid's
+#    return (__x64_sys_getppid%return: a kretprobe or the fprobe);
+#  - user to kernel by thread: span uk sl-span:sl_span_mark (a user
+#    function's entry, resolved by the tool) -> __x64_sys_getuid: the
+#    same N and bounds;
+#  - slow events over 10 ms (US is 20 ms): one line per round and span;
+#  - kernel to kernel by argument: span blk blk_mq_start_request ->
+#    blk_mq_end_request, arg0 (the request), on a null_blk completing
+#    each request on a timer after T, no I/O scheduler; M direct reads by
+#    dd, the pipeline's tgid filter on dd (other disks' requests start
+#    elsewhere): as many
+#    samples as reads completed in /sys/block/nullb0/stat, none under T,
+#    the sum the kernel's own read time there (from each request's
+#    allocation to its end, in ms: 1 ms and 0.5 ms a request allowed);
+#  - bad input (an unknown function, a fifth span over max_spans=4, a
+#    bad key, a bad name, a duplicate name, a tracepoint, an unknown span
+#    to delete): refused with the reason in the kernel log, the hooks
+#    unchanged;
+#  - span del removes the rows.
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+
+SP=$SL_REPO/tests/vm/helpers/sl-span
+N=20 US=20000 M=30 T=5000000
+TD=/tmp/sl-97s
+rm -rf "$TD"
+mkdir -p "$TD"
+
+hooks() { grep '^  hook' "$SL_DBG/status" || true; }
+# the rows without their counts
+rows() { hooks | awk '{ print $2, $3, $4, $5 }'; }
+# stage NAME FIELD: a span's field from show -j span
+stage() {
+	"$SL_TOOL" show -j span | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for p in d.get("pipelines", [d]):
+    for s in p["stages"]:
+        if s["name"] == sys.argv[1]:
+            print(s[sys.argv[2]])' "$1" "$2"
+}
+# ready PID: wait (up to 5 s) until PID catches SIGUSR1 (bit 10)
+ready() {
+	local m
+	for _ in $(seq 50); do
+		m=$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$1/status" 2> /dev/null || true)
+		[ -n "$m" ] && [ $(( 0x$m & 0x200 )) != 0 ] && return 0
+		sleep 0.1
+	done
+	fail "sl-span $1 never caught SIGUSR1"
+}
+
+sl_nullblk 1 irqmode=2 completion_nsec=$T queue_mode=2 gb=1
+sl_load max_spans=4
+echo "enable span" > "$SL_DBG/control"
+
+# ---- kernel -> kernel and user -> kernel, by thread
+"$SP" $N $US > "$TD/a" & A=$!
+"$SL_TOOL" span add kk __x64_sys_getppid __x64_sys_getuid || fail "span add kk"
+"$SL_TOOL" span add uk "$SP:sl_span_mark" __x64_sys_getuid thread || fail "span add uk"
+"$SL_TOOL" span add kr __x64_sys_getppid%return __x64_sys_getuid || fail "span add kr"
+"$SL_TOOL" filter span tgid=$A
+hooks
+echo "threshold span 10000000" > "$SL_DBG/control"
+"$SL_TOOL" events -d 0.2 span > /dev/null	# drain
+ready $A
+kill -USR1 $A
+wait $A || fail "sl-span failed"
+cat "$TD/a"
+hooks | grep -E "getppid|getuid|sl-span"
+sed -n "/^pipeline span/,/^pipeline /p" "$SL_DBG/status" | grep -v "^  hook"
+cat "$SL_DBG/span"
+asum=$(sed -n 's/.*sum_ns=\([0-9]*\).*/\1/p' "$TD/a")
+lo=$((N * US * 1000))
+for s in kk uk kr; do
+	assert_eq "$s samples" $N "$(stage $s count)"
+	min=$(stage $s min_ns) sum=$(stage $s sum_ns)
+	note "$s: min $min ns, sum $sum ns, sleeps $lo ns, A's brackets $asum ns"
+	[ "$min" -ge $((US * 1000)) ] || fail "$s: a sample $min ns under the sleep"
+	[ "$sum" -ge "$lo" ] || fail "$s: sum $sum under the sleeps' $lo"
+	[ "$sum" -le "$asum" ] || fail "$s: sum $sum over A's brackets $asum"
+done
+"$SL_TOOL" events -d 0.5 span > "$TD/ev"
+head -n 2 "$TD/ev"
+assert_eq "slow events of kk" $N "$(grep -c " sl-span $A/$A span total=[^ ]* kk=" "$TD/ev" || true)"
+assert_eq "slow events of uk" $N "$(grep -c " sl-span $A/$A span total=[^ ]* uk=" "$TD/ev" || true)"
+echo "threshold span 0" > "$SL_DBG/control"
+
+# ---- kernel -> kernel by argument: a block request
+"$SL_TOOL" span add blk blk_mq_start_request blk_mq_end_request arg0 || fail "span add blk"
+# no I/O scheduler: each request is issued (started) directly by dd, so
+# the tgid filter keeps nullb0's and no other disk's (5.10's default,
+# mq-deadline, left them all to kblockd: 30 starts counted filtered)
+echo none > /sys/block/nullb0/queue/scheduler
+mkfifo "$TD/go"
+( read -r _ < "$TD/go"; exec dd if=/dev/nullb0 of=/dev/null bs=4k count=$M iflag=direct status=none ) & D=$!
+"$SL_TOOL" filter span tgid=$D
+read -r r0 _ _ t0 _ < /sys/block/nullb0/stat
+echo go > "$TD/go"
+wait $D || fail "dd failed"
+read -r r1 _ _ t1 _ < /sys/block/nullb0/stat
+hooks | grep blk_mq
+sed -n "/^pipeline span/,/^pipeline /p" "$SL_DBG/status" | grep "lost:"
+cat "$SL_DBG/span"
+assert_eq "nullb0 reads" $M $((r1 - r0))
+assert_eq "blk samples (nullb0's reads completed)" $((r1 - r0)) "$(stage blk count)"
+min=$(stage blk min_ns)
+note "blk: min $min ns, mean $(( $(stage blk sum_ns) / M )) ns, T $T ns"
+[ "$min" -ge "$T" ] || fail "blk: a request ended $min ns after its start, under T"
+# the sum against the kernel's own read time (field 4, ms): the kernel
+# times each request from its allocation, just before our start, to its
+# end, and prints ms - as 56 allows, 1 ms and 0.5 ms a request (an
+# emulator's stall between allocation and start)
+sum=$(stage blk sum_ns)
+note "blk: sum $sum ns, the kernel's read time $((t1 - t0)) ms"
+[ "$sum" -le $(( (t1 - t0 + 1) * 1000000 )) ] || fail "blk: sum $sum over the kernel's $((t1 - t0)) ms"
+[ "$sum" -ge $(( (t1 - t0 - 1) * 1000000 - M * 500000 )) ] || fail "blk: sum $sum under the kernel's $((t1 - t0)) ms"
+
+# ---- bad input: refused, nothing changed
+bad() { # bad WHY ARGS...: span add ARGS refused, WHY in the kernel log
+	local why=$1
+	shift
+	if "$SL_TOOL" span add "$@" > "$TD/out" 2>&1; then
+		fail "span add $* accepted"
+	fi
+	dmesg | tail -n 5 | grep -q "$why" || fail "span add $*: no '$why' in the kernel log: $(cat "$TD/out"; dmesg | tail -n 3)"
+}
+bad "all 4 spans are in use" five __x64_sys_getppid __x64_sys_getuid
+"$SL_TOOL" span del uk || fail "span del uk"
+h0=$(rows | md5sum)
+bad "no such function" x sl_no_such_function_97 __x64_sys_getuid
+bad "the key is thread, argN" x __x64_sys_getppid __x64_sys_getuid arg7
+bad "is not a name" 'b!d' __x64_sys_getppid __x64_sys_getuid
+bad "kk exists" kk __x64_sys_getppid __x64_sys_getuid
+bad "tracepoints are not span points" x tp:sched_wakeup __x64_sys_getuid
+if echo "span del nosuch" > "$SL_DBG/control" 2> /dev/null; then fail "span del nosuch accepted"; fi
+dmesg | tail -n 2 | grep -q "no span nosuch" || fail "span del nosuch: $(dmesg | tail -n 2)"
+assert_eq "rows after refused adds (md5)" "$h0" "$(rows | md5sum)"
+
+# ---- span del
+"$SL_TOOL" span del kk || fail "span del kk"
+"$SL_TOOL" span del kr || fail "span del kr"
+"$SL_TOOL" span del blk || fail "span del blk"
+! grep -Eq "getppid|getuid|blk_mq" <<<"$(hooks)" || fail "rows left after del: $(hooks)"
+echo "disable span" > "$SL_DBG/control"
+pass "spans: kk, uk and kr $N samples each within [N x US, A's brackets], $N slow events each; blk $M requests = nullb0's reads, min >= T; bad input refused"
