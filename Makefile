@@ -277,8 +277,9 @@ debcheck:
 
 # the packages the way an operator uses them, in a guest: dpkg -i of
 # VERSION~prev (DKMS, modprobe, stacklat.service's commands, status), the
-# upgrade to VERSION, dpkg -r (tests/vm/pkg-guest.sh; SL_PKG_DKMS=guest:
-# DKMS builds in the guest instead of on the host)
+# upgrade to VERSION, dpkg -r (tests/vm/pkg-guest.sh; some 4 min).
+# SL_PKG_DKMS=guest: DKMS builds in the guest instead of on the host
+# (16 min a build under TCG: with SL_SCENARIO_TIMEOUT=2700)
 PKG_KERNELS ?= 6.1
 check-packages: deps tool helpers
 	VM_JOBS=1 tests/vm/run.sh --packages $(PKG_KERNELS)
