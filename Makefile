@@ -42,6 +42,8 @@
 #                        build/deb/ (debian/, docs/packages.md)
 #   make debcheck        make deb, then lintian and the packages' contents
 #                        (tests/deb-check.sh; in make check)
+#   make check-packages  the packages installed, upgraded and removed in a
+#                        guest (PKG_KERNELS, default 6.1; run.sh --packages)
 #   make style           checkpatch, sparse, shellcheck and the docs' shape
 #                        (tests/docs-check.sh)
 #   make sparse          sparse (C=1) over the module
@@ -71,7 +73,7 @@ DESTDIR ?=
 .PHONY: all module tool helpers unit vmtest vmtest-mt buildcheck check check-full check-debug \
 	check-kmemleak soak fuzz fuzz-tool deps demo bench profile style sparse w1 \
 	clean install install-tool dkms-src dkms-install dkmscheck firstrun firstrun-demo help \
-	deb debcheck
+	deb debcheck check-packages
 
 all: module tool
 
@@ -272,6 +274,15 @@ deb:
 
 debcheck:
 	tests/deb-check.sh
+
+# the packages the way an operator uses them, in a guest: dpkg -i of
+# VERSION~prev (DKMS, modprobe, stacklat.service's commands, status), the
+# upgrade to VERSION, dpkg -r (tests/vm/pkg-guest.sh; some 4 min).
+# SL_PKG_DKMS=guest: DKMS builds in the guest instead of on the host
+# (16 min a build under TCG: with SL_SCENARIO_TIMEOUT=2700)
+PKG_KERNELS ?= 6.1
+check-packages: deps tool helpers
+	VM_JOBS=1 tests/vm/run.sh --packages $(PKG_KERNELS)
 
 help:
 	@sed -n '3,25p' Makefile

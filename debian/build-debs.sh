@@ -9,11 +9,14 @@
 # date the last commit's.  Output: OUT/stacklat-dkms_V_all.deb,
 # OUT/stacklat_V_ARCH.deb; dpkg-buildpackage's log in OUT/build.log.
 # Installs nothing: a missing tool or build dependency is named, with the
-# apt-get line that installs it.
+# apt-get line that installs it.  STACKLAT_DEB_VERSION=V builds the same
+# tree as version V instead (its VERSION file in the copy says V, so the
+# module, the command and dkms.conf do too): the "previous version" the
+# package test upgrades from (tests/vm/pkg-prep.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/deb}
-ver=$(cat VERSION)
+ver=${STACKLAT_DEB_VERSION:-$(cat VERSION)}
 [[ $ver =~ ^[0-9][0-9A-Za-z.+~]*$ ]] || { echo "deb: VERSION '$ver' is not a Debian version" >&2; exit 1; }
 
 # the tools first (dpkg-checkbuilddeps below names the libraries)
@@ -45,6 +48,7 @@ else
 	when=$(date -R)
 	rev=unknown
 fi
+echo "$ver" > "$src/VERSION"
 maint=$(sed -n 's/^Maintainer: //p' debian/control)
 cat > "$src/debian/changelog" <<CL
 stacklat ($ver) unstable; urgency=medium

@@ -33,8 +33,9 @@ pkgs=(
 	bash coreutils util-linux libcap2-bin procps iproute2 ethtool nftables python3 memcached python3-pymemcache fio dmsetup jq
 	# perf lock record/contention, the peer 99-lock compares with (tracepoint mode)
 	linux-perf
-	# promtool, which checks `stacklat metrics` (80-json-metrics)
-	prometheus
+	# promtool, which checks `stacklat metrics` (80-json-metrics); the
+	# Prometheus and the node_exporter of 85-prometheus
+	prometheus prometheus-node-exporter
 	# make bench: the peers stacklat is compared with (tests/vm/bench/4*)
 	bpftrace
 )

@@ -87,6 +87,7 @@ main() {
 	bench) scripts=("$SL_REPO"/tests/vm/bench/*.sh) ;;
 	profile) scripts=("$SL_REPO/tests/vm/prof/cases.sh") ;;
 	demo) scripts=("$SL_REPO/tests/vm/demo-guest.sh") ;;
+	packages) scripts=("$SL_REPO/tests/vm/pkg-guest.sh") ;;
 	*) scripts=("$SL_REPO"/tests/vm/scenarios/*.sh) ;;
 	esac
 

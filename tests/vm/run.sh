@@ -9,6 +9,9 @@
 # run.sh --check                      every scenario's "# kernels:" line is well formed
 # run.sh --fetch KERNEL...            only fetch the kernels (and the build chroot
 #                                     they need), one at a time
+# run.sh --packages KERNEL            the Debian packages installed, upgraded and
+#                                     removed in the guest (make check-packages:
+#                                     pkg-prep.sh on the host, pkg-guest.sh there)
 #
 # --build: only fetch each kernel's headers (fetch-kernel.sh --headers) and
 # build the module W=1 against them, for the header sets not booted.
@@ -81,6 +84,7 @@ case ${1:-} in
 --plan) mode=plan; shift ;;
 --check) mode=check; shift ;;
 --fetch) mode=fetch; shift ;;
+--packages) mode=packages; shift ;;
 -h|--help) sed -n '3,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
 esac
 # the Makefile's KERNELS
@@ -664,6 +668,18 @@ run_kernel() {
 			record "$k" build-base FAIL "baseline $BENCH_BASE: see $out/build-base.log"
 		fi
 	fi
+	# run.sh --packages: the packages and DKMS's builds of them (pkg-prep.sh)
+	if [ "$mode" = packages ]; then
+		t0=$SECONDS
+		if ! "$here/pkg-prep.sh" "$(kbase "$k")" > "$out/pkg-prep.log" 2>&1; then
+			record "$k" pkg-prep FAIL "see $out/pkg-prep.log"
+			tail -n 5 "$out/pkg-prep.log" | sed "s/^/[$k]   /" || true
+			exec {lockfd}>&-
+			return
+		fi
+		note "$k" pkg-prep "$(tail -n 1 "$out/pkg-prep.log") ($((SECONDS - t0))s)"
+		sed -n 's/^pkg-prep: \(.*: [0-9]* s\)$/\1/p' "$out/pkg-prep.log" | sed "s/^/[$k]   /"
+	fi
 	if ! ird=$(make_initrd "$k"); then
 		record "$k" initramfs FAIL "could not make the initramfs"
 		exec {lockfd}>&-
@@ -752,12 +768,13 @@ run_kernel() {
 	grep -a '^STACKLAT-BENCH ' "$out/results.log" | sed "s/^/[$k] /" || true
 	# the peer benches' comparison table (tests/vm/bench/4*-peers-*.sh)
 	[ "$mode" != bench ] || "$here/bench-table.sh" "$out/results.log" || true
+	[ "$mode" != packages ] || sed -n "s/^\[pkg-guest\] \(pkg: \)/[$k] \1/p" "$out/results.log"
 	if [ "$mode" = demo ]; then
 		echo
 		sed -n 's/^\[demo-guest\] //p' "$out/results.log"
 		echo
 	fi
-	if [ $n = 0 ] && [ "$mode" = test ]; then
+	if [ $n = 0 ] && { [ "$mode" = test ] || [ "$mode" = packages ]; }; then
 		record "$k" scenarios FAIL "no scenario result: see $out/console.log and $out/results.log"
 	fi
 	if ! grep -aq '^STACKLAT-ALL-DONE' "$out/results.log"; then
