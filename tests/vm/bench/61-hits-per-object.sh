@@ -48,16 +48,25 @@ go() {
 	wait "$LPID" || fail "$1: loop failed: $(tail -n 3 /tmp/hits.out)"
 }
 
-# measure P OBJECTS: print the lines for pipeline P from status -j
-measure() {
-	local p=$1 n=$2 json
+# hooks P: "name kind hits" per hook of P, from status -j
+hooks() {
+	local json
 	json=$("$SL_TOOL" status -j) || fail "status -j failed"
 	python3 -c 'import json, sys
 for q in json.loads(sys.argv[1])["pipelines"]:
     if q["pipeline"] == sys.argv[2]:
         for h in q["hooks"]:
-            print(h["name"], h["kind"], h["hits"])' "$json" "$p" > /tmp/hits.rows
-	[ -s /tmp/hits.rows ] || fail "$p: no hooks in status -j"
+            print(h["name"], h["kind"], h["hits"])' "$json" "$1"
+}
+
+# measure P OBJECTS: print the lines for pipeline P from status -j
+measure() {
+	local p=$1 n=$2
+	hooks "$p" > /tmp/hits.now
+	[ -s /tmp/hits.now ] || fail "$p: no hooks in status -j"
+	# minus the hits before the run: reset does not zero a hook's hits
+	awk 'NR == FNR { b[$1] = $3; next } { print $1, $2, $3 - b[$1] }' \
+		/tmp/hits.base /tmp/hits.now > /tmp/hits.rows
 	awk -v p="$p" -v l="${LABEL:-$p}" -v n="$n" -v k="$KERNEL" -v tab="$TABLE" '
 		{ printf "STACKLAT-BENCH hits pipeline=%s kernel=%s objects=%d hook=%s kind=%s hits=%d per_object=%.2f\n",
 			p, k, n, $1, $2, $3, $3 / n
@@ -81,6 +90,7 @@ one() {
 	case $flt in
 	lport) ctl filter "$p" lport=$PORT ;;
 	esac
+	hooks "$p" > /tmp/hits.base
 	launch "$@"
 	if [ "$flt" = tgid ]; then
 		ctl filter "$p" tgid="$LPID" || note "$p: no tgid filter"
