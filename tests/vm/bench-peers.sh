@@ -112,7 +112,7 @@ case_bt_default() { case_bt "$W_BT_DEFAULT"; }
 
 # bt_default's probes, each with an empty action (deduplicated)
 case_bt_attach() {
-	awk '$1 ~ /^(kprobe|kretprobe|tracepoint|rawtracepoint|kfunc|kretfunc):/ && !seen[$1]++ { print $1 " {}" }' \
+	awk '$1 ~ /^(kprobe|kretprobe|uprobe|uretprobe|tracepoint|rawtracepoint|kfunc|kretfunc):/ && !seen[$1]++ { print $1 " {}" }' \
 		"$W_BT_DEFAULT" > /tmp/pb-attach.bt
 	case_bt /tmp/pb-attach.bt
 	SAMPLES=

@@ -25,6 +25,10 @@
  *                        so no TIME_WAIT piles up), all on CPU 0
  *   sl-loop udpdrop N    N datagrams of 64 bytes to a UDP port of 127.0.0.1
  *                        nothing listens on: each one is dropped (no socket)
+ *   sl-loop ufunc N      N calls of sl_loop_ufunc(), a user-space function
+ *                        of this program (noinline, in its .symtab) that
+ *                        does almost nothing: what a uprobe and a uretprobe
+ *                        on it cost is all there is to time
  *
  * Prints one line: ops=<N> ns_per_op=<wall time per operation>
  */
@@ -222,6 +226,26 @@ static double dio_loop(const char *dev)
 	return t1 - t0;
 }
 
+static volatile unsigned long ufunc_calls;
+
+/* in .symtab as itself: no inlining, no clone (.constprop, .isra) */
+__attribute__((noinline, noipa)) void sl_loop_ufunc(void)
+{
+	ufunc_calls++;
+}
+
+static double ufunc_loop(void)
+{
+	unsigned long i;
+	double t0, t1;
+
+	t0 = now();
+	for (i = 0; i < n_ops; i++)
+		sl_loop_ufunc();
+	t1 = now();
+	return t1 - t0;
+}
+
 static double tcp_conn(void)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
@@ -312,9 +336,12 @@ int main(int argc, char **argv)
 	} else if (argc == 3 && !strcmp(argv[1], "udpdrop")) {
 		n_ops = strtoul(argv[2], NULL, 0);
 		ns = udp_drop();
+	} else if (argc == 3 && !strcmp(argv[1], "ufunc")) {
+		n_ops = strtoul(argv[2], NULL, 0);
+		ns = ufunc_loop();
 	} else {
 		fprintf(stderr,
-			"usage: sl-loop udp N | tcp N PORT | pread FILE N | dio DEV N | tcpconn N | udpdrop N\n");
+			"usage: sl-loop udp N | tcp N PORT | pread FILE N | dio DEV N | tcpconn N | udpdrop N | ufunc N\n");
 		return 2;
 	}
 	if (!n_ops)

@@ -25,7 +25,7 @@ set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 
 SPIN=$SL_REPO/tests/vm/helpers/sl-spin
-RING=4096
+RING=4096		# event_records=: the ring this test is made for (default 512)
 M=200000		# 10 s at RATE: longer than python's start and W
 RATE=20000
 W=1.5
@@ -38,7 +38,7 @@ st() {
 }
 
 # event_rate=0: every attempt written or overrun, none suppressed
-sl_load event_rate=0
+sl_load event_rate=0 event_records=$RING
 ctl func add __x64_sys_getppid
 ctl enable func
 
