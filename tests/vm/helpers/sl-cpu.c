@@ -95,18 +95,31 @@ static void task_file(char *path, size_t len, const char *name)
 	snprintf(path, len, "/proc/self/task/%d/%s", (int)worker_tid, name);
 }
 
-/* the worker's state letter, and its schedstat line */
+/*
+ * The worker's state letter, and its schedstat line.  The letter comes from
+ * .../status, not .../stat: every read of stat runs the kernel's
+ * cputime_adjust(), which keeps the utime and stime it reports from going
+ * down (prev_cputime), so a read while the worker still ran latched a
+ * utime the final read could not fall back from - 61 ticks where the
+ * final samples scaled said 60 (96-cpu on 6.12, a fresh clone's run).
+ * Only the final read (main) reads stat.
+ */
 static int probe(char *state, char *sched, size_t len)
 {
-	char path[128], buf[1024], *p;
+	char path[128], buf[2048], *p;
 
-	task_file(path, sizeof(path), "stat");
+	task_file(path, sizeof(path), "status");
 	if (slurp(path, buf, sizeof(buf)))
 		return -1;
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ')
+	p = strstr(buf, "\nState:");
+	if (!p)
 		return -1;
-	*state = p[2];
+	p += strlen("\nState:");
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return -1;
+	*state = *p;
 	task_file(path, sizeof(path), "schedstat");
 	return slurp(path, sched, len);
 }
