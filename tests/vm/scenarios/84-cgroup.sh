@@ -42,6 +42,14 @@ trap cleanup EXIT
 count() { awk -v s=$SYM '$1 == s { print $2 }' "$SL_DBG/func"; }
 # spin_in CGROUP N: sl-spin making N getppid calls from inside CGROUP
 spin_in() { sh -c "echo \$\$ > $CG/$1/cgroup.procs && exec $SPIN -n $2 -t 0" > /dev/null; }
+# both: func reset, then A calls in sla and B in slb at the same time
+both() {
+	local pa pb
+	ctl "reset func"
+	spin_in sla $A & pa=$!
+	spin_in slb $B & pb=$!
+	wait $pa $pb
+}
 
 sl_load
 ctl "func add $SYM"
@@ -52,24 +60,15 @@ ctl "enable func"
 grep -A3 "^pipeline func:" "$SL_DBG/status" | grep -q "filter: cgroup=$ida" || fail "status: no cgroup=$ida: $(grep -A3 '^pipeline func:' "$SL_DBG/status")"
 js=$("$SL_TOOL" status -j | jq -r '.pipelines[] | select(.pipeline == "func") | .filter.cgroup')
 assert_eq "status -j filter.cgroup" "$ida" "$js"
-ctl "reset func"
-spin_in sla $A & pa=$!
-spin_in slb $B & pb=$!
-wait $pa $pb
+both
 assert_eq "getppid calls counted with cgroup=/sla (A=$A in sla, B=$B in slb)" $A "$(count)"
 
 # ---- the control file: a numeric id, then a file system path
 ctl "filter func clear cgroup=$idb"
-ctl "reset func"
-spin_in sla $A & pa=$!
-spin_in slb $B & pb=$!
-wait $pa $pb
+both
 assert_eq "getppid calls counted with cgroup=$idb (slb)" $B "$(count)"
 ctl "filter func clear cgroup=$CG/sla"
-ctl "reset func"
-spin_in sla $A & pa=$!
-spin_in slb $B & pb=$!
-wait $pa $pb
+both
 assert_eq "getppid calls counted with cgroup=$CG/sla" $A "$(count)"
 
 # ---- refused, nothing changed
