@@ -151,6 +151,22 @@ static inline void sl_compat_fprobe_maxactive(struct fprobe *fp, int n)
 #define SL_TP_SYSCALL_PREEMPTIBLE	0
 #endif
 
+/*
+ * A probe for a tracepoint named at run time (sl_tp_any(), a span's
+ * point) cannot have the tracepoint's prototype; it is called through a
+ * pointer of the tracepoint's type.  That is sound on the C calling
+ * conventions of the kernel's architectures (the arguments in registers,
+ * the caller's to clean up) except under the control-flow integrity that
+ * checks a pointer's type at each indirect call (Clang's kCFI:
+ * CONFIG_CFI_CLANG, CONFIG_CFI since 6.18), which would trap: there such
+ * points are refused.
+ */
+#if defined(CONFIG_CFI_CLANG) || defined(CONFIG_CFI)
+#define SL_TP_UNTYPED_OK		0
+#else
+#define SL_TP_UNTYPED_OK		1
+#endif
+
 /* nla_strlcpy() was renamed nla_strscpy() in 5.11 (and returns -E2BIG). */
 static inline ssize_t sl_compat_nla_strscpy(char *dst, const struct nlattr *nla,
 					    size_t size)

@@ -128,13 +128,15 @@ int cmd_func(int argc, char **argv)
 
 /*
  * A span's point @spec into @out: a user function (PATH:SYMBOL,
- * LIB:SYMBOL) resolved as func add does, else a kernel function, with
- * %return for its return; tracepoints are the module's to refuse.
+ * LIB:SYMBOL) resolved as func add does, else a kernel function, either
+ * with %return for its return; a tracepoint (tp:[SYSTEM:]NAME) as it is,
+ * for the module to find.
  */
 static void span_point(const char *spec, char *out, size_t len)
 {
 	char err[PATH_MAX + 256], sym[STACKLAT_SYM_MAX];
 	const char *pct = strchr(spec, '%');
+	size_t n;
 	int r;
 
 	if (strlen(spec) >= STACKLAT_SYM_MAX)
@@ -143,15 +145,18 @@ static void span_point(const char *spec, char *out, size_t len)
 		snprintf(out, len, "%s", spec);
 		return;
 	}
-	r = ufunc_resolve(spec, out, len, err, sizeof(err));
+	snprintf(sym, sizeof(sym), "%.*s", pct ? (int)(pct - spec) : (int)strlen(spec), spec);
+	r = ufunc_resolve(sym, out, len, err, sizeof(err));
 	if (r < 0)
 		fatal("span add: %s", err);
 	if (!r) {
-		if (pct)
-			usage_error("'%s': a user function's point is its entry (no %%return)", spec);
+		if (pct && strcmp(pct, "%return"))
+			usage_error("'%s': only %%return follows a function", spec);
+		n = strlen(out);
+		if (pct && snprintf(out + n, len - n, "%s", pct) >= (int)(len - n))
+			usage_error("'%s': too long once resolved (%s%s)", spec, out, pct);
 		return;
 	}
-	snprintf(sym, sizeof(sym), "%.*s", pct ? (int)(pct - spec) : (int)strlen(spec), spec);
 	if (!stacklat_valid_symbol(sym) || (pct && strcmp(pct, "%return")))
 		usage_error("'%s' is neither a kernel function (SYMBOL, MODULE:SYMBOL, SYMBOL%%return) nor PATH:SYMBOL or LIB:SYMBOL",
 			    spec);

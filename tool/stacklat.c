@@ -249,6 +249,8 @@ static const struct subcommand subcommands[] = {
 	  "                SYMBOL%return   its return\n"
 	  "                PATH:SYMBOL, LIB:SYMBOL  a user-space function's entry\n"
 	  "                                (resolved as by func add)\n"
+	  "                PATH:SYMBOL%return  its return (keyed by the thread)\n"
+	  "                tp:[SYSTEM:]NAME  a tracepoint (tp:block:block_rq_issue)\n"
 	  "KEY             thread          the same thread passes FROM, then TO\n"
 	  "                                (the default)\n"
 	  "                argN            argument N (0..3) of both points: a\n"

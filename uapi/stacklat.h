@@ -467,6 +467,7 @@ enum stacklat_hook_kind {
 	STACKLAT_HOOK_KIND_FTRACE,	/* function entry on an ftrace_ops */
 	STACKLAT_HOOK_KIND_FPROBE,	/* entry and return on an fprobe */
 	STACKLAT_HOOK_KIND_UPROBE,	/* user function: uprobe + uretprobe */
+	STACKLAT_HOOK_KIND_URETPROBE,	/* user function's return only (a span) */
 	__STACKLAT_HOOK_KIND_MAX
 };
 
@@ -480,6 +481,7 @@ static inline const char *stacklat_hook_kind_name(__u32 kind)
 	case STACKLAT_HOOK_KIND_FTRACE: return "ftrace";
 	case STACKLAT_HOOK_KIND_FPROBE: return "fprobe";
 	case STACKLAT_HOOK_KIND_UPROBE: return "uprobe";
+	case STACKLAT_HOOK_KIND_URETPROBE: return "uretprobe";
 	}
 	return "?";
 }

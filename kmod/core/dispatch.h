@@ -180,7 +180,22 @@ static void sl_tp_##tpname(void *__data, SL_UNPAREN proto)		\
 }									\
 SL_TP_CHECK(tpname)
 
+/*
+ * The probe of a tracepoint named at run time (a span's "tp:NAME"), whose
+ * prototype the module was not built with (compat.h, SL_TP_UNTYPED_OK):
+ * the tracepoint's first four arguments as machine words, a pointer or a
+ * long each (a narrower type's upper bits are not defined, and past the
+ * tracepoint's last argument a word is whatever its register holds: an
+ * object read there never matches; the thread is the key that needs
+ * none).  SL_TPANY(name) is its candidate, @name kept by the caller.
+ */
+void sl_tp_any(void *data, unsigned long a0, unsigned long a1,
+	       unsigned long a2, unsigned long a3);
+
 /* candidates for the dispatcher */
+#define SL_TPANY(name) \
+	{ .kind = STACKLAT_HOOK_KIND_TRACEPOINT, .target = name, \
+	  .tp_probe = sl_tp_any }
 #define SL_TPD(name) \
 	{ .kind = STACKLAT_HOOK_KIND_TRACEPOINT, .target = #name, \
 	  .tp_probe = sl_tp_##name }

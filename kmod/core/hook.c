@@ -189,6 +189,7 @@ static int sl_hook_register(struct sl_hook *hk, int i, bool trial)
 	case STACKLAT_HOOK_KIND_KRETPROBE:
 		return sl_krp_register(hk, c, trial);
 	case STACKLAT_HOOK_KIND_UPROBE:
+	case STACKLAT_HOOK_KIND_URETPROBE:
 		return sl_up_register(hk, c, trial);
 	}
 	return -EINVAL;
@@ -210,6 +211,7 @@ static void sl_probe_unregister(struct sl_hook *hk)
 		sl_krp_unregister(hk);
 		break;
 	case STACKLAT_HOOK_KIND_UPROBE:
+	case STACKLAT_HOOK_KIND_URETPROBE:
 		sl_up_unregister(hk);
 		break;
 	}
@@ -284,7 +286,7 @@ static int sl_hook_find(struct sl_hook *hk, bool keep)
 			sl_ft_pick(hk);
 			sl_fp_pick(hk);
 			/* a uprobe's trial holds the file, unregisters nothing */
-			if (keep && c->kind != STACKLAT_HOOK_KIND_UPROBE)
+			if (keep && !sl_cand_user(c))
 				kept = true;
 			else
 				sl_probe_unregister(hk);
@@ -317,7 +319,7 @@ static bool sl_hook_is_probe(const struct sl_hook *hk)
 {
 	return !hk->priv.ftrace && !hk->priv.fprobe &&
 	       hk->cands[hk->priv.cand].kind != STACKLAT_HOOK_KIND_TRACEPOINT &&
-	       hk->cands[hk->priv.cand].kind != STACKLAT_HOOK_KIND_UPROBE;
+	       !sl_cand_user(&hk->cands[hk->priv.cand]);
 }
 
 /* Resolve @n hooks; their trial registrations are undone in one batch. */

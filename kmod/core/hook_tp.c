@@ -31,6 +31,20 @@ struct tracepoint *sl_tp_lookup(const char *name)
 	return f.tp;
 }
 
+/*
+ * dispatch.h's probe for any tracepoint: called as the tracepoint calls
+ * its probes, preemptible where any kind of tracepoint may be (7.x, and
+ * syscall tracepoints since 6.13: compat.h), so it turns preemption off
+ * around the dispatcher then.
+ */
+void sl_tp_any(void *data, unsigned long a0, unsigned long a1,
+	       unsigned long a2, unsigned long a3)
+{
+	sl_tp_preempt_off(SL_TP_SYSCALL_PREEMPTIBLE);
+	sl_tp_dispatch(data, a0, a1, a2, a3);
+	sl_tp_preempt_on(SL_TP_SYSCALL_PREEMPTIBLE);
+}
+
 /* Candidate @c of @hk as a tracepoint probe (hk->priv.tp is its tracepoint). */
 int sl_tp_register(struct sl_hook *hk, const struct sl_cand *c)
 {

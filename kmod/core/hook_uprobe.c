@@ -26,8 +26,12 @@
  * counted orphaned, never recorded into the slot's next point.
  *
  * A row that is not a SPAN (a span's user-space point, span.c) is an
- * entry point only: no uretprobe, and its hit goes through the
- * dispatcher as a kprobe's does (the user registers are the arguments).
+ * entry point only (STACKLAT_HOOK_KIND_UPROBE: no uretprobe) or a return
+ * point only (STACKLAT_HOOK_KIND_URETPROBE: a consumer with a return
+ * handler alone), and its hit goes through the dispatcher as a kprobe's
+ * does.  At the entry the user registers are the arguments; at a return
+ * they are not (the entry's are gone): such a point is keyed by the
+ * thread (span.c refuses an argument key there).
  */
 #include <linux/slab.h>
 #include <linux/namei.h>
@@ -121,6 +125,19 @@ static SL_UP_RET_HANDLER(sl_up_ret, uc, func, regs)
 	if (start)
 		sl_span_exit(hk, &start);
 out:
+	preempt_enable();
+	return 0;
+}
+
+/*
+ * A return point alone (a STACKLAT_HOOK_KIND_URETPROBE row): process
+ * context of the probed task, preemptible (above), in the function's
+ * return to its caller.
+ */
+static SL_UP_RET_HANDLER(sl_up_ret_point, uc, func, regs)
+{
+	preempt_disable();
+	sl_regs_dispatch(container_of(uc, struct sl_up, uc)->hk, regs);
 	preempt_enable();
 	return 0;
 }
@@ -231,9 +248,13 @@ int sl_up_register(struct sl_hook *hk, const struct sl_cand *c, bool trial)
 	if (u->registered)
 		return 0;
 	memset(&u->uc, 0, sizeof(u->uc));
-	u->uc.handler = sl_up_entry;
-	if (hk->act == SL_ACT_SPAN)
-		u->uc.ret_handler = sl_up_ret;
+	if (c->kind == STACKLAT_HOOK_KIND_URETPROBE) {
+		u->uc.ret_handler = sl_up_ret_point;
+	} else {
+		u->uc.handler = sl_up_entry;
+		if (hk->act == SL_ACT_SPAN)
+			u->uc.ret_handler = sl_up_ret;
+	}
 	ret = sl_compat_uprobe_register(&u->cu, &u->uc);
 	if (!ret)
 		u->registered = true;

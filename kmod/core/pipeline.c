@@ -615,11 +615,20 @@ int sl_pipeline_point(struct sl_pipeline *p, bool add, const char *arg,
 	return p->point_del(p, arg, extack);
 }
 
-/* Row @hk of @p loses its point: disarmed, left empty.  Under sl_lock. */
+/*
+ * Row @hk of @p loses its point: disarmed, left empty, and no probe of it
+ * still running (a tracepoint's probe may be, after its unregistration:
+ * waited for, so the row can take its next point).  Under sl_lock.
+ */
 void sl_point_del(struct sl_pipeline *p, struct sl_hook *hk)
 {
+	bool tp = hk->ncands && sl_hook_cand(hk) >= 0 &&
+		  hk->cands[sl_hook_cand(hk)].kind == STACKLAT_HOOK_KIND_TRACEPOINT;
+
 	lockdep_assert_held(&sl_lock);
 	sl_hook_clear_cands(hk);
+	if (tp)
+		tracepoint_synchronize_unregister();
 	sl_dump_seq++;
 }
 

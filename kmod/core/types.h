@@ -100,6 +100,13 @@ struct sl_cand {
 	u8 flavor;			/* the pipeline's: how to read the args */
 };
 
+/* A user-space point (a uprobe, or a uretprobe alone)? */
+static inline bool sl_cand_user(const struct sl_cand *c)
+{
+	return c->kind == STACKLAT_HOOK_KIND_UPROBE ||
+	       c->kind == STACKLAT_HOOK_KIND_URETPROBE;
+}
+
 /*
  * What a point does with the object it sees (struct sl_hook's @act); the
  * dispatcher does it, a pipeline only writes the row.

@@ -6,12 +6,17 @@
  *   span add NAME FROM TO [KEY]      span del NAME
  *
  * FROM and TO: a kernel function's entry (SYMBOL, MODULE:SYMBOL), its
- * return (SYMBOL%return, perf's and kprobe_events' word), or a user-space
- * function's entry (/PATH:0xOFFSET[:NAME], which the tool makes of
- * PATH:SYMBOL or LIB:SYMBOL as for "func add").  KEY: "thread" (the
- * default: the same thread passes FROM then TO), "argN" (argument N of
- * both points, 0..3: a request, an skb), or "argN,argM" (N at FROM, M at
- * TO).  At a return point the arguments are those of the call's entry.
+ * return (SYMBOL%return, perf's and kprobe_events' word), a user-space
+ * function's entry or return (/PATH:0xOFFSET[:NAME][%return], which the
+ * tool makes of PATH:SYMBOL or LIB:SYMBOL as for "func add"), or a
+ * tracepoint of the kernel's own (tp:[SYSTEM:]NAME; SYSTEM is the
+ * operator's, the kernel's tracepoints are named without it).  KEY:
+ * "thread" (the default: the same thread passes FROM then TO), "argN"
+ * (argument N of both points, 0..3: a request, an skb), or "argN,argM"
+ * (N at FROM, M at TO).  At a kernel function's return point the
+ * arguments are those of the call's entry; a user function's return has
+ * none (the thread is its key); a tracepoint's are its TP_PROTO's, read
+ * as machine words (dispatch.h, sl_tp_any()).
  *
  * A span is a pair of rows and one stage on the engine, as func's
  * functions are one row and a stage: span slot i owns rows 2i (FROM, a
@@ -33,9 +38,9 @@
  * Losses of the table (table_full, busy, stale) are counted under the
  * pipeline.
  *
- * Tracepoints are not points of a span yet: a probe is typed by the
- * tracepoint's prototype (SL_TP_DEFINE), which a name given at run time
- * does not give.
+ * A tracepoint point's probe is not typed by the tracepoint's prototype
+ * (the name is given at run time): on a kernel whose control-flow
+ * integrity checks that type (kCFI), tracepoints are refused.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -85,8 +90,9 @@ static __always_inline unsigned long sl_span_tag(unsigned int i)
 
 /*
  * FROM's pre callback, probe context (a kprobe or ftrace entry,
- * preemption off; a kretprobe's entry; a uprobe's, preemption disabled
- * by the backend): the filter, and the span's own key.
+ * preemption off; a kretprobe's entry; a uprobe's or uretprobe's, or a
+ * tracepoint's, preemption disabled by the backend where the kernel does
+ * not): the filter, and the span's own key.
  */
 static int sl_span_from(struct sl_ev *ev)
 {
@@ -175,34 +181,80 @@ static bool sl_span_key(char *key, u8 *obj)
 }
 
 /*
- * Point @spec (FROM or TO) of span slot @i into its row name @s->pt[@w]
- * and candidate; @user and @ret say what it is.  0, or the error, said.
+ * User point @spec ("/PATH:0xOFFSET[:NAME][%return]") of span slot @s:
+ * its target (the file and offset) in @s->sym[@w], its row name (the
+ * target, and "%return" for a return) in @s->pt[@w], its candidate.
  */
-static int sl_span_point(struct sl_span_slot *s, int w, const char *spec,
-			 bool *user, struct netlink_ext_ack *extack)
+static int sl_span_upoint(struct sl_span_slot *s, int w, const char *spec,
+			  struct netlink_ext_ack *extack)
 {
-	char stage[STACKLAT_NAME_MAX];
+	char up[STACKLAT_SYM_MAX], stage[STACKLAT_NAME_MAX];
 	char *ret;
 
-	*user = spec[0] == '/';
-	if (*user) {
-		if (!stacklat_valid_upoint(spec)) {
-			NL_SET_ERR_MSG(extack, "a user point is /PATH:0xOFFSET[:NAME]");
-			sl_err("span add: '%s' is not /PATH:0xOFFSET[:NAME]\n",
-			       spec);
-			return -EINVAL;
-		}
-		sl_points_user_names(spec, s->pt[w], stage);
-		s->cand[w] = (struct sl_cand){ .kind = STACKLAT_HOOK_KIND_UPROBE,
-					       .target = s->pt[w] };
-		return sl_points_user_check("span add", s->pt[w], extack);
+	strscpy(up, spec, sizeof(up));
+	ret = strstr(up, "%return");
+	if (ret && !ret[7])
+		*ret = '\0';
+	else
+		ret = NULL;
+	if (!stacklat_valid_upoint(up)) {
+		NL_SET_ERR_MSG(extack, "a user point is /PATH:0xOFFSET[:NAME][%return]");
+		sl_err("span add: '%s' is not /PATH:0xOFFSET[:NAME][%%return]\n",
+		       spec);
+		return -EINVAL;
 	}
-	if (!strncmp(spec, "tp:", 3)) {
-		NL_SET_ERR_MSG(extack, "tracepoints are not span points yet");
-		sl_err("span add: %s: tracepoints are not span points yet\n",
+	sl_points_user_names(up, s->sym[w], stage);
+	strscpy(up, s->sym[w], sizeof(up));
+	if (snprintf(s->pt[w], STACKLAT_SYM_MAX, "%s%s", up,
+		     ret ? "%return" : "") >= STACKLAT_SYM_MAX) {
+		NL_SET_ERR_MSG(extack, "the point's name is too long");
+		sl_err("span add: '%s': too long with %%return\n", spec);
+		return -EINVAL;
+	}
+	s->cand[w] = (struct sl_cand){
+		.kind = ret ? STACKLAT_HOOK_KIND_URETPROBE :
+			      STACKLAT_HOOK_KIND_UPROBE,
+		.target = s->sym[w] };
+	return sl_points_user_check("span add", s->sym[w], extack);
+}
+
+/* Tracepoint @spec ("tp:[SYSTEM:]NAME") of span slot @s (as above). */
+static int sl_span_tpoint(struct sl_span_slot *s, int w, const char *spec,
+			  struct netlink_ext_ack *extack)
+{
+	const char *name = strrchr(spec, ':') + 1;
+
+	if (!SL_TP_UNTYPED_OK) {
+		NL_SET_ERR_MSG(extack, "tracepoints are not span points on a kCFI kernel");
+		sl_err("span add: %s: not on this kernel: its control-flow integrity (kCFI) checks a tracepoint probe's type, and a span's probe cannot have it\n",
 		       spec);
 		return -EOPNOTSUPP;
 	}
+	if (name - spec > 3 + STACKLAT_NAME_MAX ||
+	    !stacklat_valid_symbol(name) || strchr(name, '.')) {
+		NL_SET_ERR_MSG(extack, "a tracepoint is tp:[SYSTEM:]NAME");
+		sl_err("span add: '%s' is not tp:[SYSTEM:]NAME\n", spec);
+		return -EINVAL;
+	}
+	strscpy(s->pt[w], spec, STACKLAT_SYM_MAX);
+	strscpy(s->sym[w], name, STACKLAT_SYM_MAX);
+	s->cand[w] = (struct sl_cand)SL_TPANY(s->sym[w]);
+	return 0;
+}
+
+/*
+ * Point @spec (FROM or TO) of span slot @s into its row name @s->pt[@w]
+ * and candidate (whose kind says what it is).  0, or the error, said.
+ */
+static int sl_span_point(struct sl_span_slot *s, int w, const char *spec,
+			 struct netlink_ext_ack *extack)
+{
+	char *ret;
+
+	if (spec[0] == '/')
+		return sl_span_upoint(s, w, spec, extack);
+	if (!strncmp(spec, "tp:", 3))
+		return sl_span_tpoint(s, w, spec, extack);
 	strscpy(s->pt[w], spec, STACKLAT_SYM_MAX);
 	strscpy(s->sym[w], spec, STACKLAT_SYM_MAX);
 	ret = strchr(s->sym[w], '%');
@@ -227,7 +279,7 @@ static int sl_span_point(struct sl_span_slot *s, int w, const char *spec,
 }
 
 /* Arm row @w of slot @i; on failure say why */
-static int sl_span_arm(struct sl_pipeline *p, int i, int w, bool user,
+static int sl_span_arm(struct sl_pipeline *p, int i, int w,
 		       struct netlink_ext_ack *extack)
 {
 	struct sl_span_slot *s = &sl_span_slots[i];
@@ -237,7 +289,20 @@ static int sl_span_arm(struct sl_pipeline *p, int i, int w, bool user,
 	ret = sl_point_add(p, hk, &s->cand[w], 1, i);
 	if (!ret)
 		return 0;
-	if (user) {
+	if (s->cand[w].kind == STACKLAT_HOOK_KIND_TRACEPOINT &&
+	    ret == -ENOENT) {
+		NL_SET_ERR_MSG(extack, "no such tracepoint");
+		sl_err("span add: %s: no such tracepoint (of the kernel's own: a module's tracepoints are not span points)\n",
+		       s->pt[w]);
+		return ret;
+	}
+	if (s->cand[w].kind == STACKLAT_HOOK_KIND_TRACEPOINT) {
+		NL_SET_ERR_MSG(extack, "the tracepoint probe was refused");
+		sl_err("span add: %s: the tracepoint probe was refused (%d)\n",
+		       s->pt[w], ret);
+		return ret;
+	}
+	if (sl_cand_user(&s->cand[w])) {
 		NL_SET_ERR_MSG(extack, "the uprobe was refused");
 		sl_err("span add: %s: the uprobe was refused (%d)\n", s->pt[w],
 		       ret);
@@ -253,7 +318,6 @@ static int sl_span_add(struct sl_pipeline *p, const char *arg,
 	char *buf, *rest, *name, *from, *to, *key;
 	struct sl_span_slot *s;
 	unsigned int used = 0;
-	bool user[2];
 	int i, free = -1, ret;
 	u8 obj[2];
 
@@ -304,19 +368,29 @@ static int sl_span_add(struct sl_pipeline *p, const char *arg,
 		goto out;
 	}
 	s = &sl_span_slots[free];
-	ret = sl_span_point(s, 0, from, &user[0], extack);
+	ret = sl_span_point(s, 0, from, extack);
 	if (!ret)
-		ret = sl_span_point(s, 1, to, &user[1], extack);
+		ret = sl_span_point(s, 1, to, extack);
 	if (ret)
 		goto out;
+	for (i = 0; i < 2; i++) {
+		if (s->cand[i].kind != STACKLAT_HOOK_KIND_URETPROBE ||
+		    obj[i] == SL_OBJ_TASK)
+			continue;
+		NL_SET_ERR_MSG(extack, "a user function's return is keyed by the thread");
+		sl_err("span add: %s: a user function's return point has no arguments: the key is the thread\n",
+		       name);
+		ret = -EINVAL;
+		goto out;
+	}
 	sl_span_hooks[2 * free].obj = obj[0];
 	sl_span_hooks[2 * free + 1].obj = obj[1];
 	WRITE_ONCE(s->thread, obj[0] == SL_OBJ_TASK);
 	WRITE_ONCE(s->gen, s->gen + 1);
-	ret = sl_span_arm(p, free, 0, user[0], extack);
+	ret = sl_span_arm(p, free, 0, extack);
 	if (ret)
 		goto out;
-	ret = sl_span_arm(p, free, 1, user[1], extack);
+	ret = sl_span_arm(p, free, 1, extack);
 	if (ret) {
 		sl_point_del(p, &sl_span_hooks[2 * free]);
 		goto out;
