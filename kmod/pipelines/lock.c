@@ -265,12 +265,6 @@ static __always_inline unsigned long sl_lk_ident(bool *task)
 	       level;
 }
 
-/* Is a task filter set (a wait of no task is not let in)? */
-static __always_inline bool sl_lk_filtering(const struct sl_pipeline *p)
-{
-	return sl_filter_tasks(p);
-}
-
 static __always_inline u64 sl_lk_key(u32 type, unsigned long caller)
 {
 	return (u64)(type + 1) << 32 | (u32)caller;
@@ -326,7 +320,8 @@ static int sl_lk_begin(struct sl_ev *ev, struct sl_flight_ent *unused)
 		sl_chain_put(e);
 		return SL_KEEP;
 	}
-	if (task ? !sl_task_ok(p) : sl_lk_filtering(p)) {
+	/* a wait of no task is not let in while a task filter is set */
+	if (task ? !sl_task_ok(p) : sl_filter_tasks(p)) {
 		sl_loss(p, SL_LOSS_FILTERED);
 		return SL_KEEP;
 	}

@@ -102,12 +102,6 @@
 enum { RX_DRV, RX_IP, RX_L4, RX_QUEUE, RX_APP };
 enum { TX_APP, TX_TCP, TX_IP, TX_DEVQ, TX_DRV, TX_DONE, TX_UAPP };
 
-/* A task filter is set: packets without an application point are out. */
-static __always_inline bool sl_net_task_filter(const struct sl_pipeline *p)
-{
-	return sl_filter_tasks(p);
-}
-
 /* An interface as a breakdown key: its namespace and index. */
 static __always_inline u64 sl_net_dev_key(const struct net_device *dev)
 {

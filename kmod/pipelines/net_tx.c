@@ -206,7 +206,7 @@ static int sl_tx_tcp(struct sl_ev *ev, struct sl_flight_ent *unused)
 	if (payload <= 0)
 		return SL_DONE;	/* ACK, SYN, FIN: not followed */
 	app = sl_tx_tcp_app(p, sk, tcb->seq, tcb->end_seq);
-	if (!app && sl_net_task_filter(p)) {
+	if (!app && sl_filter_tasks(p)) {
 		sl_loss(p, SL_LOSS_FILTERED);
 		return SL_DONE;
 	}
@@ -238,7 +238,7 @@ static bool sl_tx_tcp_hdr(struct sl_pipeline *p, const struct sock *sk,
 		return false;
 	seq = ntohl(th->seq);
 	*app = sl_tx_tcp_app(p, sk, seq, seq + payload + th->fin);
-	if (!*app && sl_net_task_filter(p)) {
+	if (!*app && sl_filter_tasks(p)) {
 		sl_loss(p, SL_LOSS_FILTERED);
 		return false;
 	}
@@ -292,7 +292,7 @@ static void sl_tx_ip(struct sl_ev *ev, struct sock *sk, struct sk_buff *skb,
 			app = e->ts[TX_UAPP];
 			sl_chain_put(e);
 		}
-		if (!app && sl_net_task_filter(p))
+		if (!app && sl_filter_tasks(p))
 			return;	/* counted at sendmsg */
 	}
 	if (sl_net_port_filter(p)) {
