@@ -72,6 +72,14 @@ int cmd_filter(int argc, char **argv)
  * a user-space one (PATH:SYMBOL, LIB:SYMBOL: ufunc.c resolves it to the
  * file offset the module takes).  -p sets the pipeline's tgid= filter.
  */
+/* func add -p: the func pipeline's filter before it (sl_nl_on_fail()) */
+static struct filter_spec func_old_filter;
+
+static void func_filter_undo(void *arg)
+{
+	sl_nl_set_filter("func", arg);
+}
+
 int cmd_func(int argc, char **argv)
 {
 	char upoint[STACKLAT_SYM_MAX], err[PATH_MAX + 256];
@@ -117,9 +125,25 @@ int cmd_func(int argc, char **argv)
 				    spec);
 	}
 	sl_nl_open();
-	sl_nl_func(add, spec);
-	if (pid)
+	if (pid) {
+		/*
+		 * The filter first: a point armed before it would count every
+		 * process's calls meanwhile (this tool's own, if it calls the
+		 * function: c:sendmsg).  If the add is refused, the filter the
+		 * pipeline had is put back.
+		 */
+		struct pipe_list pl = { 0 };
+
+		sl_nl_get_pipelines("func", &pl);
+		if (pl.n == 1) {
+			func_old_filter = pl.p[0].has_filter ? pl.p[0].filter :
+							       (struct filter_spec){ 0 };
+			sl_nl_on_fail(func_filter_undo, &func_old_filter);
+		}
+		pipe_list_free(&pl);
 		sl_nl_set_filter("func", &f);
+	}
+	sl_nl_func(add, spec);
 	sl_nl_close();
 	return 0;
 }

@@ -164,10 +164,25 @@ void put_name(struct nl_msg *msg, int attr, const char *s)
 }
 
 /* @enoent: what ENOENT means when the kernel says no more (dump starts) */
+/* What a refused change undoes of the ones before it (sl_nl_on_fail()). */
+static void (*nl_undo)(void *arg);
+static void *nl_undo_arg;
+
+void sl_nl_on_fail(void (*undo)(void *arg), void *arg)
+{
+	nl_undo = undo;
+	nl_undo_arg = arg;
+}
+
 static void kernel_fail(const char *what, const struct xfer *x, const char *enoent)
 {
+	void (*undo)(void *arg) = nl_undo;
 	char e[128];
 	int err = -x->kerr;
+
+	nl_undo = NULL;		/* once: the undoing may fail too */
+	if (undo)
+		undo(nl_undo_arg);
 
 	if (err == EPERM || err == EACCES)
 		fatal("%s: permission denied: %s", what, x->kmsg[0] ? x->kmsg :

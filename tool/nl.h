@@ -45,6 +45,12 @@ void sl_nl_set_threshold(const char *pipe, uint64_t ns);
 /* Take the events waiting in the kernel's rings, @fn for each; how many. */
 size_t sl_nl_get_events(void (*fn)(const struct stacklat_event *ev, void *arg), void *arg);
 void sl_nl_set_filter(const char *pipe, const struct filter_spec *f);
+/*
+ * @undo(@arg) runs when the kernel refuses a change from now on, before
+ * the tool says why and exits (a change that took effect before it is
+ * taken back); NULL: nothing.
+ */
+void sl_nl_on_fail(void (*undo)(void *arg), void *arg);
 void sl_nl_reset(const char *pipe);
 void sl_nl_func(bool add, const char *symbol);
 

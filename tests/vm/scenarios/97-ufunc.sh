@@ -131,6 +131,16 @@ note "sum: ours $jsum ns, A's brackets $hsum ns, sleeps $lo ns: $(( (hsum - jsum
 [ "$jsum" -ge "$lo" ] || fail "our sum $jsum under the sleeps' $lo"
 [ "$jsum" -le "$hsum" ] || fail "our sum $jsum over A's brackets $hsum"
 
+# ---- func add -p of a point the module refuses: the filter it set first
+# is taken back (the pipeline's filter before it, tgid=A, unchanged)
+ffilt() { awk '/^pipeline / { on = ($2 == "func:") } on && $1 == "filter:"' "$SL_DBG/status"; }
+f1=$(ffilt)
+[ -n "$f1" ] || fail "no filter line of func in status"
+if "$SL_TOOL" func add -p 1 sl_no_such_function_97u > "$T/out" 2>&1; then
+	fail "func add -p 1 of a missing function accepted"
+fi
+assert_eq "func's filter after a refused func add -p 1" "$f1" "$(ffilt)"
+
 # ---- func del of the same specs
 "$SL_TOOL" func del "$UF:sl_ufunc_work" || fail "func del"
 "$SL_TOOL" func del c:getppid || fail "func del c:getppid"
