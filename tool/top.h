@@ -610,6 +610,7 @@ struct cg_view {
 	bool (*get)(const void *r, uint32_t *tgid, uint64_t *id, uint64_t *v);
 	/* the sort key of a cgroup's counters under @a's -s */
 	uint64_t (*key)(const uint64_t *v, const struct top_args *a);
+	const char *sort;		/* its one sort's name (no -s), or NULL */
 };
 
 extern const struct cg_view cg_syscalls, cg_disk, cg_files, cg_net;

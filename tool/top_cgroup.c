@@ -304,7 +304,8 @@ void cg_json(struct json_object *env, const struct cg_view *w,
 	json_object_object_add(env, "what", json_object_new_string(w->what));
 	json_object_object_add(env, "by", json_object_new_string("cgroup"));
 	json_object_object_add(env, "pid", a->pid ? json_object_new_uint64(a->pid) : NULL);
-	json_object_object_add(env, "sort", top_jstr(cg_sort_name(a->sort)));
+	json_object_object_add(env, "sort",
+			       top_jstr(w->sort ? w->sort : cg_sort_name(a->sort)));
 	for (j = 0; j < w->ncols; j++)
 		top_jadd_u64(env, w->cols[j].key, t->v[j]);
 	top_jadd_u64(env, "total", t->total);
@@ -365,7 +366,7 @@ static const struct cg_col cg_sc_cols[] = {
 };
 
 const struct cg_view cg_syscalls = {
-	"syscalls", sizeof(struct sc_row), 3, cg_sc_cols, cg_sc_get, cg_sc_key
+	"syscalls", sizeof(struct sc_row), 3, cg_sc_cols, cg_sc_get, cg_sc_key, NULL
 };
 
 static bool cg_dk_get(const void *row, uint32_t *tgid, uint64_t *id, uint64_t *v)
@@ -393,7 +394,7 @@ static const struct cg_col cg_dk_cols[] = {
 };
 
 const struct cg_view cg_disk = {
-	"disk", sizeof(struct dk_row), 4, cg_dk_cols, cg_dk_get, cg_dk_key
+	"disk", sizeof(struct dk_row), 4, cg_dk_cols, cg_dk_get, cg_dk_key, "bytes"
 };
 
 static bool cg_fl_get(const void *row, uint32_t *tgid, uint64_t *id, uint64_t *v)
@@ -438,7 +439,7 @@ static const struct cg_col cg_fl_cols[] = {
 };
 
 const struct cg_view cg_files = {
-	"files", sizeof(struct fl_row), 6, cg_fl_cols, cg_fl_get, cg_fl_key
+	"files", sizeof(struct fl_row), 6, cg_fl_cols, cg_fl_get, cg_fl_key, NULL
 };
 
 /* a process's proto rows only: its peer rows count the same calls again */
@@ -475,5 +476,5 @@ static const struct cg_col cg_nt_cols[] = {
 };
 
 const struct cg_view cg_net = {
-	"net", sizeof(struct nt_row), 4, cg_nt_cols, cg_nt_get, cg_nt_key
+	"net", sizeof(struct nt_row), 4, cg_nt_cols, cg_nt_get, cg_nt_key, NULL
 };

@@ -388,23 +388,24 @@ static void sl_nt_show(struct seq_file *m, u64 key, const u64 *v)
 	char comm[16];
 
 	if (!v) {
-		seq_printf(m, "%8s %-15s %-5s %-4s %8s %12s %5s %8s %12s %5s %5s %10s %6s  %s\n",
+		seq_printf(m, "%8s %-15s %-5s %-4s %8s %12s %5s %8s %12s %5s %5s %6s  %s %s\n",
 			   "tgid", "comm", "proto", "kind", "sends",
 			   "send_bytes", "serr", "recvs", "recv_bytes", "rerr",
-			   "alias", "cgroup", "lport", "peer");
+			   "alias", "lport", "peer", "cgroup");
 		return;
 	}
 	sl_keyed_show_comm(comm, &v[LV_PCOMM]);
-	seq_printf(m, "%8u %-15s %-5s %-4s %8llu %12llu %5llu %8llu %12llu %5llu %5llu %10llu ",
+	seq_printf(m, "%8u %-15s %-5s %-4s %8llu %12llu %5llu %8llu %12llu %5llu %5llu ",
 		   sl_keyed_group(key), comm, sl_nt_proto(v[LV_PROTO]),
 		   (key & NT_KEY_PEER) ? "peer" : "proc", v[LV_SENDS],
 		   v[LV_SBYTES], v[LV_SERRS], v[LV_RECVS], v[LV_RBYTES],
-		   v[LV_RERRS], v[LV_ALIAS], v[LV_CGROUP]);
+		   v[LV_RERRS], v[LV_ALIAS]);
+	/* the cgroup after the peer, whose width varies: the last column */
 	if (!(key & NT_KEY_PEER))
-		seq_printf(m, "%6s  -\n", "-");
+		seq_printf(m, "%6s  - %llu\n", "-", v[LV_CGROUP]);
 	else
-		seq_printf(m, "%6llu  [%pI6c]:%llu\n", v[LV_LPORT],
-			   &v[LV_RADDR], v[LV_RPORT]);
+		seq_printf(m, "%6llu  [%pI6c]:%llu %llu\n", v[LV_LPORT],
+			   &v[LV_RADDR], v[LV_RPORT], v[LV_CGROUP]);
 }
 
 static int sl_nt_put_u64(struct sk_buff *skb, int type, u64 v)
