@@ -52,12 +52,12 @@ trap cleanup EXIT
 
 ctl() { echo "$*" > "$SL_DBG/control" || fail "control: '$*' refused"; }
 # in_cg CGROUP CMD... &: CMD in CGROUP from its first instruction, with
-# the background job's pid ($!): the job's subshell execs the shell that
-# joins, which execs CMD
+# the background job's pid ($!): the job's subshell joins, then execs CMD
+# (no shell starting in between: dash's own getppid() would count)
 in_cg() {
-	local g=$1
+	echo "$BASHPID" > "$CG/$1/cgroup.procs"
 	shift
-	exec sh -c 'echo $$ > "$0" && exec "$@"' "$CG/$g/cgroup.procs" "$@"
+	exec "$@"
 }
 waitfor() {
 	for _ in $(seq 600); do
