@@ -21,6 +21,7 @@
 #    slb: slb's write bytes exactly 1 MiB;
 #  - slb removed (rmdir, its processes gone, their rows lingering): its row
 #    is "cgroup:ID (removed)", -j "removed": true;
+#  - intervals: two of 0.2 s after the work, no row;
 #  - -j output's keys are docs/json.md's (tests/json-keys-check.py);
 #  - without a cgroup2 mount (a mount namespace without one): "not
 #    available", exit 1.
@@ -153,6 +154,12 @@ if [ -n "$dd" ]; then
 	assert_eq "slb: dd's O_DIRECT write bytes" "$MIB" "$(jrow "$T/disk.json" "$idb" ".write_bytes")"
 	rm -f "$SL_MNT/sl86"
 fi
+
+# ---- intervals: nothing ran in sla and slb since, no row of theirs
+"$SL_TOOL" top net --by cgroup -j 0.2 2 > "$T/net-int.json"
+assert_eq "two intervals of 0.2 s: lines, with an interval, rows of sla or slb" "2 2 0" \
+	"$(jq -s -r --argjson a "$ida" --argjson b "$idb" '[length, ([.[] | select(.interval_ns > 0)] | length),
+		([.[].rows[] | select(.cgroup_id == $a or .cgroup_id == $b)] | length)] | map(tostring) | join(" ")' "$T/net-int.json")"
 
 # ---- slb removed: its rows linger, named as removed
 rmdir $CG/slb || fail "rmdir of the emptied slb"
