@@ -853,6 +853,7 @@ void dk_json(struct json_object *env, const struct dk_table *t,
 		jadd_u64(o, "flush_ops", r->flush_ops);
 		jadd_u64(o, "other_ops", r->other_ops);
 		jadd_u64(o, "ops", r->ops);
+		cg_jadd(o, r->cgroup_id);
 		json_object_array_add(rows, o);
 	}
 	json_object_object_add(env, "rows", rows);

@@ -652,6 +652,11 @@ void cg_render(FILE *f, const struct cg_view *w, const struct cg_table *t);
  */
 void cg_json(struct json_object *env, const struct cg_view *w,
 	     const struct cg_table *t, const struct top_args *a);
+/*
+ * A process row's "cgroup_id" (@id) and "cgroup" (its path as in a --by
+ * cgroup row; null without a cgroup2 mount) added to @o.
+ */
+void cg_jadd(struct json_object *o, uint64_t id);
 /* --by cgroup's checks of @a (views, -P, -r, -x); 0 or -1 with a message */
 int cg_check_args(const struct top_args *a, char *err, size_t errlen);
 

@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "format.h"
+#include "parse.h"
 #include "top.h"
 
 /* ---- names ---------------------------------------------------------------- */
@@ -231,6 +233,45 @@ oom:
 	free(e);
 	cg_table_free(t);
 	return -1;
+}
+
+/*
+ * The process rows' cgroup in JSON: their own names, walked when first
+ * asked, again for an id not found at most once a second.
+ */
+static struct cg_names cg_row_names;
+static bool cg_row_none;			/* no cgroup2 mount */
+static time_t cg_row_walked;
+
+void cg_jadd(struct json_object *o, uint64_t id)
+{
+	struct cg_names *n = &cg_row_names;
+	struct timespec ts;
+	const char *p = NULL;
+	char buf[64];
+
+	top_jadd_u64(o, "cgroup_id", id);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (id && !n->loaded && !cg_row_none) {
+		cg_row_none = !cgroup2_mount(n->root, sizeof(n->root));
+		if (!cg_row_none && !cg_names_load(n))
+			cg_row_walked = ts.tv_sec;
+	}
+	if (!id) {
+		p = "-";
+	} else if (n->loaded) {
+		p = cg_names_find(n, id);
+		if (!p && ts.tv_sec > cg_row_walked && !cg_names_load(n)) {
+			cg_row_walked = ts.tv_sec;
+			p = cg_names_find(n, id);
+		}
+		if (!p) {
+			snprintf(buf, sizeof(buf), "cgroup:%llu (removed)",
+				 (unsigned long long)id);
+			p = buf;
+		}
+	}
+	json_object_object_add(o, "cgroup", p ? top_jstr(p) : NULL);
 }
 
 void cg_table_free(struct cg_table *t)

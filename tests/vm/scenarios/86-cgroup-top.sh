@@ -9,7 +9,8 @@
 #  - net: an sl-net client in sla, its server in slb, TCP N x M bytes and
 #    UDP K datagrams of L bytes on loopback: sla's row is exactly the
 #    client's calls and bytes, slb's the server's (the helpers count them:
-#    the ground truth), in the table and in -j;
+#    the ground truth), in the table and in -j; top net -j's process rows
+#    (tcp4, udp4) carry their cgroup's id and path;
 #  - syscalls: sl-spin makes A getppid calls in sla, B in slb: the debugfs
 #    rows say so, with the cgroup's id in their new column; each cgroup's
 #    --by cgroup row is exactly the sum of the debugfs rows with its id
@@ -112,6 +113,7 @@ wait $ps $pf $pc
 for p in syscalls files nettop disktop; do cat "$SL_DBG/$p" > "$T/$p"; done
 for v in net syscalls files disk; do
 	"$SL_TOOL" top $v --by cgroup -n 0 -j > "$T/$v.json" || fail "top $v --by cgroup -j"
+	"$SL_TOOL" top $v -n 0 -j > "$T/$v-proc.json" || fail "top $v -j"
 done
 "$SL_TOOL" top net --by cgroup -n 0 > "$T/net.txt"
 cat "$T/net.txt"
@@ -127,6 +129,10 @@ assert_eq "sla (client): sends send_bytes recvs recv_bytes, path, processes" \
 assert_eq "slb (server): sends send_bytes recvs recv_bytes, path, processes" \
 	"$stsends $stsbytes $((strecvs + surecvs)) $((N * M + K * L)) /slb 1" \
 	"$(jrow "$T/net.json" "$idb" ".sends,.send_bytes,.recvs,.recv_bytes,.cgroup,.processes")"
+assert_eq "top net -j: the client's and the server's rows, cgroup_id cgroup" \
+	"$ida /sla $ida /sla $idb /slb $idb /slb" \
+	"$(jq -r --argjson c $pc --argjson s $ps '[.rows[] | select(.tgid == $c)] + [.rows[] | select(.tgid == $s)] |
+		map("\(.cgroup_id) \(.cgroup)") | join(" ")' "$T/net-proc.json")"
 grep -Eq "^ +1 +$((ctsends + cusends)) +$(((N * M + K * L) / 1024)) +$ctrecvs +0  /sla\$" "$T/net.txt" ||
 	fail "top net --by cgroup: no such row for /sla"
 
