@@ -92,14 +92,16 @@ static void cg_names_clear(struct cg_names *n)
 int cg_names_load(struct cg_names *n)
 {
 	struct stat st;
+	int ret;
 
 	cg_names_clear(n);
 	n->loaded = true;
-	if (stat(n->root, &st) || cg_name_add(n, (uint64_t)st.st_ino, "/") ||
-	    cg_walk(n, n->root, "", 0))
-		return -1;
-	qsort(n->e, n->n, sizeof(*n->e), cg_name_cmp);
-	return 0;
+	ret = stat(n->root, &st) || cg_name_add(n, (uint64_t)st.st_ino, "/") ||
+	      cg_walk(n, n->root, "", 0) ? -1 : 0;
+	/* what was found, in order, even when the walk stopped */
+	if (n->n)
+		qsort(n->e, n->n, sizeof(*n->e), cg_name_cmp);
+	return ret;
 }
 
 void cg_names_free(struct cg_names *n)
@@ -161,8 +163,8 @@ static int cg_name_row(struct cg_names *n, struct cg_shown *r)
 		if (!p && !n->rewalked) {
 			/* made since the last walk? once a sample */
 			n->rewalked = true;
-			if (cg_names_load(n))
-				return -1;
+			/* a walk that failed leaves fewer names: "removed" */
+			cg_names_load(n);
 			p = cg_names_find(n, r->id);
 		}
 		if (!p) {
@@ -202,8 +204,8 @@ int cg_build(const struct cg_view *w, const struct keyed_set *s,
 	if (!t->r)
 		goto oom;
 	names->rewalked = false;
-	if (!names->loaded && cg_names_load(names))
-		goto oom;
+	if (!names->loaded)
+		cg_names_load(names);	/* failed: fewer names, as above */
 	for (i = 0; i < m; i++) {
 		if (!i || e[i].id != e[i - 1].id) {
 			r = &t->r[t->n++];

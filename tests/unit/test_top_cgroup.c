@@ -239,6 +239,14 @@ static void test_syscalls(void **state)
 	cg_table_free(&t);
 	cg_names_free(&names);
 	tree_rm(&tr);
+
+	/* the mount gone: no name, every id "removed", no failure */
+	snprintf(names.root, sizeof(names.root), "%s", tr.root);
+	assert_int_equal(cg_build(&cg_syscalls, &s, &a, &names, &t), 0);
+	assert_int_equal(t.n, 2);
+	assert_true(t.r[1].removed);
+	cg_table_free(&t);
+	cg_names_free(&names);
 }
 
 int main(void)
