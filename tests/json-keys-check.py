@@ -8,7 +8,8 @@ per object, its keys: plain ones must be in every such object, \\* ones
 may be missing, {} ones hold a map whose keys are data (not descended
 into).  The keys of **envelope** are in every output.  FILE holds JSON
 lines (any -j output; several files, several commands).  Each line's
-object is named by its "command" ("top WHAT" for top views) and every
+object is named by its "command" ("top WHAT" for top views, "top WHAT
+--by cgroup" for their rows by cgroup) and every
 object inside by the path of keys to it (arrays: each element).
 
 Fails (exit 1) when an object has a key the list does not have, lacks a
@@ -99,6 +100,8 @@ def main():
             nlines += 1
             cmd = o.get("command")
             name = "top " + str(o.get("what")) if cmd == "top" else str(cmd)
+            if cmd == "top" and o.get("by") == "cgroup":
+                name += " --by cgroup"
             walk(o, name, where)
     # one line per (object, key) is enough: the first file and line say where
     first = {}

@@ -15,6 +15,7 @@
 #include "format.h"
 #include "json.h"
 #include "nl.h"
+#include "parse.h"
 #include "top.h"
 
 /* ---- top ------------------------------------------------------------------- */
@@ -47,7 +48,27 @@ struct top_kind {
 		     struct keyed_set *out);
 	void (*show)(const struct top_args *a, const struct keyed_set *s, bool max,
 		     struct json_object *env);
+	const struct cg_view *cg;	/* its --by cgroup fold, if it has one */
 };
+
+/* --by cgroup: the hierarchy's names, walked once a run (top_cgroup.c) */
+static struct cg_names cg_names;
+
+static void cg_show(const struct top_args *a, const struct cg_view *w,
+		    const struct keyed_set *s, struct json_object *env)
+{
+	struct cg_table t;
+
+	if (cg_build(w, s, a, &cg_names, &t))
+		fatal("out of memory");
+	if (env) {
+		cg_json(env, w, &t, a);
+	} else {
+		printf(", by cgroup: %zu cgroups\n", t.total);
+		cg_render(stdout, w, &t);
+	}
+	cg_table_free(&t);
+}
 
 static void sc_show(const struct top_args *a, const struct keyed_set *s, bool max,
 		    struct json_object *env)
@@ -255,7 +276,10 @@ static void top_print(const struct top_args *a, const struct top_kind *k,
 	if (a->json) {
 		struct json_object *env = json_envelope("top", now_ns(CLOCK_REALTIME), elapsed);
 
-		k->show(a, s, !elapsed, env);
+		if (a->by_cgroup)
+			cg_show(a, k->cg, s, env);
+		else
+			k->show(a, s, !elapsed, env);
 		json_emit(stdout, env);
 	} else {
 		char tb[32], el[FMT_NS_LEN];
@@ -270,7 +294,10 @@ static void top_print(const struct top_args *a, const struct top_kind *k,
 		}
 		if (a->pid)
 			printf(", process %u", a->pid);
-		k->show(a, s, !elapsed, NULL);
+		if (a->by_cgroup)
+			cg_show(a, k->cg, s, NULL);
+		else
+			k->show(a, s, !elapsed, NULL);
 	}
 	fflush(stdout);
 }
@@ -359,6 +386,9 @@ static void top_run(const struct top_args *a, const struct top_kind *k)
 	struct keyed_set cur = { 0 }, prev = { 0 }, delta = { 0 }, tmp;
 	uint64_t i, t_prev, t_cur, deadline;
 
+	if (a->by_cgroup &&
+	    !cgroup2_mount(cg_names.root, sizeof(cg_names.root)))
+		fatal("top --by cgroup: not available: no cgroup v2 hierarchy is mounted (a cgroup v1-only host)");
 	top_start(k->pipe, a);
 	k->get(&cur);
 	if (!a->interval_ns) {
@@ -388,15 +418,16 @@ out:
 	keyed_set_free(&cur);
 	keyed_set_free(&prev);
 	keyed_set_free(&delta);
+	cg_names_free(&cg_names);
 }
 
 int cmd_top(int argc, char **argv)
 {
 	static const struct top_kind kinds[] = {
 		[TOP_SYSCALLS] = { "syscalls", "syscalls", "calls", sl_nl_get_syscalls,
-				   sc_delta, sc_show },
+				   sc_delta, sc_show, &cg_syscalls },
 		[TOP_DISK] = { "disktop", "disk I/O", "bios", sl_nl_get_disktop,
-			       dk_delta, dk_show },
+			       dk_delta, dk_show, &cg_disk },
 		[TOP_SCHED] = { "sched", "run-queue latency", "waits", sl_nl_get_sched,
 				sd_delta, sd_show },
 		[TOP_OFFCPU] = { "offcpu", "off-CPU time", "blocks", sl_nl_get_offcpu,
@@ -408,9 +439,9 @@ int cmd_top(int argc, char **argv)
 		[TOP_LOCK] = { "lock", "kernel lock contention", "waits", sl_nl_get_lock,
 			       lk_delta, lk_show },
 		[TOP_FILES] = { "files", "file I/O", "calls", sl_nl_get_files,
-				fl_delta, fl_show },
+				fl_delta, fl_show, &cg_files },
 		[TOP_NET] = { "nettop", "network traffic", "calls", sl_nl_get_nettop,
-			      nt_delta, nt_show },
+			      nt_delta, nt_show, &cg_net },
 	};
 	struct top_args a;
 	char err[160];

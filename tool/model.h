@@ -148,6 +148,7 @@ struct sc_row {
 		uint64_t count;
 	} errs[STACKLAT_SC_ERRNOS];
 	uint64_t hist[STACKLAT_SC_NBUCKETS];
+	uint64_t cgroup_id;		/* the process's at the last call; 0 none */
 };
 
 /* ---- the disktop pipeline's rows (GET_KEYED) -------------------------- */
@@ -160,6 +161,7 @@ struct dk_row {
 	uint64_t ops;			/* bios of every kind */
 	uint64_t read_bytes, read_ops, write_bytes, write_ops;
 	uint64_t discard_bytes, discard_ops, flush_ops, other_ops;
+	uint64_t cgroup_id;		/* the last bio's submitter's; 0 [irq] */
 };
 
 /* ---- the sched pipeline's rows (GET_KEYED) ---------------------------- */
@@ -229,6 +231,7 @@ struct fl_row {
 	} errs[FL_ERRNOS];
 	uint64_t reads, read_errors, read_bytes;
 	uint64_t writes, write_errors, write_bytes, alias;
+	uint64_t cgroup_id;		/* the process's at the last update */
 };
 
 /*
@@ -242,6 +245,7 @@ struct nt_row {
 	uint8_t raddr[16];
 	uint64_t sends, send_errors, send_bytes;
 	uint64_t recvs, recv_errors, recv_bytes, alias;
+	uint64_t cgroup_id;		/* the process's at the last call */
 };
 
 /* ---- a keyed pipeline's rows (GET_KEYED) ------------------------------- */

@@ -50,6 +50,7 @@ static int fill_sc_row(void *row, struct nlattr *nest)
 	r->untimed = get_u64(t[STACKLAT_SC_A_UNTIMED]);
 	r->max_ns = get_u64(t[STACKLAT_SC_A_MAX_NS]);
 	r->errno_other = get_u64(t[STACKLAT_SC_A_ERRNO_OTHER]);
+	r->cgroup_id = get_u64(t[STACKLAT_SC_A_CGROUP_ID]);
 	nla_for_each_nested(a, nest, rem) {
 		if (nla_type(a) != STACKLAT_SC_A_ERRNO)
 			continue;
@@ -85,6 +86,7 @@ static int fill_dk_row(void *row, struct nlattr *nest)
 	r->discard_ops = get_u64(t[STACKLAT_DK_A_DISCARD_OPS]);
 	r->flush_ops = get_u64(t[STACKLAT_DK_A_FLUSH_OPS]);
 	r->other_ops = get_u64(t[STACKLAT_DK_A_OTHER_OPS]);
+	r->cgroup_id = get_u64(t[STACKLAT_DK_A_CGROUP_ID]);
 	return 0;
 }
 
@@ -254,6 +256,7 @@ static int fill_fl_row(void *row, struct nlattr *nest)
 	r->write_errors = get_u64(t[STACKLAT_FL_A_WRITE_ERRORS]);
 	r->write_bytes = get_u64(t[STACKLAT_FL_A_WRITE_BYTES]);
 	r->alias = get_u64(t[STACKLAT_FL_A_ALIAS]);
+	r->cgroup_id = get_u64(t[STACKLAT_FL_A_CGROUP_ID]);
 	nla_for_each_nested(a, nest, rem) {
 		if (nla_type(a) != STACKLAT_FL_A_ERRNO)
 			continue;
@@ -297,6 +300,7 @@ static int fill_nt_row(void *row, struct nlattr *nest)
 	r->recv_errors = get_u64(t[STACKLAT_NT_A_RECV_ERRORS]);
 	r->recv_bytes = get_u64(t[STACKLAT_NT_A_RECV_BYTES]);
 	r->alias = get_u64(t[STACKLAT_NT_A_ALIAS]);
+	r->cgroup_id = get_u64(t[STACKLAT_NT_A_CGROUP_ID]);
 	return 0;
 }
 

@@ -118,8 +118,7 @@ static int resolve_dev(const char *val, uint32_t *dev, char *err, size_t errlen)
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #endif
 
-/* Where the cgroup v2 hierarchy is mounted (/proc/self/mounts), or NULL. */
-static const char *cgroup2_mount(char *buf, size_t len)
+const char *cgroup2_mount(char *buf, size_t len)
 {
 	char dev[64], dir[256], type[32];
 	const char *found = NULL;

@@ -63,4 +63,7 @@ int parse_duration(const char *s, uint64_t *ns);
 /* A pipeline, stage or hook name: 1..31 chars of [A-Za-z0-9_.:-]. */
 bool valid_name(const char *s);
 
+/* Where the cgroup v2 hierarchy is mounted (/proc/self/mounts), or NULL. */
+const char *cgroup2_mount(char *buf, size_t len);
+
 #endif

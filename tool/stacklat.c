@@ -101,6 +101,7 @@ static const struct subcommand subcommands[] = {
 	{ "top", cmd_top,
 	  "syscalls [-p PID] [-x|--errors] [-s count|time] [-n N] [-P] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top disk [-p PID] [-n N] [-j] [INTERVAL [COUNT]]\n"
+	  "       stacklat top syscalls|disk|files|net --by cgroup [-p PID] [-s KEY] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top sched [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top offcpu [-p PID] [--stacks] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
 	  "       stacklat top cpu [-p PID] [-s total|max|p99|count] [-n N] [-j] [INTERVAL [COUNT]]\n"
@@ -212,7 +213,19 @@ static const struct subcommand subcommands[] = {
 	  "count (all calls).  The calls are tcp_sendmsg, tcp_recvmsg, udp_sendmsg,\n"
 	  "udp_recvmsg, udpv6_sendmsg, udpv6_recvmsg returning, for the process that\n"
 	  "made them; peer rows are bounded by the table (what does not fit is\n"
-	  "counted: keyed full in status).\n" },
+	  "counted: keyed full in status).\n"
+	  "\n"
+	  "--by cgroup (syscalls, disk, files, net): the view's rows summed per\n"
+	  "cgroup v2 directory: PROCS, the view's counters (syscalls: CALLS ERRORS\n"
+	  "TIME; disk: READ_KB R_OPS WRITE_KB W_OPS; files: OPENS FAILS READS R_KB\n"
+	  "WRITES W_KB; net: SENDS TX_KB RECVS RX_KB), CGROUP: its path under the\n"
+	  "cgroup2 mount (\"/\" the root), \"cgroup:ID (removed)\" once the directory\n"
+	  "is gone, \"-\" for none (disk: bios from an interrupt).  A row counts for\n"
+	  "the cgroup its process was in at the row's last update: a process moved\n"
+	  "to another cgroup takes its rows along.  -s, -n, -p, -j and INTERVAL as\n"
+	  "for the view (-P, -r, -x are not).  -j: cgroup_id (the directory's inode\n"
+	  "number) and cgroup on each row.  Needs cgroup v2 (not available on a\n"
+	  "v1-only host).\n" },
 	{ "enable", cmd_enable, "PIPELINE", "Arm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "disable", cmd_enable, "PIPELINE", "Disarm the pipeline's hooks (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "reset", cmd_reset, "[PIPELINE]",

@@ -25,6 +25,7 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		{ "json", no_argument, NULL, 'j' },
 		{ "stacks", no_argument, NULL, 'S' },
 		{ "peers", no_argument, NULL, 'r' },
+		{ "by", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool sorted = false;
@@ -85,6 +86,13 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		case 'r':
 			a->peers = true;
 			break;
+		case 'B':
+			if (strcmp(optarg, "cgroup")) {
+				snprintf(err, errlen, "--by: 'cgroup', not '%s'", optarg);
+				return -1;
+			}
+			a->by_cgroup = true;
+			break;
 		case ':':
 			snprintf(err, errlen, "%s needs a value", argv[optind - 1]);
 			return -1;
@@ -143,6 +151,8 @@ int parse_top_args(int argc, char **argv, struct top_args *a, char *err,
 		snprintf(err, errlen, "unexpected '%s'", argv[i]);
 		return -1;
 	}
+	if (a->by_cgroup && cg_check_args(a, err, errlen))
+		return -1;
 	if (a->what == TOP_NET)
 		return nt_check_args(a, err, errlen);
 	if (a->peers) {
@@ -843,6 +853,7 @@ void dk_json(struct json_object *env, const struct dk_table *t,
 		jadd_u64(o, "flush_ops", r->flush_ops);
 		jadd_u64(o, "other_ops", r->other_ops);
 		jadd_u64(o, "ops", r->ops);
+		cg_jadd(o, r->cgroup_id);
 		json_object_array_add(rows, o);
 	}
 	json_object_object_add(env, "rows", rows);

@@ -36,6 +36,7 @@ struct top_args {
 	bool by_process;	/* -P: a row per process (syscalls, futex) */
 	bool stacks;		/* --stacks (offcpu): a row per stack */
 	bool peers;		/* -r (net): a row per local port and peer */
+	bool by_cgroup;		/* --by cgroup: a row per cgroup (top_cgroup.c) */
 	enum top_sort sort;
 	uint32_t pid;		/* -p: that process only; 0 all */
 	uint64_t top;		/* -n: rows shown; 0 all */
@@ -562,5 +563,101 @@ void nt_render(FILE *f, const struct nt_table *t, const struct top_args *a);
  */
 void nt_json(struct json_object *env, const struct nt_table *t,
 	     const struct top_args *a);
+
+/* ---- --by cgroup (top_cgroup.c) ---------------------------------------- */
+
+/*
+ * The cgroup v2 hierarchy mounted at @root, walked: its directories' inode
+ * numbers (cgroup ids) and paths under the mount ("/", "/a/b").
+ */
+struct cg_name {
+	uint64_t id;
+	char *path;
+};
+
+struct cg_names {
+	char root[256];			/* the cgroup2 mount; set by the caller */
+	struct cg_name *e;		/* by id */
+	size_t n, cap;
+	bool loaded;			/* walked at least once */
+	bool rewalked;			/* walked again in this sample */
+};
+
+/* (Re)walk @n->root; 0, or -1 (out of memory, @n->root gone). */
+int cg_names_load(struct cg_names *n);
+void cg_names_free(struct cg_names *n);
+
+#define CG_VALS	8			/* counters a view folds */
+
+enum cg_fmt { CG_NUM, CG_KIB, CG_NS };	/* a counter in the text table */
+
+struct cg_col {
+	const char *key;		/* in JSON, the rows' and the sums' */
+	const char *head;		/* in the text table */
+	enum cg_fmt fmt;
+};
+
+/* What the fold needs of a view: its row and its counters. */
+struct cg_view {
+	const char *what;		/* JSON's "what" */
+	size_t size;			/* of a row of its keyed_set */
+	unsigned int ncols;
+	const struct cg_col *cols;
+	/*
+	 * Row @r's process, cgroup id and counters (ncols); false: the row
+	 * is not folded (net's peer rows: its proto rows count the calls).
+	 */
+	bool (*get)(const void *r, uint32_t *tgid, uint64_t *id, uint64_t *v);
+	/* the sort key of a cgroup's counters under @a's -s */
+	uint64_t (*key)(const uint64_t *v, const struct top_args *a);
+	const char *sort;		/* its one sort's name (no -s), or NULL */
+};
+
+extern const struct cg_view cg_syscalls, cg_disk, cg_files, cg_net;
+
+/* A shown row: a cgroup. */
+struct cg_shown {
+	uint64_t id;			/* 0: none (disk's bios from an interrupt) */
+	char *path;			/* "/a/b", "-", "cgroup:ID (removed)" */
+	bool removed;			/* no longer in the hierarchy */
+	uint32_t procs;			/* processes whose rows were folded */
+	uint64_t key;			/* the sort's */
+	uint64_t v[CG_VALS];
+};
+
+struct cg_table {
+	struct cg_shown *r;
+	size_t n;
+	size_t total;			/* cgroups before the cut */
+	uint64_t v[CG_VALS];		/* all rows */
+};
+
+/*
+ * @s's rows (of @w's type) folded per cgroup (@a's -p: that process's
+ * rows only), named from @names (walked again, once, for an id it does
+ * not have), sorted by @w's key of -s, cut (-n).  0, or -1 out of memory.
+ */
+int cg_build(const struct cg_view *w, const struct keyed_set *s,
+	     const struct top_args *a, struct cg_names *names,
+	     struct cg_table *t);
+void cg_table_free(struct cg_table *t);
+/* -s's word in JSON ("count", "time", "bytes", "sent"...) */
+const char *cg_sort_name(enum top_sort s);
+/* PROCS, the view's counters, CGROUP */
+void cg_render(FILE *f, const struct cg_view *w, const struct cg_table *t);
+/*
+ * Added to @env: {"what","by":"cgroup","pid","sort", the view's sums,
+ * "total","rows":[{"cgroup_id","cgroup","removed","processes", the view's
+ * counters}]}.
+ */
+void cg_json(struct json_object *env, const struct cg_view *w,
+	     const struct cg_table *t, const struct top_args *a);
+/*
+ * A process row's "cgroup_id" (@id) and "cgroup" (its path as in a --by
+ * cgroup row; null without a cgroup2 mount) added to @o.
+ */
+void cg_jadd(struct json_object *o, uint64_t id);
+/* --by cgroup's checks of @a (views, -P, -r, -x); 0 or -1 with a message */
+int cg_check_args(const struct top_args *a, char *err, size_t errlen);
 
 #endif

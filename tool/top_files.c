@@ -328,6 +328,7 @@ void fl_json(struct json_object *env, const struct fl_table *t,
 			json_object_object_add(o, "errnos", e);
 			top_jadd_u64(o, "errno_other", r->row->errno_other);
 			top_jadd_u64(o, "alias", r->row->alias);
+			cg_jadd(o, r->row->cgroup_id);
 		} else {
 			top_jadd_u64(o, "files", r->files);
 		}

@@ -308,6 +308,8 @@ void nt_json(struct json_object *env, const struct nt_table *t,
 		top_jadd_u64(o, "recvs", r->recvs);
 		top_jadd_u64(o, "recv_errors", r->recv_errors);
 		top_jadd_u64(o, "recv_bytes", r->recv_bytes);
+		if (r->row)
+			cg_jadd(o, r->row->cgroup_id);
 		json_object_array_add(rows, o);
 	}
 	json_object_object_add(env, "rows", rows);

@@ -202,6 +202,8 @@
  *                                    order), FIRST .. last non-zero; bucket
  *                                    i counts times in [lower(i),
  *                                    lower(i + 1)), stacklat_sc_lower()
+ *       STACKLAT_SC_A_CGROUP_ID      u64, the cgroup v2 id of the process
+ *                                    at its last call counted (0: none)
  *                                  for disktop enum stacklat_dk_attr
  *       STACKLAT_DK_A_TGID           u32, the process that submitted the
  *                                    bios (0: interrupt context, "[irq]")
@@ -216,6 +218,8 @@
  *       STACKLAT_DK_A_FLUSH_OPS      u64, cache flushes (a flush, or a
  *                                    write with no data asking for one)
  *       STACKLAT_DK_A_OTHER_OPS      u64, any other (write zeroes, zones)
+ *       STACKLAT_DK_A_CGROUP_ID      u64, the cgroup v2 id of the last
+ *                                    bio's submitter (0: interrupt context)
  *                                  for sched enum stacklat_sd_attr: one
  *                                  thread's run-queue waits
  *       STACKLAT_SD_A_TGID           u32, its process

@@ -42,6 +42,8 @@ enum stacklat_fl_attr {
 	/* u64, updates of another file of the process that share the row */
 	STACKLAT_FL_A_ALIAS,
 	STACKLAT_FL_A_PAD,
+	/* u64, the cgroup v2 id of the process at its last update counted */
+	STACKLAT_FL_A_CGROUP_ID,
 	__STACKLAT_FL_A_LAST
 };
 #define STACKLAT_FL_A_MAX (__STACKLAT_FL_A_LAST - 1)

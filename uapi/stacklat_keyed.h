@@ -65,6 +65,8 @@ enum stacklat_sc_attr {
 	STACKLAT_SC_A_HIST_FIRST,
 	STACKLAT_SC_A_HIST,
 	STACKLAT_SC_A_PAD,
+	/* u64, the cgroup v2 id of the process's last call counted */
+	STACKLAT_SC_A_CGROUP_ID,
 	__STACKLAT_SC_A_LAST
 };
 #define STACKLAT_SC_A_MAX (__STACKLAT_SC_A_LAST - 1)
@@ -136,6 +138,8 @@ enum stacklat_dk_attr {
 	STACKLAT_DK_A_FLUSH_OPS,
 	STACKLAT_DK_A_OTHER_OPS,
 	STACKLAT_DK_A_PAD,
+	/* u64, the cgroup v2 id of the last bio's submitter (0: [irq]) */
+	STACKLAT_DK_A_CGROUP_ID,
 	__STACKLAT_DK_A_LAST
 };
 #define STACKLAT_DK_A_MAX (__STACKLAT_DK_A_LAST - 1)

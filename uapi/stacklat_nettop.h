@@ -48,6 +48,8 @@ enum stacklat_nt_attr {
 	/* u64, updates of another peer of the process that share the row */
 	STACKLAT_NT_A_ALIAS,
 	STACKLAT_NT_A_PAD,
+	/* u64, the cgroup v2 id of the process at its last call counted */
+	STACKLAT_NT_A_CGROUP_ID,
 	__STACKLAT_NT_A_LAST
 };
 #define STACKLAT_NT_A_MAX (__STACKLAT_NT_A_LAST - 1)

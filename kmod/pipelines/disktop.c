@@ -45,7 +45,9 @@
  * (REQ_OP_FLUSH, and a write with no data asking for a cache flush), and
  * other operations (write-zeroes, zone commands: counted, no bytes).  The
  * comm is the process's (its group leader's), taken when a row is first
- * used in a CPU's buffer.
+ * used in a CPU's buffer; the cgroup (v2 id) the submitter's at the row's
+ * last bio (a process moved to another cgroup keeps its rows; 0 for
+ * "[irq]"): the tool's --by cgroup folds rows by it.
  *
  * Filters: tgid, tid (the submitting task) and dev (a whole disk).  The
  * probe takes no lock, allocates nothing and sleeps nowhere; a bio the
@@ -74,7 +76,8 @@ enum {
 	DV_FOPS,
 	DV_OOPS,
 	DV_COMM,				/* 16 bytes */
-	DV_NVALS = DV_COMM + 2
+	DV_CGROUP = DV_COMM + 2,		/* of the last bio's submitter */
+	DV_NVALS
 };
 
 /* Value stages: the sizes of the bios read and written. */
@@ -141,6 +144,8 @@ static int sl_dk_bio(struct sl_ev *ev)
 	if (v) {
 		if (fresh)
 			sl_dk_comm(v, task);
+		/* an interrupt's bio: not the cgroup of the task it broke into */
+		v[DV_CGROUP] = task ? sl_task_cgroup_id(current) : 0;
 		v[DV_OPS]++;
 		switch (bio_op(bio)) {
 		case REQ_OP_READ:
@@ -219,6 +224,9 @@ static void sl_dk_merge(u64 *dst, const u64 *src, unsigned int nvals,
 	/* the newest name (a process that ran exec is named anew) */
 	if (src[DV_COMM])
 		memcpy(&dst[DV_COMM], &src[DV_COMM], 16);
+	/* the newest cgroup: a CPU's buffer that counted a bio has one */
+	if (src[DV_OPS])
+		dst[DV_CGROUP] = src[DV_CGROUP];
 }
 
 static const struct sl_keyed_ops sl_dk_keyed_ops = {
@@ -242,18 +250,18 @@ static void sl_dk_show(struct seq_file *m, u64 key, const u64 *v)
 	char comm[16], dev[24];
 
 	if (!v) {
-		seq_printf(m, "%8s %-15s %9s %12s %8s %12s %8s %10s %6s %6s %6s\n",
+		seq_printf(m, "%8s %-15s %9s %12s %8s %12s %8s %10s %6s %6s %6s %10s\n",
 			   "tgid", "comm", "dev", "read_bytes", "reads",
 			   "write_bytes", "writes", "disc_bytes", "discs",
-			   "flush", "other");
+			   "flush", "other", "cgroup");
 		return;
 	}
 	sl_keyed_show_comm(comm, &v[DV_COMM]);
 	snprintf(dev, sizeof(dev), "%u:%u", MAJOR((u32)key), MINOR((u32)key));
-	seq_printf(m, "%8u %-15s %9s %12llu %8llu %12llu %8llu %10llu %6llu %6llu %6llu\n",
+	seq_printf(m, "%8u %-15s %9s %12llu %8llu %12llu %8llu %10llu %6llu %6llu %6llu %10llu\n",
 		   sl_keyed_group(key), comm, dev, v[DV_RBYTES], v[DV_ROPS],
 		   v[DV_WBYTES], v[DV_WOPS], v[DV_DBYTES], v[DV_DOPS],
-		   v[DV_FOPS], v[DV_OOPS]);
+		   v[DV_FOPS], v[DV_OOPS], v[DV_CGROUP]);
 }
 
 static int sl_dk_put_u64(struct sk_buff *skb, int type, u64 v)
@@ -278,7 +286,8 @@ static int sl_dk_put(struct sk_buff *skb, u64 key, const u64 *v)
 	    sl_dk_put_u64(skb, STACKLAT_DK_A_DISCARD_BYTES, v[DV_DBYTES]) ||
 	    sl_dk_put_u64(skb, STACKLAT_DK_A_DISCARD_OPS, v[DV_DOPS]) ||
 	    sl_dk_put_u64(skb, STACKLAT_DK_A_FLUSH_OPS, v[DV_FOPS]) ||
-	    sl_dk_put_u64(skb, STACKLAT_DK_A_OTHER_OPS, v[DV_OOPS]))
+	    sl_dk_put_u64(skb, STACKLAT_DK_A_OTHER_OPS, v[DV_OOPS]) ||
+	    sl_dk_put_u64(skb, STACKLAT_DK_A_CGROUP_ID, v[DV_CGROUP]))
 		return -EMSGSIZE;
 	return 0;
 }

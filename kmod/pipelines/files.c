@@ -59,7 +59,10 @@
  * can give a mix of the two names, never a fault (the old name's memory
  * is freed after an RCU grace period, and the copy runs with preemption
  * off); no d_path(), nothing that sleeps.  The filesystem type is the
- * superblock's (s_type->name, a string of the filesystem's module).
+ * superblock's (s_type->name, a string of the filesystem's module).  The
+ * cgroup (v2 id) is the process's at the row's last update: a process
+ * moved to another cgroup keeps its rows (the key has no room for a
+ * 64-bit id); the tool's --by cgroup folds rows by it.
  *
  * Context: the read, write and open returns run in the calling thread,
  * with preemption off (kretprobe, or fprobe under ftrace's recursion
@@ -97,7 +100,8 @@ enum {
 	LV_PCOMM,				/* 16 bytes */
 	LV_NAME = LV_PCOMM + 2,			/* STACKLAT_FL_NAME_MAX bytes */
 	LV_FSTYPE = LV_NAME + STACKLAT_FL_NAME_MAX / 8,
-	LV_NVALS = LV_FSTYPE + STACKLAT_FL_FSTYPE_MAX / 8
+	LV_CGROUP = LV_FSTYPE + STACKLAT_FL_FSTYPE_MAX / 8,	/* last update's */
+	LV_NVALS
 };
 
 #define FL_ERRNO_SHIFT	SL_KEYED_ERRNO_SHIFT
@@ -202,6 +206,7 @@ static __always_inline void sl_fl_count(struct sl_pipeline *p,
 		} else if (v[LV_DEV] != dev || v[LV_INO] != ino) {
 			v[LV_ALIAS]++;
 		}
+		v[LV_CGROUP] = sl_task_cgroup_id(current);
 		v[LV_CALLS]++;
 		switch (what) {
 		case FL_OPEN:
@@ -367,6 +372,9 @@ static void sl_fl_merge(u64 *dst, const u64 *src, unsigned int nvals,
 	/* the newest name (a process that ran exec is named anew) */
 	if (src[LV_PCOMM])
 		memcpy(&dst[LV_PCOMM], &src[LV_PCOMM], 16);
+	/* the newest cgroup: a CPU's buffer that counted an update has one */
+	if (src[LV_CALLS])
+		dst[LV_CGROUP] = src[LV_CGROUP];
 }
 
 static const struct sl_keyed_ops sl_fl_keyed_ops = {
@@ -394,10 +402,10 @@ static void sl_fl_show(struct seq_file *m, u64 key, const u64 *v)
 	unsigned int i;
 
 	if (!v) {
-		seq_printf(m, "%8s %-15s %9s %10s %-8s %6s %6s %8s %12s %8s %12s %5s %5s %5s  %s\n",
+		seq_printf(m, "%8s %-15s %9s %10s %-8s %6s %6s %8s %12s %8s %12s %5s %5s %5s %10s  %s\n",
 			   "tgid", "comm", "dev", "ino", "fstype", "opens",
 			   "ofail", "reads", "read_bytes", "writes",
-			   "write_bytes", "rerr", "werr", "alias",
+			   "write_bytes", "rerr", "werr", "alias", "cgroup",
 			   "errno:count... | name");
 		return;
 	}
@@ -406,11 +414,12 @@ static void sl_fl_show(struct seq_file *m, u64 key, const u64 *v)
 		 MINOR((u32)v[LV_DEV]));
 	sl_fl_str(fs, &v[LV_FSTYPE], sizeof(fs));
 	sl_fl_str(name, &v[LV_NAME], sizeof(name));
-	seq_printf(m, "%8u %-15s %9s %10llu %-8s %6llu %6llu %8llu %12llu %8llu %12llu %5llu %5llu %5llu ",
+	seq_printf(m, "%8u %-15s %9s %10llu %-8s %6llu %6llu %8llu %12llu %8llu %12llu %5llu %5llu %5llu %10llu ",
 		   sl_keyed_group(key), comm, dev,
 		   (key & FL_KEY_NAME) ? 0 : v[LV_INO], fs, v[LV_OPENS],
 		   v[LV_OFAILS], v[LV_READS], v[LV_RBYTES], v[LV_WRITES],
-		   v[LV_WBYTES], v[LV_RERRS], v[LV_WERRS], v[LV_ALIAS]);
+		   v[LV_WBYTES], v[LV_RERRS], v[LV_WERRS], v[LV_ALIAS],
+		   v[LV_CGROUP]);
 	for (i = 0; i < STACKLAT_SC_ERRNOS && v[LV_ERRNO + i]; i++)
 		seq_printf(m, " %llu:%llu", v[LV_ERRNO + i] >> FL_ERRNO_SHIFT,
 			   v[LV_ERRNO + i] & FL_COUNT_MASK);
@@ -454,7 +463,8 @@ static int sl_fl_put(struct sk_buff *skb, u64 key, const u64 *v)
 	    sl_fl_put_u64(skb, STACKLAT_FL_A_WRITES, v[LV_WRITES]) ||
 	    sl_fl_put_u64(skb, STACKLAT_FL_A_WRITE_ERRORS, v[LV_WERRS]) ||
 	    sl_fl_put_u64(skb, STACKLAT_FL_A_WRITE_BYTES, v[LV_WBYTES]) ||
-	    sl_fl_put_u64(skb, STACKLAT_FL_A_ALIAS, v[LV_ALIAS]))
+	    sl_fl_put_u64(skb, STACKLAT_FL_A_ALIAS, v[LV_ALIAS]) ||
+	    sl_fl_put_u64(skb, STACKLAT_FL_A_CGROUP_ID, v[LV_CGROUP]))
 		return -EMSGSIZE;
 	for (i = 0; i < STACKLAT_SC_ERRNOS && v[LV_ERRNO + i]; i++) {
 		nest = nla_nest_start(skb, STACKLAT_FL_A_ERRNO);

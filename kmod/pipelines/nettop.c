@@ -50,7 +50,9 @@
  * peer that folded to the same key.  Both are bounded by the table's
  * rows: an update that finds no room is counted (full) by the engine - a
  * process talking to many peers can fill it; its proto rows are then
- * what is exact.
+ * what is exact.  Each row keeps the process's cgroup (v2 id) at its last
+ * call: a process moved to another cgroup keeps its rows (the key has no
+ * room for a 64-bit id); the tool's --by cgroup folds rows by it.
  *
  * Context: the returns run in the calling thread (the process the traffic
  * is counted for), with preemption off (kretprobe, or fprobe under
@@ -89,7 +91,8 @@ enum {
 	LV_RADDR,				/* 16 bytes */
 	LV_ALIAS = LV_RADDR + 2,
 	LV_PCOMM,				/* 16 bytes */
-	LV_NVALS = LV_PCOMM + 2
+	LV_CGROUP = LV_PCOMM + 2,		/* of the last call */
+	LV_NVALS
 };
 
 #define NT_KEY_PEER	BIT(31)		/* a peer row */
@@ -179,7 +182,7 @@ static __always_inline void sl_nt_msg_peer(const struct msghdr *msg,
 /* One update of a row of @pe's process: @send or not, @ret the return. */
 static __always_inline void sl_nt_add(u64 *v, bool fresh, unsigned int proto,
 				      const struct sl_nt_peer *pe, bool send,
-				      long ret)
+				      long ret, u64 cg)
 {
 	if (fresh) {
 		sl_keyed_name((char *)&v[LV_PCOMM],
@@ -195,6 +198,7 @@ static __always_inline void sl_nt_add(u64 *v, bool fresh, unsigned int proto,
 			  memcmp(&v[LV_RADDR], pe->addr, 16))) {
 		v[LV_ALIAS]++;
 	}
+	v[LV_CGROUP] = cg;
 	v[LV_CALLS]++;
 	if (send) {
 		v[LV_SENDS]++;
@@ -226,7 +230,7 @@ static __always_inline void sl_nt_count(struct sl_ev *ev, bool udp,
 	unsigned int proto;
 	bool v6, fresh;
 	u32 tgid;
-	u64 *v;
+	u64 *v, cg;
 
 	if (!t || !sk)
 		return;
@@ -236,17 +240,18 @@ static __always_inline void sl_nt_count(struct sl_ev *ev, bool udp,
 	if (udp && ret >= 0)
 		sl_nt_msg_peer(sl_ev_ptr(ev, 1), &pe);
 	tgid = (u32)current->tgid;
+	cg = sl_task_cgroup_id(current);
 	b = sl_keyed_begin(t);
 	if (!b)
 		return;
 	v = sl_keyed_row(t, b, sl_nt_key(tgid, proto + 1), &fresh);
 	if (v)
-		sl_nt_add(v, fresh, proto, NULL, send, ret);
+		sl_nt_add(v, fresh, proto, NULL, send, ret, cg);
 	v = sl_keyed_row(t, b, sl_nt_key(tgid, NT_KEY_PEER |
 					 (jhash(&pe, sizeof(pe), proto) &
 					  ~NT_KEY_PEER)), &fresh);
 	if (v)
-		sl_nt_add(v, fresh, proto, &pe, send, ret);
+		sl_nt_add(v, fresh, proto, &pe, send, ret, cg);
 	sl_keyed_end(b);
 	if (ret > 0)
 		sl_record_value(ev->p, send ? NS_SEND : NS_RECV, (u64)ret);
@@ -360,6 +365,9 @@ static void sl_nt_merge(u64 *dst, const u64 *src, unsigned int nvals,
 	/* the newest name (a process that ran exec is named anew) */
 	if (src[LV_PCOMM])
 		memcpy(&dst[LV_PCOMM], &src[LV_PCOMM], 16);
+	/* the newest cgroup: a CPU's buffer that counted a call has one */
+	if (src[LV_CALLS])
+		dst[LV_CGROUP] = src[LV_CGROUP];
 }
 
 static const struct sl_keyed_ops sl_nt_keyed_ops = {
@@ -380,10 +388,10 @@ static void sl_nt_show(struct seq_file *m, u64 key, const u64 *v)
 	char comm[16];
 
 	if (!v) {
-		seq_printf(m, "%8s %-15s %-5s %-4s %8s %12s %5s %8s %12s %5s %5s %6s  %s\n",
+		seq_printf(m, "%8s %-15s %-5s %-4s %8s %12s %5s %8s %12s %5s %5s %6s  %s %s\n",
 			   "tgid", "comm", "proto", "kind", "sends",
 			   "send_bytes", "serr", "recvs", "recv_bytes", "rerr",
-			   "alias", "lport", "peer");
+			   "alias", "lport", "peer", "cgroup");
 		return;
 	}
 	sl_keyed_show_comm(comm, &v[LV_PCOMM]);
@@ -392,11 +400,12 @@ static void sl_nt_show(struct seq_file *m, u64 key, const u64 *v)
 		   (key & NT_KEY_PEER) ? "peer" : "proc", v[LV_SENDS],
 		   v[LV_SBYTES], v[LV_SERRS], v[LV_RECVS], v[LV_RBYTES],
 		   v[LV_RERRS], v[LV_ALIAS]);
+	/* the cgroup after the peer, whose width varies: the last column */
 	if (!(key & NT_KEY_PEER))
-		seq_printf(m, "%6s  -\n", "-");
+		seq_printf(m, "%6s  - %llu\n", "-", v[LV_CGROUP]);
 	else
-		seq_printf(m, "%6llu  [%pI6c]:%llu\n", v[LV_LPORT],
-			   &v[LV_RADDR], v[LV_RPORT]);
+		seq_printf(m, "%6llu  [%pI6c]:%llu %llu\n", v[LV_LPORT],
+			   &v[LV_RADDR], v[LV_RPORT], v[LV_CGROUP]);
 }
 
 static int sl_nt_put_u64(struct sk_buff *skb, int type, u64 v)
@@ -427,7 +436,8 @@ static int sl_nt_put(struct sk_buff *skb, u64 key, const u64 *v)
 	    sl_nt_put_u64(skb, STACKLAT_NT_A_RECVS, v[LV_RECVS]) ||
 	    sl_nt_put_u64(skb, STACKLAT_NT_A_RECV_ERRORS, v[LV_RERRS]) ||
 	    sl_nt_put_u64(skb, STACKLAT_NT_A_RECV_BYTES, v[LV_RBYTES]) ||
-	    sl_nt_put_u64(skb, STACKLAT_NT_A_ALIAS, v[LV_ALIAS]))
+	    sl_nt_put_u64(skb, STACKLAT_NT_A_ALIAS, v[LV_ALIAS]) ||
+	    sl_nt_put_u64(skb, STACKLAT_NT_A_CGROUP_ID, v[LV_CGROUP]))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -28,7 +28,10 @@
  * return values -4095..-1; each row keeps STACKLAT_SC_ERRNOS errnos apart
  * (the first ones seen in each fold period, merged), the others in
  * "other".  The comm is the process's (its group leader's), taken when a
- * row is first used in a CPU's buffer.
+ * row is first used in a CPU's buffer.  The cgroup (v2 id) is the
+ * process's at the row's last call: a process moved to another cgroup
+ * keeps its rows, which follow it (the key has no room for a 64-bit id;
+ * the tool's --by cgroup folds rows by it).
  *
  * Filters: tgid, tid.  The syscall tracepoints may run with preemption on
  * (faultable from 6.13): the probes turn it off around the dispatcher
@@ -59,7 +62,8 @@ enum {
 	SV_ERRNO_OTHER = SV_ERRNO + STACKLAT_SC_ERRNOS,
 	SV_COMM,				/* 16 bytes */
 	SV_HIST = SV_COMM + 2,
-	SV_NVALS = SV_HIST + STACKLAT_SC_NBUCKETS
+	SV_CGROUP = SV_HIST + STACKLAT_SC_NBUCKETS,	/* of the last call */
+	SV_NVALS
 };
 
 #define SC_ERRNO_SHIFT	SL_KEYED_ERRNO_SHIFT
@@ -118,6 +122,7 @@ static __always_inline void sl_sc_count(struct sl_keyed *t, u64 key, long ret,
 	if (v) {
 		if (fresh)
 			sl_sc_comm(v);
+		v[SV_CGROUP] = sl_task_cgroup_id(current);
 		v[SV_COUNT]++;
 		if (ret < 0 && ret >= -MAX_ERRNO)
 			sl_sc_errno(v, (u64)-ret);
@@ -227,6 +232,9 @@ static void sl_sc_merge(u64 *dst, const u64 *src, unsigned int nvals,
 	if (src[SV_COMM])
 		memcpy(&dst[SV_COMM], &src[SV_COMM], 16);
 	sl_keyed_merge_hist(&dst[SV_HIST], &src[SV_HIST]);
+	/* the newest cgroup: a CPU's buffer that counted a call has one */
+	if (src[SV_COUNT])
+		dst[SV_CGROUP] = src[SV_CGROUP];
 }
 
 static const struct sl_keyed_ops sl_sc_keyed_ops = {
@@ -262,9 +270,9 @@ static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 	u32 abi;
 
 	if (!v) {
-		seq_printf(m, "%8s %-15s %3s %5s %10s %8s %9s %9s %9s %8s  %s\n",
+		seq_printf(m, "%8s %-15s %3s %5s %10s %8s %9s %9s %9s %8s %10s  %s\n",
 			   "tgid", "comm", "abi", "nr", "count", "errors",
-			   "total", "avg", "max", "untimed",
+			   "total", "avg", "max", "untimed", "cgroup",
 			   "errno:count... | latency from:count...");
 		return;
 	}
@@ -274,11 +282,11 @@ static void sl_sc_show(struct seq_file *m, u64 key, const u64 *v)
 	sl_fmt_ns(tot, sizeof(tot), v[SV_TIME]);
 	sl_fmt_ns(avg, sizeof(avg), timed ? div64_u64(v[SV_TIME], timed) : 0);
 	sl_fmt_ns(mx, sizeof(mx), v[SV_MAX]);
-	seq_printf(m, "%8u %-15s %3s %5u %10llu %8llu %9s %9s %9s %8llu ",
+	seq_printf(m, "%8u %-15s %3s %5u %10llu %8llu %9s %9s %9s %8llu %10llu ",
 		   sl_keyed_group(key), comm,
 		   abi < __STACKLAT_SC_ABI_MAX ? sl_sc_abi_names[abi] : "?",
 		   sl_sc_key_nr(key), v[SV_COUNT], v[SV_ERRORS], tot, avg, mx,
-		   v[SV_UNTIMED]);
+		   v[SV_UNTIMED], v[SV_CGROUP]);
 	for (i = 0; i < STACKLAT_SC_ERRNOS && v[SV_ERRNO + i]; i++)
 		seq_printf(m, " %llu:%llu", v[SV_ERRNO + i] >> SC_ERRNO_SHIFT,
 			   v[SV_ERRNO + i] & SC_COUNT_MASK);
@@ -311,7 +319,8 @@ static int sl_sc_put(struct sk_buff *skb, u64 key, const u64 *v)
 	    sl_sc_put_u64(skb, STACKLAT_SC_A_TIME_NS, v[SV_TIME]) ||
 	    sl_sc_put_u64(skb, STACKLAT_SC_A_UNTIMED, v[SV_UNTIMED]) ||
 	    sl_sc_put_u64(skb, STACKLAT_SC_A_MAX_NS, v[SV_MAX]) ||
-	    sl_sc_put_u64(skb, STACKLAT_SC_A_ERRNO_OTHER, v[SV_ERRNO_OTHER]))
+	    sl_sc_put_u64(skb, STACKLAT_SC_A_ERRNO_OTHER, v[SV_ERRNO_OTHER]) ||
+	    sl_sc_put_u64(skb, STACKLAT_SC_A_CGROUP_ID, v[SV_CGROUP]))
 		return -EMSGSIZE;
 	for (i = 0; i < STACKLAT_SC_ERRNOS && v[SV_ERRNO + i]; i++) {
 		nest = nla_nest_start(skb, STACKLAT_SC_A_ERRNO);

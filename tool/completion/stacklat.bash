@@ -70,7 +70,9 @@ _stacklat()
 		;;
 	top)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "-p --pid -x --errors -s --sort -n --top -P --process -r --peers -j --json --stacks --help" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "-p --pid -x --errors -s --sort -n --top -P --process -r --peers --by -j --json --stacks --help" -- "$cur")
+		elif [[ ${words[cword - 1]} == --by ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "cgroup" -- "$cur")
 		elif [[ ${words[cword - 1]} == -s || ${words[cword - 1]} == --sort ]]; then
 			local sorts="count time total max p99" w
 			for w in "${words[@]}"; do

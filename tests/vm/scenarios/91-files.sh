@@ -41,12 +41,12 @@ st() {
 
 # row TGID NAME COLUMN: a column of the debugfs row of (process, name) -
 # 3 dev, 4 ino, 5 fstype, 6 opens, 7 ofail, 8 reads, 9 read_bytes,
-# 10 writes, 11 write_bytes, 12 rerr, 13 werr, 14 alias, "errnos" the
-# errno:count words - or "none"
+# 10 writes, 11 write_bytes, 12 rerr, 13 werr, 14 alias, 15 cgroup,
+# "errnos" the errno:count words - or "none"
 row() {
 	awk -v t="$1" -v n="$2" -v c="$3" '$1 == "tgid" && $2 == "comm" { on = 1; next }
 		on && $1 == t && $NF == n && $(NF - 1) == "|" {
-			if (c == "errnos") { s = ""; for (i = 15; i < NF - 1; i++) s = s (s == "" ? "" : " ") $i; print s }
+			if (c == "errnos") { s = ""; for (i = 16; i < NF - 1; i++) s = s (s == "" ? "" : " ") $i; print s }
 			else print $c
 			f = 1 }
 		END { if (!f) print "none" }' "$T/files"
