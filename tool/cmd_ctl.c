@@ -67,11 +67,26 @@ int cmd_filter(int argc, char **argv)
 	return 0;
 }
 
-/*
- * func add|del [-p PID] SPEC: a kernel function (SYMBOL, MODULE:SYMBOL) or
- * a user-space one (PATH:SYMBOL, LIB:SYMBOL: ufunc.c resolves it to the
- * file offset the module takes).  -p sets the pipeline's tgid= filter.
- */
+/* sample PIPELINE N */
+int cmd_sample(int argc, char **argv)
+{
+	unsigned long n;
+	char *end;
+
+	if (argc != 3)
+		usage_error("sample PIPELINE N");
+	check_pipe_name(argv[1]);
+	errno = 0;
+	n = strtoul(argv[2], &end, 10);
+	if (errno || end == argv[2] || *end || argv[2][0] == '-' || n < 1 ||
+	    n > STACKLAT_SAMPLE_MAX)
+		usage_error("'%s': N is 1..%d (1: every object)", argv[2], STACKLAT_SAMPLE_MAX);
+	sl_nl_open();
+	sl_nl_set_sample(argv[1], (uint32_t)n);
+	sl_nl_close();
+	return 0;
+}
+
 /* func add -p: the func pipeline's filter before it (sl_nl_on_fail()) */
 static struct filter_spec func_old_filter;
 
@@ -80,6 +95,11 @@ static void func_filter_undo(void *arg)
 	sl_nl_set_filter("func", arg);
 }
 
+/*
+ * func add|del [-p PID] SPEC: a kernel function (SYMBOL, MODULE:SYMBOL) or
+ * a user-space one (PATH:SYMBOL, LIB:SYMBOL: ufunc.c resolves it to the
+ * file offset the module takes).  -p sets the pipeline's tgid= filter.
+ */
 int cmd_func(int argc, char **argv)
 {
 	char upoint[STACKLAT_SYM_MAX], err[PATH_MAX + 256];

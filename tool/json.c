@@ -172,6 +172,11 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 	add_u64(o, "generation", p->generation);
 	add(o, "filter", p->has_filter ? json_filter(&p->filter) : NULL);
 	add_u64(o, "threshold_ns", p->threshold_ns);
+	if (p->has_sample) {
+		add_u64(o, "sample", p->sample);
+		add_u64(o, "sample_seen", p->sample_seen);
+		add_u64(o, "sample_followed", p->sample_followed);
+	}
 	l = json_object_new_object();
 	for (k = 1; k <= STACKLAT_LOSS_A_MAX; k++)
 		if (p->loss_mask & (1U << k) && strcmp(stacklat_loss_name(k), "?"))

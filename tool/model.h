@@ -105,6 +105,10 @@ struct pipe_info {
 	bool has_fprobe;		/* return points on an fprobe */
 	uint64_t fprobe_nmissed;
 	bool no_events;			/* the module says: no slow events */
+	bool has_sample;		/* it can sample (sample PIPELINE N) */
+	uint32_t sample;		/* 1 in @sample followed */
+	uint64_t sample_seen;		/* objects at its first point, sampling */
+	uint64_t sample_followed;	/* of which followed */
 	bool has_mem;
 	uint64_t mem_bytes;		/* its histograms, keyed and stack tables */
 	uint64_t mem_cpu_bytes;		/* of which each online CPU's share */

@@ -524,6 +524,12 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 		      nla_get_u8(p[STACKLAT_PIPE_A_ENABLED]);
 	pi->generation = get_u64(p[STACKLAT_PIPE_A_GENERATION]);
 	pi->threshold_ns = get_u64(p[STACKLAT_PIPE_A_THRESHOLD_NS]);
+	if (p[STACKLAT_PIPE_A_SAMPLE]) {
+		pi->has_sample = true;
+		pi->sample = get_u32(p[STACKLAT_PIPE_A_SAMPLE]);
+		pi->sample_seen = get_u64(p[STACKLAT_PIPE_A_SAMPLE_SEEN]);
+		pi->sample_followed = get_u64(p[STACKLAT_PIPE_A_SAMPLE_FOLLOWED]);
+	}
 	if (p[STACKLAT_PIPE_A_STAGES]) {
 		n = count_nested(p[STACKLAT_PIPE_A_STAGES], STACKLAT_PIPE_A_STAGE);
 		pi->stages = calloc((size_t)n + 1, sizeof(*pi->stages));

@@ -144,6 +144,9 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 		fmt_ns(err, sizeof(err), p->threshold_ns);
 		fprintf(f, "  slow events above %s\n", err);
 	}
+	if (p->has_sample && p->sample > 1)
+		fprintf(f, "  sample: 1 in %u, %llu objects at the first point, %llu followed\n",
+			p->sample, ull(p->sample_seen), ull(p->sample_followed));
 	if (p->loss_mask) {
 		fprintf(f, "  lost:");
 		for (a = 1; a <= STACKLAT_LOSS_A_MAX; a++)

@@ -351,9 +351,20 @@ enum stacklat_attr {
 	 * pipeline: EOPNOTSUPP.  debugfs status says which it is.
 	 */
 	STACKLAT_A_STACKS,
+	/*
+	 * u32, SET_PIPELINE (0.8): follow one object in N, 1..
+	 * STACKLAT_SAMPLE_MAX (1: every one), chosen at the pipeline's first
+	 * point (each CPU follows one of every N objects it starts there),
+	 * every object counted; the counts start over.  A pipeline whose
+	 * chains do not all start at the engine's first point: EOPNOTSUPP
+	 * (GET_PIPELINES has no STACKLAT_PIPE_A_SAMPLE for it).
+	 */
+	STACKLAT_A_SAMPLE,
 	__STACKLAT_A_LAST
 };
 #define STACKLAT_A_MAX (__STACKLAT_A_LAST - 1)
+
+#define STACKLAT_SAMPLE_MAX	65536	/* STACKLAT_A_SAMPLE, "sample P N" */
 
 /* a stack of GET_STACKS (STACKLAT_A_STACK) */
 enum stacklat_stack_attr {
@@ -427,6 +438,9 @@ enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_EVENTS,		/* u8, 1: it can have slow events */
 	STACKLAT_PIPE_A_MEM,		/* u64, bytes of its histograms, keyed and stack tables */
 	STACKLAT_PIPE_A_MEM_CPU,	/* u64, of which each online CPU's share */
+	STACKLAT_PIPE_A_SAMPLE,		/* u32, 1 in N followed; only if it can sample */
+	STACKLAT_PIPE_A_SAMPLE_SEEN,	/* u64, objects at its first point, sampling */
+	STACKLAT_PIPE_A_SAMPLE_FOLLOWED, /* u64, of which followed */
 	__STACKLAT_PIPE_A_LAST
 };
 #define STACKLAT_PIPE_A_MAX (__STACKLAT_PIPE_A_LAST - 1)

@@ -674,6 +674,8 @@ static __always_inline int sl_span_entry(struct sl_hook *hk, void *raw)
 		sl_loss(p, SL_LOSS_FILTERED);
 		return 1;	/* the return is not followed */
 	}
+	if (!sl_sample_take(p))
+		return 1;
 	*(u64 *)raw = sl_now();
 	return 0;
 }

@@ -49,6 +49,17 @@ struct sl_losses {
 	u64 v[SL_LOSS_NR];
 };
 
+/*
+ * A CPU's sampling state (chain.h, sl_sample_take()): the objects that
+ * passed the first point while sampling, those left alone, and the
+ * countdown to the next one followed.
+ */
+struct sl_sampling {
+	u64 seen;
+	u64 skipped;
+	s32 left;
+};
+
 /* ---- filters ---------------------------------------------------------- */
 
 /* Which filter keys a pipeline honours. */
@@ -351,6 +362,9 @@ struct sl_pipe_priv {
 	struct sl_filter filter;	/* fields READ_ONCE in handlers */
 	struct sl_hist *hists;		/* max_stages */
 	struct sl_losses __percpu *loss;
+	/* sample PIPELINE N: follow one object in @sample (0, 1: all) */
+	u32 sample;			/* READ_ONCE in handlers */
+	struct sl_sampling __percpu *smp;	/* if @sampling */
 	u64 ev_thresh;			/* slow events above it, ns; 0 off */
 	struct sl_keyed *keyed;		/* sl_pipeline_keyed_enable()'s */
 	struct sl_stacks *stacks;	/* sl_pipeline_stacks_enable()'s */
@@ -443,6 +457,14 @@ struct sl_pipeline {
 	 * writes none.
 	 */
 	bool own_lines;
+	/*
+	 * It can follow one object in N ("sample PIPELINE N"): every chain
+	 * it follows starts where the engine starts chains (a START row, a
+	 * SL_PF_FIRST MARK, a SPAN row's entry), never in a callback of its
+	 * own, so that the engine's choice at that first point is the one
+	 * every later point agrees with (they only find chains).
+	 */
+	bool sampling;
 	/*
 	 * Its points can take the kernel stack of each object they see, on
 	 * request (control "stacks PIPELINE on", SET_PIPELINE's

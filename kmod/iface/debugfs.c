@@ -75,6 +75,20 @@ static void sl_keyed_status(struct seq_file *m, struct sl_keyed *t)
 		   st.linger_ns / NSEC_PER_MSEC);
 }
 
+/* A pipeline that can sample: the rate, and what sampling saw and took. */
+static void sl_sample_status(struct seq_file *m, const struct sl_pipeline *p)
+{
+	u64 seen, followed;
+	u32 n = sl_pipeline_sample(p, &seen, &followed);
+
+	if (n <= 1) {
+		seq_puts(m, "  sample: every object\n");
+		return;
+	}
+	seq_printf(m, "  sample: 1 in %u, %llu objects at the first point, %llu followed\n",
+		   n, seen, followed);
+}
+
 static int sl_status_show(struct seq_file *m, void *v)
 {
 	struct sl_flight_stats fs;
@@ -118,6 +132,8 @@ static int sl_status_show(struct seq_file *m, void *v)
 		if (sl_fprobe_stats(p, &nfp, &fpm))
 			seq_printf(m, "  fprobe: %u return points, nmissed=%llu\n",
 				   nfp, fpm);
+		if (p->sampling)
+			sl_sample_status(m, p);
 		if (p->priv.keyed)
 			sl_keyed_status(m, p->priv.keyed);
 		if (p->priv.stacks)
@@ -616,6 +632,24 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 			return sl_events_check_threshold(p, ns, extack);
 		return sl_pipeline_set_threshold(p, ns, extack);
 	}
+	if (!strcmp(cmd, "sample")) {
+		u32 n;
+
+		arg = rest ? strsep(&rest, " \t") : NULL;
+		p = sl_ctl_pipe(arg, extack);
+		if (!p)
+			return -EINVAL;
+		rest = rest ? strim(rest) : NULL;
+		if (!rest || !*rest || !isdigit(*rest) || kstrtou32(rest, 10, &n)) {
+			sl_err("control: sample %s: '%*pE' is not 1..%u\n",
+			       p->name, sl_uq(rest ?: ""), rest ?: "",
+			       STACKLAT_SAMPLE_MAX);
+			return -EINVAL;
+		}
+		if (!apply)
+			return sl_pipeline_sample_check(p, n, extack);
+		return sl_pipeline_set_sample(p, n, extack);
+	}
 	sl_err("control: unknown command '%*pE'\n", sl_uq(cmd), cmd);
 	return -EINVAL;
 }
@@ -687,6 +721,7 @@ static int sl_control_show(struct seq_file *m, void *v)
 		 "span add NAME FROM TO [thread|argN|argN,argM]\nspan del NAME\n"
 		 "stacks add SYMBOL\nstacks del SYMBOL\nstacks PIPELINE on|off\n"
 		 "threshold PIPELINE NS   (slow events above NS ns, 0..3600000000000; 0: off)\n"
+		 "sample PIPELINE N       (follow one object in N, 1..65536; 1: every one)\n"
 		 "# a comment\n");
 	return 0;
 }

@@ -230,6 +230,19 @@ static int sl_nl_put_keyed_stats(struct sk_buff *skb, struct sl_keyed *t)
 	return 0;
 }
 
+/* A pipeline that can sample: its rate, the objects seen and followed. */
+static int sl_nl_put_sample(struct sk_buff *skb, const struct sl_pipeline *p)
+{
+	u64 seen, followed;
+	u32 n = sl_pipeline_sample(p, &seen, &followed);
+
+	return nla_put_u32(skb, STACKLAT_PIPE_A_SAMPLE, n) ||
+	       sl_nl_put_u64(skb, STACKLAT_PIPE_A_SAMPLE_SEEN, seen,
+			     STACKLAT_PIPE_A_PAD) ||
+	       sl_nl_put_u64(skb, STACKLAT_PIPE_A_SAMPLE_FOLLOWED, followed,
+			     STACKLAT_PIPE_A_PAD);
+}
+
 static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 {
 	struct nlattr *pipe, *list, *nest;
@@ -258,6 +271,8 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 	if (sl_fprobe_stats(p, &nfp, &fpm) &&
 	    sl_nl_put_u64(skb, STACKLAT_PIPE_A_FPROBE_NMISSED, fpm,
 			  STACKLAT_PIPE_A_PAD))
+		return -EMSGSIZE;
+	if (p->sampling && sl_nl_put_sample(skb, p))
 		return -EMSGSIZE;
 	list = nla_nest_start(skb, STACKLAT_PIPE_A_STAGES);
 	if (!list)
@@ -435,6 +450,7 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *filter = info->attrs[STACKLAT_A_FILTER];
 	struct nlattr *enable = info->attrs[STACKLAT_A_ENABLE];
 	struct nlattr *stacks = info->attrs[STACKLAT_A_STACKS];
+	struct nlattr *sample = info->attrs[STACKLAT_A_SAMPLE];
 	struct sl_pipeline *p;
 	struct sl_filter f;
 	int ret = 0;
@@ -447,7 +463,7 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOENT;
 		goto out;
 	}
-	if (!enable && !filter && !thresh && !stacks) {
+	if (!enable && !filter && !thresh && !stacks && !sample) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		ret = -EINVAL;
 		goto out;
@@ -462,6 +478,12 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		if (ret)
 			goto out;
 	}
+	if (sample) {
+		ret = sl_pipeline_sample_check(p, nla_get_u32(sample),
+					       info->extack);
+		if (ret)
+			goto out;
+	}
 	/* checked before it is set, and the first change */
 	if (thresh) {
 		ret = sl_pipeline_set_threshold(p, nla_get_u64(thresh),
@@ -471,6 +493,8 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (filter)
 		sl_pipeline_set_filter(p, &f);
+	if (sample)	/* checked above: cannot fail */
+		sl_pipeline_set_sample(p, nla_get_u32(sample), info->extack);
 	/* checked above: may fail only to make the table (ENOMEM) */
 	if (stacks) {
 		ret = sl_pipeline_stacks_set(p, nla_get_u8(stacks), info->extack);

@@ -169,6 +169,7 @@ SL_PIPELINE(func) = {
 	.desc = "entry-to-return latency of kernel and user functions named by 'func add'",
 	.key = STACKLAT_KEY_NONE,
 	.filter_caps = SL_F_TGID | SL_F_TID,
+	.sampling = true,		/* a call, at its entry (SPAN rows) */
 	.hooks = sl_func_hooks,
 	.nhooks = SL_FUNC_MAX,
 	.stages = sl_func_stages,

@@ -476,6 +476,7 @@ SL_PIPELINE(net_rx) = {
 	.key = STACKLAT_KEY_SKB,
 	.filter_caps = SL_F_TGID | SL_F_TID | SL_F_LPORT | SL_F_RPORT |
 		       SL_F_PROTO | SL_F_IFINDEX,
+	.sampling = true,		/* a packet, at the first point armed */
 	.hooks = sl_rx_hooks,
 	.nhooks = ARRAY_SIZE(sl_rx_hooks),
 	.stages = sl_rx_stages,

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kernels: all
+# Sampling (issue 31): "sample PIPELINE N" follows one object in N, chosen
+# at the pipeline's first point - each CPU follows the first object it
+# starts there and every Nth after it - and counts them all.  Everything
+# here runs on CPU 0 (this shell pinned, its children inherit it), so the
+# counts are exact:
+#  - func on __x64_sys_getppid (a return point: kretprobe, or the fprobe)
+#    at sample 4: sl-spin's main thread makes C getppid(2), filtered on
+#    its own tgid: C seen at the entry, C/4 followed, C/4 samples in the
+#    stage, nothing counted unmatched or stale;
+#  - net_rx at sample 8: R UDP request/response rounds on loopback,
+#    filtered on the server's port (its requests only): R seen at the
+#    first point, R/8 followed, R/8 samples in the total and in every
+#    stage (loopback's receive runs in the sender's softirq, on CPU 0);
+#  - sample 1 follows every object again (R of R), and the counts start
+#    over;
+#  - bad input (N 0 or over 65536, a word, a pipeline that does not
+#    sample, an unknown one) refused, the rate unchanged.
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+. "$SL_REPO/tests/vm/net.sh"
+
+C=1000 R=160 SIZE=64
+taskset -pc 0 $$ > /dev/null
+# sample P FIELD: the pipeline's sample, sample_seen or sample_followed
+sample() {
+	"$SL_TOOL" status -j | python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["pipelines"]:
+    if p["pipeline"] == sys.argv[1]:
+        print(p.get(sys.argv[2], "none"))' "$1" "$2"
+}
+
+sl_load
+# ---- func: a call, at its entry
+ctl enable func
+"$SL_TOOL" func add __x64_sys_getppid || fail "func add"
+ctl filter func tgid=4194304	# nobody's, until sl-spin sets its own
+ctl sample func 4
+grep -q '^  sample: 1 in 4, 0 objects at the first point, 0 followed$' "$SL_DBG/status" ||
+	fail "status: no 'sample: 1 in 4': $(grep '^  sample' "$SL_DBG/status" || true)"
+"$SL_REPO/tests/vm/helpers/sl-spin" -n $C -t 0 -f "$SL_DBG/control" -p func > /dev/null ||
+	fail "sl-spin failed"
+cat "$SL_DBG/func"
+assert_eq "func: sample" 4 "$(sample func sample)"
+assert_eq "func: calls seen at the entry" $C "$(sample func sample_seen)"
+assert_eq "func: calls followed" $((C / 4)) "$(sample func sample_followed)"
+assert_eq "func: samples of getppid" $((C / 4)) "$(cnt func __x64_sys_getppid)"
+for l in unmatched stale orphaned; do
+	assert_eq "func: lost $l" 0 "$(lost func $l)"
+done
+"$SL_TOOL" func del __x64_sys_getppid
+ctl disable func
+
+# ---- net_rx: a packet, at the first point armed
+ctl enable net_rx
+port=5221
+ctl filter net_rx clear lport=$port
+ctl sample net_rx 8
+run_pair - - udp 127.0.0.1 $port $R $SIZE rr
+cat "$SL_DBG/net_rx"
+grep '^  sample' "$SL_DBG/status"
+assert_eq "net_rx: datagrams seen at the first point" $R "$(sample net_rx sample_seen)"
+assert_eq "net_rx: followed" $((R / 8)) "$(sample net_rx sample_followed)"
+expect net_rx $((R / 8)) $RX_STAGES total
+sums_match net_rx $RX_STAGES
+# every object again: the counts start over, the stages count all
+ctl sample net_rx 1
+ctl reset net_rx
+port=$((port + 1))
+ctl filter net_rx clear lport=$port
+run_pair - - udp 127.0.0.1 $port $R $SIZE rr
+assert_eq "net_rx at sample 1: rate" 1 "$(sample net_rx sample)"
+assert_eq "net_rx at sample 1: seen (not counted)" 0 "$(sample net_rx sample_seen)"
+expect net_rx $R $RX_STAGES total
+grep -q '^  sample: every object$' "$SL_DBG/status" || fail "status at sample 1: $(grep '^  sample' "$SL_DBG/status")"
+
+# ---- bad input: refused, nothing changed
+ctl sample net_rx 8
+bad() { # bad LINE WHY: the control line refused, WHY in the kernel log
+	if echo "$1" > "$SL_DBG/control" 2> /dev/null; then
+		fail "'$1' accepted"
+	fi
+	dmesg | tail -n 3 | grep -q "$2" || fail "'$1': no '$2' in the kernel log: $(dmesg | tail -n 2)"
+}
+bad "sample net_rx 0" "is not 1..65536"
+bad "sample net_rx 65537" "is not 1..65536"
+bad "sample net_rx x" "is not 1..65536"
+bad "sample block 4" "does not sample"
+bad "sample nosuch 4" "nosuch"
+for a in 0 65537 x -1; do
+	if "$SL_TOOL" sample net_rx "$a" 2> /dev/null; then fail "stacklat sample net_rx $a accepted"; fi
+done
+if "$SL_TOOL" sample block 4 2> /dev/null; then fail "stacklat sample block 4 accepted"; fi
+assert_eq "net_rx's rate after refused changes" 8 "$(sample net_rx sample)"
+assert_eq "block: no sample key (it cannot sample)" none "$(sample block sample)"
+ctl disable net_rx
+pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; sample 1 follows all; bad input refused"
