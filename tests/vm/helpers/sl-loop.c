@@ -16,6 +16,10 @@
  *                        workload, server port PORT)
  *   sl-loop pread FILE N N pread(2)s of 4 KiB at offset 0 of FILE (page
  *                        cache hits: syscall, VFS and filesystem, no I/O)
+ *   sl-loop rw FILE N    N rounds of a 4 KiB pwrite(2) then a 4 KiB
+ *                        pread(2) at offset 0 of FILE (created; the page
+ *                        cache: vfs_write and vfs_read, no I/O), the
+ *                        files pipeline's ("top files") workload
  *   sl-loop dio DEV N    N O_DIRECT pread(2)s of 4 KiB at offset 0 of the
  *                        block device DEV: one bio each, through the block
  *                        layer and the driver
@@ -203,6 +207,27 @@ static double pread_loop(const char *file)
 	return t1 - t0;
 }
 
+static double rw_loop(const char *file)
+{
+	static char buf[4096];
+	unsigned long i;
+	double t0, t1;
+	int fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0)
+		die(file);
+	if (pwrite(fd, buf, sizeof(buf), 0) != sizeof(buf))
+		die("pwrite");
+	t0 = now();
+	for (i = 0; i < n_ops; i++)
+		if (pwrite(fd, buf, sizeof(buf), 0) != sizeof(buf) ||
+		    pread(fd, buf, sizeof(buf), 0) != sizeof(buf))
+			die("pwrite/pread");
+	t1 = now();
+	close(fd);
+	return t1 - t0;
+}
+
 static double dio_loop(const char *dev)
 {
 	unsigned long i;
@@ -327,6 +352,9 @@ int main(int argc, char **argv)
 	} else if (argc == 4 && !strcmp(argv[1], "pread")) {
 		n_ops = strtoul(argv[3], NULL, 0);
 		ns = pread_loop(argv[2]);
+	} else if (argc == 4 && !strcmp(argv[1], "rw")) {
+		n_ops = strtoul(argv[3], NULL, 0);
+		ns = rw_loop(argv[2]);
 	} else if (argc == 4 && !strcmp(argv[1], "dio")) {
 		n_ops = strtoul(argv[3], NULL, 0);
 		ns = dio_loop(argv[2]);
@@ -341,7 +369,7 @@ int main(int argc, char **argv)
 		ns = ufunc_loop();
 	} else {
 		fprintf(stderr,
-			"usage: sl-loop udp N | tcp N PORT | pread FILE N | dio DEV N | tcpconn N | udpdrop N | ufunc N\n");
+			"usage: sl-loop udp N | tcp N PORT | pread FILE N | rw FILE N | dio DEV N | tcpconn N | udpdrop N | ufunc N\n");
 		return 2;
 	}
 	if (!n_ops)

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The sampling curve (issue 31, item 3): the added time per operation at
+# "sample PIPELINE S", S = 1, 4, 16, 64, for the pipelines that sample:
+#  - func on __x64_sys_getppid, a getppid(2) loop (sl-spin, one thread):
+#    STACKLAT-BENCH func-sample-S;
+#  - net_rx, UDP request/response rounds of 64 bytes over loopback
+#    (sl-loop udp: two datagrams a round, each a net_rx chain at S = 1):
+#    STACKLAT-BENCH net-rx-sample-S.
+# A call or packet not followed still costs its hook hits (docs/overhead.md,
+# "Sampling"): the curve flattens at the attachment's cost.  See bench.sh
+# for the rounds (none, idle and armed alternate in one boot).
+set -euo pipefail
+. "$SL_REPO/tests/vm/lib.sh"
+. "$SL_REPO/tests/vm/bench.sh"
+
+N=${BENCH_N:-200000}
+NN=${BENCH_NET_N:-20000}
+S=1
+arm_func() {
+	echo "func add __x64_sys_getppid" > "$SL_DBG/control"
+	echo "sample func $S" > "$SL_DBG/control"
+	echo "enable func" > "$SL_DBG/control"
+}
+arm_net() {
+	echo "sample net_rx $S" > "$SL_DBG/control"
+	echo "enable net_rx" > "$SL_DBG/control"
+}
+# what was followed, for the record: the status line (none at S = 1)
+seen() { grep -E '^  sample: 1 in' "$SL_DBG/status" || true; }
+for S in 1 4 16 64; do
+	bench_compare "func-sample-$S" "${BENCH_ROUNDS:-5}" "$SL_REPO/tests/vm/helpers/sl-spin -n $N -t 1" arm_func seen
+done
+for S in 1 4 16 64; do
+	bench_compare "net-rx-sample-$S" "${BENCH_ROUNDS:-5}" "$SL_REPO/tests/vm/helpers/sl-loop udp $NN" arm_net seen
+done
