@@ -27,7 +27,7 @@ w_ft_setup() { :; }
 # pipeline's rows of the loop's process (debugfs: "tgid comm ..." rows
 # after the stages) whose 4th column is KIND and last is NAME (empty: any)
 rows_sum() {
-	awk -v t="$GPID_SEEN" -v c="$2" -v k="$3" -v f="$4" '$1 == t && (k == "" || $4 == k) && (f == "" || $NF == f) { n += $c }
+	awk -v t="$GPID_SEEN" -v c="$2" -v k="${3:-}" -v f="${4:-}" '$1 == t && (k == "" || $4 == k) && (f == "" || $NF == f) { n += $c }
 		END { print n + 0 }' "$SL_DBG/$1"
 }
 

@@ -134,6 +134,8 @@ for i in $(seq $N); do
 	getent ahosts localhost > /dev/null & pids="$pids $!"
 	wait $!
 done
+"$SL_TOOL" show func	# for the record: what an operator reads
+grep -E '^  hook /.*libc\.so\.6:0x' "$SL_DBG/status" || true
 cnt=$(awk '$1 == "getaddrinfo" { print $2 }' "$SL_DBG/func")
 assert_eq "getaddrinfo calls of $N getent" $N "$cnt"
 "$SL_TOOL" events -d 0.5 func > "$T/ev"
