@@ -67,22 +67,43 @@ int cmd_filter(int argc, char **argv)
 	return 0;
 }
 
-/* sample PIPELINE N */
-int cmd_sample(int argc, char **argv)
+/* a number lo..hi in @s, else -1 */
+static long sample_num(const char *s, unsigned long lo, unsigned long hi)
 {
 	unsigned long n;
 	char *end;
 
-	if (argc != 3)
-		usage_error("sample PIPELINE N");
-	check_pipe_name(argv[1]);
 	errno = 0;
-	n = strtoul(argv[2], &end, 10);
-	if (errno || end == argv[2] || *end || argv[2][0] == '-' || n < 1 ||
-	    n > STACKLAT_SAMPLE_MAX)
+	n = strtoul(s, &end, 10);
+	if (errno || end == s || *end || s[0] < '0' || s[0] > '9' || n < lo || n > hi)
+		return -1;
+	return (long)n;
+}
+
+/* sample PIPELINE N | sample PIPELINE auto HITS */
+int cmd_sample(int argc, char **argv)
+{
+	long n;
+
+	if (argc == 4 && !strcmp(argv[2], "auto")) {
+		check_pipe_name(argv[1]);
+		n = sample_num(argv[3], 1, STACKLAT_SAMPLE_AUTO_MAX);
+		if (n < 0)
+			usage_error("'%s': HITS is 1..%d (hook hits a second on the busiest CPU)",
+				    argv[3], STACKLAT_SAMPLE_AUTO_MAX);
+		sl_nl_open();
+		sl_nl_set_sample(argv[1], (uint32_t)n, true);
+		sl_nl_close();
+		return 0;
+	}
+	if (argc != 3)
+		usage_error("sample PIPELINE N, or sample PIPELINE auto HITS");
+	check_pipe_name(argv[1]);
+	n = sample_num(argv[2], 1, STACKLAT_SAMPLE_MAX);
+	if (n < 0)
 		usage_error("'%s': N is 1..%d (1: every object)", argv[2], STACKLAT_SAMPLE_MAX);
 	sl_nl_open();
-	sl_nl_set_sample(argv[1], (uint32_t)n);
+	sl_nl_set_sample(argv[1], (uint32_t)n, false);
 	sl_nl_close();
 	return 0;
 }

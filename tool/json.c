@@ -176,6 +176,8 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 		add_u64(o, "sample", p->sample);
 		add_u64(o, "sample_seen", p->sample_seen);
 		add_u64(o, "sample_followed", p->sample_followed);
+		add_u64(o, "sample_auto", p->sample_auto);
+		add_u64(o, "sample_peak", p->sample_peak);
 	}
 	l = json_object_new_object();
 	for (k = 1; k <= STACKLAT_LOSS_A_MAX; k++)

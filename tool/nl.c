@@ -529,6 +529,8 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 		pi->sample = get_u32(p[STACKLAT_PIPE_A_SAMPLE]);
 		pi->sample_seen = get_u64(p[STACKLAT_PIPE_A_SAMPLE_SEEN]);
 		pi->sample_followed = get_u64(p[STACKLAT_PIPE_A_SAMPLE_FOLLOWED]);
+		pi->sample_auto = get_u32(p[STACKLAT_PIPE_A_SAMPLE_AUTO]);
+		pi->sample_peak = get_u64(p[STACKLAT_PIPE_A_SAMPLE_PEAK]);
 	}
 	if (p[STACKLAT_PIPE_A_STAGES]) {
 		n = count_nested(p[STACKLAT_PIPE_A_STAGES], STACKLAT_PIPE_A_STAGE);

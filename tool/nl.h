@@ -42,7 +42,8 @@ void sl_nl_get_inflight(const char *pipe, struct inflight_list *l);
 void sl_nl_enable(const char *pipe, bool on);
 /* Slow events above @ns (0: off) on @pipe. */
 void sl_nl_set_threshold(const char *pipe, uint64_t ns);
-void sl_nl_set_sample(const char *pipe, uint32_t n);
+/* a fixed rate @n, or with @autom the automatic one, a budget of @n hits/s */
+void sl_nl_set_sample(const char *pipe, uint32_t n, bool autom);
 /* Take the events waiting in the kernel's rings, @fn for each; how many. */
 size_t sl_nl_get_events(void (*fn)(const struct stacklat_event *ev, void *arg), void *arg);
 void sl_nl_set_filter(const char *pipe, const struct filter_spec *f);

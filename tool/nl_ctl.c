@@ -21,13 +21,13 @@ void sl_nl_set_threshold(const char *pipe, uint64_t ns)
 	change(msg, "threshold %s", pipe);
 }
 
-void sl_nl_set_sample(const char *pipe, uint32_t n)
+void sl_nl_set_sample(const char *pipe, uint32_t n, bool autom)
 {
 	struct nl_msg *msg = change_msg(STACKLAT_CMD_SET_PIPELINE, pipe);
 
-	if (nla_put_u32(msg, STACKLAT_A_SAMPLE, n))
+	if (nla_put_u32(msg, autom ? STACKLAT_A_SAMPLE_AUTO : STACKLAT_A_SAMPLE, n))
 		fatal("out of memory");
-	change(msg, "sample %s %u", pipe, n);
+	change(msg, "sample %s %s%u", pipe, autom ? "auto " : "", n);
 }
 
 void sl_nl_enable(const char *pipe, bool on)

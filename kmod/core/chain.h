@@ -25,32 +25,6 @@ static __always_inline void sl_loss(struct sl_pipeline *p, enum sl_loss l)
 }
 
 /*
- * Sampling, at the point where an object's chain starts (the dispatcher's
- * start, a SPAN row's entry), after the filters: follow this object?
- * With "sample PIPELINE N" each CPU follows the first object it starts
- * and every Nth after it, and counts every one it saw (the exact totals);
- * later points follow only the chains that exist, so they agree.  A
- * systematic sample per CPU, not a coin per point: N consecutive objects
- * of a CPU give exactly one chain.  Probe context, preemption off; the
- * counts are per-CPU operations an interrupt cannot split (an object
- * started by an interrupt inside another's start may share its turn).
- */
-static __always_inline bool sl_sample_take(struct sl_pipeline *p)
-{
-	u32 n = READ_ONCE(p->priv.sample);
-
-	if (likely(n <= 1))
-		return true;
-	this_cpu_inc(p->priv.smp->seen);
-	if (this_cpu_dec_return(p->priv.smp->left) >= 0) {
-		this_cpu_inc(p->priv.smp->skipped);
-		return false;
-	}
-	this_cpu_write(p->priv.smp->left, n - 1);
-	return true;
-}
-
-/*
  * Record one sample @delta of stage @stage, checking it is plausible:
  * false when it is not (counted bad_delta), for a caller that keeps more
  * of the sample (a keyed row) only when it was recorded.

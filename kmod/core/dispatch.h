@@ -18,6 +18,7 @@
 #include "chain.h"
 #include "filter.h"
 #include "events.h"
+#include "sample.h"
 
 /* ---- events ----------------------------------------------------------- */
 

@@ -22,6 +22,7 @@
 #include "events.h"
 #include "keyed.h"
 #include "stack.h"
+#include "sample.h"
 #include "clock.h"
 #include "fmt.h"
 
@@ -56,6 +57,8 @@ static void sl_pipeline_free(struct sl_pipeline *p)
 {
 	unsigned int i;
 
+	/* first: the automatic rate's work reads the hooks' counts */
+	sl_sample_free(p);
 	if (p->priv.hists) {
 		for (i = 0; i < p->max_stages; i++)
 			sl_hist_free(&p->priv.hists[i]);
@@ -69,8 +72,6 @@ static void sl_pipeline_free(struct sl_pipeline *p)
 	p->priv.fips = NULL;
 	free_percpu(p->priv.loss);
 	p->priv.loss = NULL;
-	free_percpu(p->priv.smp);
-	p->priv.smp = NULL;
 	sl_stacks_destroy(p->priv.stacks);
 	p->priv.stacks = NULL;
 }
@@ -123,10 +124,8 @@ static int sl_pipeline_setup(struct sl_pipeline *p, unsigned int id)
 				GFP_KERNEL);
 	p->priv.fips = kcalloc(max(p->nhooks, 1U), sizeof(*p->priv.fips),
 			       GFP_KERNEL);
-	if (p->sampling)
-		p->priv.smp = alloc_percpu(struct sl_sampling);
 	if (!p->priv.loss || !p->priv.hists || !p->priv.fips ||
-	    (p->sampling && !p->priv.smp))
+	    sl_sample_init(p))
 		goto nomem;
 	for (i = 0; i < p->nhooks; i++) {
 		ret = sl_hook_init(&p->hooks[i], p);
@@ -368,26 +367,6 @@ u64 sl_pipeline_mem(const struct sl_pipeline *p)
 	return n;
 }
 
-/*
- * Sampling's counts from zero, and each CPU's next object followed (a
- * probe updating them meanwhile may leave one count behind: they are
- * exact from the first object after).  Under sl_lock.
- */
-static void sl_sample_zero(struct sl_pipeline *p)
-{
-	int cpu;
-
-	if (!p->priv.smp)
-		return;
-	for_each_possible_cpu(cpu) {
-		struct sl_sampling *s = per_cpu_ptr(p->priv.smp, cpu);
-
-		WRITE_ONCE(s->seen, 0);
-		WRITE_ONCE(s->skipped, 0);
-		WRITE_ONCE(s->left, 0);
-	}
-}
-
 void sl_pipeline_reset(struct sl_pipeline *p)
 {
 	unsigned int i;
@@ -403,7 +382,7 @@ void sl_pipeline_reset(struct sl_pipeline *p)
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(p->priv.loss, cpu), 0,
 		       sizeof(struct sl_losses));
-	sl_sample_zero(p);
+	sl_sample_reset(p);
 	sl_flight_owner_reset(sl_ft, p->priv.id);
 	p->priv.generation++;
 	sl_dump_seq++;
@@ -541,59 +520,17 @@ int sl_pipeline_set_threshold(struct sl_pipeline *p, u64 ns,
 	return 0;
 }
 
-int sl_pipeline_sample_check(const struct sl_pipeline *p, u32 n,
-			     struct netlink_ext_ack *extack)
-{
-	if (!p->sampling) {
-		NL_SET_ERR_MSG(extack, "this pipeline does not sample");
-		sl_err("sample %s: this pipeline does not sample (its chains do not all start at the engine's first point)\n",
-		       p->name);
-		return -EOPNOTSUPP;
-	}
-	if (n < 1 || n > STACKLAT_SAMPLE_MAX) {
-		NL_SET_ERR_MSG(extack, "sample: N is 1..65536");
-		sl_err("sample %s: %u is not 1..%u\n", p->name, n,
-		       STACKLAT_SAMPLE_MAX);
-		return -ERANGE;
-	}
-	return 0;
-}
-
-int sl_pipeline_set_sample(struct sl_pipeline *p, u32 n,
+/* sample PIPELINE N | auto HITS (sample.c) */
+int sl_pipeline_set_sample(struct sl_pipeline *p, u32 n, u32 budget,
 			   struct netlink_ext_ack *extack)
 {
 	int ret;
 
 	lockdep_assert_held(&sl_lock);
-	ret = sl_pipeline_sample_check(p, n, extack);
-	if (ret)
-		return ret;
-	/* the old rate stops before the counts start over */
-	WRITE_ONCE(p->priv.sample, 1);
-	synchronize_rcu();
-	sl_sample_zero(p);
-	WRITE_ONCE(p->priv.sample, n);
-	sl_dump_seq++;
-	return 0;
-}
-
-/* The rate (1: every object) and, over the CPUs, the objects seen and followed. */
-u32 sl_pipeline_sample(const struct sl_pipeline *p, u64 *seen, u64 *followed)
-{
-	u64 sn = 0, sk = 0;
-	int cpu;
-
-	if (p->priv.smp) {
-		for_each_possible_cpu(cpu) {
-			const struct sl_sampling *s = per_cpu_ptr(p->priv.smp, cpu);
-
-			sn += READ_ONCE(s->seen);
-			sk += READ_ONCE(s->skipped);
-		}
-	}
-	*seen = sn;
-	*followed = sn - min(sk, sn);
-	return max(READ_ONCE(p->priv.sample), 1U);
+	ret = sl_sample_set(p, n, budget, extack);
+	if (!ret)
+		sl_dump_seq++;
+	return ret;
 }
 
 /* Its own counters and what the in-flight table lost of its chains. */

@@ -98,12 +98,10 @@ static __always_inline bool sl_pipeline_stacks_on(const struct sl_pipeline *p)
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);
 int sl_pipeline_set_threshold(struct sl_pipeline *p, u64 ns,
 			      struct netlink_ext_ack *extack);
-/* sample PIPELINE N (chain.h, sl_sample_take()); under sl_lock */
-int sl_pipeline_sample_check(const struct sl_pipeline *p, u32 n,
-			     struct netlink_ext_ack *extack);
-int sl_pipeline_set_sample(struct sl_pipeline *p, u32 n,
+/* sample PIPELINE N, or auto HITS (@budget; sample.h checks it) */
+int sl_pipeline_set_sample(struct sl_pipeline *p, u32 n, u32 budget,
 			   struct netlink_ext_ack *extack);
-u32 sl_pipeline_sample(const struct sl_pipeline *p, u64 *seen, u64 *followed);
+
 void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out);
 int sl_pipelines_enable_list(const char *list);
 u64 sl_pipeline_mem(const struct sl_pipeline *p);

@@ -50,15 +50,18 @@ struct sl_losses {
 };
 
 /*
- * A CPU's sampling state (chain.h, sl_sample_take()): the objects that
- * passed the first point while sampling, those left alone, and the
- * countdown to the next one followed.
+ * A CPU's sampling state (sample.h, sl_sample_take()): the objects that
+ * passed the first point while sampling, those left alone, the countdown
+ * to the next one followed, and the automatic rate's last count of the
+ * CPU's hits (its work's only).
  */
 struct sl_sampling {
 	u64 seen;
 	u64 skipped;
 	s32 left;
+	u64 hits_prev;
 };
+struct sl_sample_auto;
 
 /* ---- filters ---------------------------------------------------------- */
 
@@ -362,9 +365,10 @@ struct sl_pipe_priv {
 	struct sl_filter filter;	/* fields READ_ONCE in handlers */
 	struct sl_hist *hists;		/* max_stages */
 	struct sl_losses __percpu *loss;
-	/* sample PIPELINE N: follow one object in @sample (0, 1: all) */
+	/* sample PIPELINE N: follow one in @sample (0: all, uncounted) */
 	u32 sample;			/* READ_ONCE in handlers */
 	struct sl_sampling __percpu *smp;	/* if @sampling */
+	struct sl_sample_auto *sample_auto;	/* sample.c's, auto only */
 	u64 ev_thresh;			/* slow events above it, ns; 0 off */
 	struct sl_keyed *keyed;		/* sl_pipeline_keyed_enable()'s */
 	struct sl_stacks *stacks;	/* sl_pipeline_stacks_enable()'s */

@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 
 #include "pipeline.h"
+#include "sample.h"
 #include "hook.h"
 #include "chain.h"
 #include "events.h"
@@ -73,20 +74,6 @@ static void sl_keyed_status(struct seq_file *m, struct sl_keyed *t)
 		   st.folds, st.full, st.busy, st.dropped, st.dropped_rows,
 		   st.aged, st.aged_rows, st.retire_lost,
 		   st.linger_ns / NSEC_PER_MSEC);
-}
-
-/* A pipeline that can sample: the rate, and what sampling saw and took. */
-static void sl_sample_status(struct seq_file *m, const struct sl_pipeline *p)
-{
-	u64 seen, followed;
-	u32 n = sl_pipeline_sample(p, &seen, &followed);
-
-	if (n <= 1) {
-		seq_puts(m, "  sample: every object\n");
-		return;
-	}
-	seq_printf(m, "  sample: 1 in %u, %llu objects at the first point, %llu followed\n",
-		   n, seen, followed);
 }
 
 static int sl_status_show(struct seq_file *m, void *v)
@@ -633,22 +620,28 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 		return sl_pipeline_set_threshold(p, ns, extack);
 	}
 	if (!strcmp(cmd, "sample")) {
-		u32 n;
+		u32 n = 0, budget = 0;
+		char *v;
 
 		arg = rest ? strsep(&rest, " \t") : NULL;
 		p = sl_ctl_pipe(arg, extack);
 		if (!p)
 			return -EINVAL;
 		rest = rest ? strim(rest) : NULL;
-		if (!rest || !*rest || !isdigit(*rest) || kstrtou32(rest, 10, &n)) {
-			sl_err("control: sample %s: '%*pE' is not 1..%u\n",
+		v = rest;
+		if (v && !strncmp(v, "auto", 4) && isspace(v[4]))
+			v = strim(v + 5);
+		if (!v || !*v || !isdigit(*v) ||
+		    kstrtou32(v, 10, v == rest ? &n : &budget) ||
+		    (v != rest && !budget)) {
+			sl_err("control: sample %s: '%*pE' is not N (1..%u) or auto HITS (1..100000000 a second a CPU)\n",
 			       p->name, sl_uq(rest ?: ""), rest ?: "",
 			       STACKLAT_SAMPLE_MAX);
 			return -EINVAL;
 		}
 		if (!apply)
-			return sl_pipeline_sample_check(p, n, extack);
-		return sl_pipeline_set_sample(p, n, extack);
+			return sl_sample_check(p, n, budget, extack);
+		return sl_pipeline_set_sample(p, n, budget, extack);
 	}
 	sl_err("control: unknown command '%*pE'\n", sl_uq(cmd), cmd);
 	return -EINVAL;
@@ -722,6 +715,7 @@ static int sl_control_show(struct seq_file *m, void *v)
 		 "stacks add SYMBOL\nstacks del SYMBOL\nstacks PIPELINE on|off\n"
 		 "threshold PIPELINE NS   (slow events above NS ns, 0..3600000000000; 0: off)\n"
 		 "sample PIPELINE N       (follow one object in N, 1..65536; 1: every one)\n"
+		 "sample PIPELINE auto HITS (N each second from the busiest CPU's hook hits)\n"
 		 "# a comment\n");
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <net/genetlink.h>
 
 #include "pipeline.h"
+#include "sample.h"
 #include "hook.h"
 #include "chain.h"
 #include "events.h"
@@ -233,13 +234,16 @@ static int sl_nl_put_keyed_stats(struct sk_buff *skb, struct sl_keyed *t)
 /* A pipeline that can sample: its rate, the objects seen and followed. */
 static int sl_nl_put_sample(struct sk_buff *skb, const struct sl_pipeline *p)
 {
-	u64 seen, followed;
-	u32 n = sl_pipeline_sample(p, &seen, &followed);
+	struct sl_sample_info si;
 
-	return nla_put_u32(skb, STACKLAT_PIPE_A_SAMPLE, n) ||
-	       sl_nl_put_u64(skb, STACKLAT_PIPE_A_SAMPLE_SEEN, seen,
+	sl_sample_get(p, &si);
+	return nla_put_u32(skb, STACKLAT_PIPE_A_SAMPLE, si.n) ||
+	       sl_nl_put_u64(skb, STACKLAT_PIPE_A_SAMPLE_SEEN, si.seen,
 			     STACKLAT_PIPE_A_PAD) ||
-	       sl_nl_put_u64(skb, STACKLAT_PIPE_A_SAMPLE_FOLLOWED, followed,
+	       sl_nl_put_u64(skb, STACKLAT_PIPE_A_SAMPLE_FOLLOWED, si.followed,
+			     STACKLAT_PIPE_A_PAD) ||
+	       nla_put_u32(skb, STACKLAT_PIPE_A_SAMPLE_AUTO, si.budget) ||
+	       sl_nl_put_u64(skb, STACKLAT_PIPE_A_SAMPLE_PEAK, si.peak,
 			     STACKLAT_PIPE_A_PAD);
 }
 
@@ -451,6 +455,9 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *enable = info->attrs[STACKLAT_A_ENABLE];
 	struct nlattr *stacks = info->attrs[STACKLAT_A_STACKS];
 	struct nlattr *sample = info->attrs[STACKLAT_A_SAMPLE];
+	struct nlattr *sauto = info->attrs[STACKLAT_A_SAMPLE_AUTO];
+	u32 sn = sample ? nla_get_u32(sample) : 0;
+	u32 sbudget = sauto ? nla_get_u32(sauto) : 0;
 	struct sl_pipeline *p;
 	struct sl_filter f;
 	int ret = 0;
@@ -463,7 +470,7 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOENT;
 		goto out;
 	}
-	if (!enable && !filter && !thresh && !stacks && !sample) {
+	if (!enable && !filter && !thresh && !stacks && !sample && !sauto) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		ret = -EINVAL;
 		goto out;
@@ -478,11 +485,20 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		if (ret)
 			goto out;
 	}
-	if (sample) {
-		ret = sl_pipeline_sample_check(p, nla_get_u32(sample),
-					       info->extack);
+	if (sample && sauto) {
+		NL_SET_ERR_MSG(info->extack, "a fixed sample rate or auto, not both");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (sample || sauto) {
+		ret = sl_sample_check(p, sn, sbudget, info->extack);
 		if (ret)
 			goto out;
+		if (sauto && !sbudget) {
+			NL_SET_ERR_MSG(info->extack, "sample auto: HITS is 1..100000000");
+			ret = -ERANGE;
+			goto out;
+		}
 	}
 	/* checked before it is set, and the first change */
 	if (thresh) {
@@ -493,8 +509,12 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (filter)
 		sl_pipeline_set_filter(p, &f);
-	if (sample)	/* checked above: cannot fail */
-		sl_pipeline_set_sample(p, nla_get_u32(sample), info->extack);
+	/* checked above: may fail only to allocate auto's state (ENOMEM) */
+	if (sample || sauto) {
+		ret = sl_pipeline_set_sample(p, sn, sbudget, info->extack);
+		if (ret)
+			goto out;
+	}
 	/* checked above: may fail only to make the table (ENOMEM) */
 	if (stacks) {
 		ret = sl_pipeline_stacks_set(p, nla_get_u8(stacks), info->extack);
