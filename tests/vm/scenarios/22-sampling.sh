@@ -70,15 +70,17 @@ ctl filter func tgid=4194304
 ctl sample func auto 1000
 "$SL_REPO/tests/vm/helpers/sl-spin" -n 80000 -r 20000 -t 0 -f "$SL_DBG/control" -p func > "$T/spin" &
 sp=$!
-maxn=1
+maxn=1 ns=""
 while kill -0 $sp 2> /dev/null; do
 	n=$(sample func sample)
+	ns+="$n@$(cut -d' ' -f1 /proc/uptime) "
 	[ "$n" -le "$maxn" ] || maxn=$n
 	sleep 0.2
 done
 wait $sp || fail "sl-spin -r failed"
 grep '^  sample' "$SL_DBG/status" | head -n 1
 seen=$(sample func sample_seen) fol=$(sample func sample_followed)
+note "auto: N at uptime: $ns"
 note "auto: the largest N seen $maxn, peak $(sample func sample_peak) hits/s, $seen seen, $fol followed"
 assert_eq "auto: budget" 1000 "$(sample func sample_auto)"
 assert_eq "auto: calls seen" 80000 "$seen"
