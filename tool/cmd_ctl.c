@@ -80,7 +80,7 @@ static long sample_num(const char *s, unsigned long lo, unsigned long hi)
 	return (long)n;
 }
 
-/* sample PIPELINE N | sample PIPELINE auto HITS */
+/* sample PIPELINE N | sample PIPELINE auto OBJECTS */
 int cmd_sample(int argc, char **argv)
 {
 	long n;
@@ -89,7 +89,7 @@ int cmd_sample(int argc, char **argv)
 		check_pipe_name(argv[1]);
 		n = sample_num(argv[3], 1, STACKLAT_SAMPLE_AUTO_MAX);
 		if (n < 0)
-			usage_error("'%s': HITS is 1..%d (hook hits a second on the busiest CPU)",
+			usage_error("'%s': OBJECTS is 1..%d (a second, on the busiest CPU)",
 				    argv[3], STACKLAT_SAMPLE_AUTO_MAX);
 		sl_nl_open();
 		sl_nl_set_sample(argv[1], (uint32_t)n, true);
@@ -97,7 +97,7 @@ int cmd_sample(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 3)
-		usage_error("sample PIPELINE N, or sample PIPELINE auto HITS");
+		usage_error("sample PIPELINE N, or sample PIPELINE auto OBJECTS");
 	check_pipe_name(argv[1]);
 	n = sample_num(argv[2], 1, STACKLAT_SAMPLE_MAX);
 	if (n < 0)

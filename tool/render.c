@@ -145,7 +145,7 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 		fprintf(f, "  slow events above %s\n", err);
 	}
 	if (p->has_sample && p->sample_auto)
-		fprintf(f, "  sample: auto, budget %u hits/s a CPU (the busiest: %llu/s): 1 in %u now, %llu objects at the first point, %llu followed\n",
+		fprintf(f, "  sample: auto, budget %u objects/s a CPU (the busiest: %llu/s): 1 in %u now, %llu objects at the first point, %llu followed\n",
 			p->sample_auto, ull(p->sample_peak), p->sample, ull(p->sample_seen),
 			ull(p->sample_followed));
 	else if (p->has_sample && p->sample > 1)

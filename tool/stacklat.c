@@ -231,13 +231,13 @@ static const struct subcommand subcommands[] = {
 	{ "reset", cmd_reset, "[PIPELINE]",
 	  "Zero the histograms and loss counters of one or all pipelines and bump\n"
 	  "their generation (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
-	{ "sample", cmd_sample, "PIPELINE N | PIPELINE auto HITS",
+	{ "sample", cmd_sample, "PIPELINE N | PIPELINE auto OBJECTS",
 	  "Follow one object in N (1..65536; 1: every one) in the pipeline, chosen at\n"
 	  "its first point: each CPU follows one of every N objects it starts, and\n"
 	  "counts them all (status: seen, followed).  The counts start over.  'auto\n"
-	  "HITS': each second N is the power of two at or above the busiest CPU's\n"
-	  "hook hits a second over HITS (1 under it).  func and net_rx sample\n"
-	  "(CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
+	  "OBJECTS': each second N is the power of two at or above the busiest\n"
+	  "CPU's objects a second (at the first point) over OBJECTS (1 under it).\n"
+	  "func and net_rx sample (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "filter", cmd_filter, "PIPELINE clear | KEY=VALUE...",
 	  "Replace the pipeline's filter (CAP_SYS_ADMIN or CAP_PERFMON); 'clear' removes it.",
 	  "Keys (each at most once; a pipeline refuses keys it cannot honour):\n"

@@ -361,11 +361,12 @@ enum stacklat_attr {
 	 */
 	STACKLAT_A_SAMPLE,
 	/*
-	 * u32, SET_PIPELINE (0.8): the automatic rate, a budget of hook hits
-	 * a second on the busiest CPU, 1..100000000: each second N is the
-	 * power of two at or above that CPU's rate over it (1 under it);
-	 * every object counted.  Not with STACKLAT_A_SAMPLE (EINVAL), which
-	 * sets a fixed rate and ends the automatic one.
+	 * u32, SET_PIPELINE (0.8): the automatic rate, a budget of objects a
+	 * second (seen at the pipeline's first point) on the busiest CPU,
+	 * 1..STACKLAT_SAMPLE_AUTO_MAX: each second N is the power of two at
+	 * or above that CPU's rate over it (1 under it); every object
+	 * counted.  Not with STACKLAT_A_SAMPLE (EINVAL), which sets a fixed
+	 * rate and ends the automatic one.
 	 */
 	STACKLAT_A_SAMPLE_AUTO,
 	__STACKLAT_A_LAST
@@ -373,7 +374,7 @@ enum stacklat_attr {
 #define STACKLAT_A_MAX (__STACKLAT_A_LAST - 1)
 
 #define STACKLAT_SAMPLE_MAX	65536	/* STACKLAT_A_SAMPLE, "sample P N" */
-#define STACKLAT_SAMPLE_AUTO_MAX 100000000 /* STACKLAT_A_SAMPLE_AUTO, hits/s */
+#define STACKLAT_SAMPLE_AUTO_MAX 100000000 /* STACKLAT_A_SAMPLE_AUTO, objects/s */
 
 /* a stack of GET_STACKS (STACKLAT_A_STACK) */
 enum stacklat_stack_attr {
@@ -450,8 +451,8 @@ enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_SAMPLE,		/* u32, 1 in N followed; only if it can sample */
 	STACKLAT_PIPE_A_SAMPLE_SEEN,	/* u64, objects at its first point, sampling */
 	STACKLAT_PIPE_A_SAMPLE_FOLLOWED, /* u64, of which followed */
-	STACKLAT_PIPE_A_SAMPLE_AUTO,	/* u32, auto's budget (hits/s a CPU); 0: fixed */
-	STACKLAT_PIPE_A_SAMPLE_PEAK,	/* u64, auto: the busiest CPU's hits/s, last second */
+	STACKLAT_PIPE_A_SAMPLE_AUTO,	/* u32, auto's budget (objects/s a CPU); 0: fixed */
+	STACKLAT_PIPE_A_SAMPLE_PEAK,	/* u64, auto: the busiest CPU's objects/s, last look */
 	__STACKLAT_PIPE_A_LAST
 };
 #define STACKLAT_PIPE_A_MAX (__STACKLAT_PIPE_A_LAST - 1)

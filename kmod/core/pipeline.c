@@ -520,7 +520,7 @@ int sl_pipeline_set_threshold(struct sl_pipeline *p, u64 ns,
 	return 0;
 }
 
-/* sample PIPELINE N | auto HITS (sample.c) */
+/* sample PIPELINE N | auto OBJECTS (sample.c) */
 int sl_pipeline_set_sample(struct sl_pipeline *p, u32 n, u32 budget,
 			   struct netlink_ext_ack *extack)
 {

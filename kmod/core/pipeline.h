@@ -98,7 +98,7 @@ static __always_inline bool sl_pipeline_stacks_on(const struct sl_pipeline *p)
 void sl_pipeline_set_filter(struct sl_pipeline *p, const struct sl_filter *f);
 int sl_pipeline_set_threshold(struct sl_pipeline *p, u64 ns,
 			      struct netlink_ext_ack *extack);
-/* sample PIPELINE N, or auto HITS (@budget; sample.h checks it) */
+/* sample PIPELINE N, or auto OBJECTS (@budget; sample.h checks it) */
 int sl_pipeline_set_sample(struct sl_pipeline *p, u32 n, u32 budget,
 			   struct netlink_ext_ack *extack);
 

@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Sampling (sample.h): the rate a pipeline follows its objects at, fixed
- * ("sample PIPELINE N") or chosen each second from a budget of hook hits
- * ("sample PIPELINE auto HITS"), and the exact counts of what it saw.
+ * ("sample PIPELINE N") or chosen each second from a budget of objects a
+ * second a CPU ("sample PIPELINE auto OBJECTS"), and the exact counts of
+ * what it saw.
  *
  * The automatic rate: once a second a work item (process context, no
  * lock: it reads per-CPU counters and writes the rate with WRITE_ONCE)
- * takes each online CPU's hits of the pipeline's points since its last
- * look, per second, and sets N to the power of two at or above the
- * busiest CPU's rate over the budget (1 at or under it, 65536 at most).
- * A hit that is not followed is still a hit (the attachment runs), so the
- * rate measures the offered load whatever N is: no feedback loop.  The
- * counts go on across changes of N: SEEN stays every object, FOLLOWED
- * those followed at whichever rate.
+ * takes each online CPU's objects seen at the pipeline's first point
+ * since its last look, per second, and sets N to the power of two at or
+ * above the busiest CPU's rate over the budget (1 at or under it, 65536
+ * at most).  Every object is seen whatever N is, so the rate measures the
+ * offered load: no feedback loop.  (Hook hits would not: an object not
+ * followed skips the points after the first that only act on a followed
+ * one - a func call's return - so they fall as N rises, and a budget of
+ * hits made N swing between 1 and 32 under a steady load.)  The counts
+ * go on across changes of N: SEEN stays every object, FOLLOWED those
+ * followed at whichever rate.
  */
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -81,18 +85,6 @@ void sl_sample_reset(struct sl_pipeline *p)
 	}
 }
 
-/* A CPU's hits of @p's points so far. */
-static u64 sl_sample_cpu_hits(const struct sl_pipeline *p, int cpu)
-{
-	u64 sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < p->nhooks; i++)
-		if (p->hooks[i].priv.pc)
-			sum += READ_ONCE(per_cpu_ptr(p->hooks[i].priv.pc, cpu)->hits);
-	return sum;
-}
-
 /* Process context (the system's unbound workqueue): one look (above). */
 static void sl_sample_auto_work(struct work_struct *w)
 {
@@ -107,11 +99,11 @@ static void sl_sample_auto_work(struct work_struct *w)
 	if (ms) {
 		for_each_online_cpu(cpu) {
 			struct sl_sampling *s = per_cpu_ptr(p->priv.smp, cpu);
-			u64 h = sl_sample_cpu_hits(p, cpu);
-			/* fewer: the point's counts started over (func add) */
-			u64 d = h >= s->hits_prev ? h - s->hits_prev : 0;
+			u64 h = READ_ONCE(s->seen);
+			/* fewer: the counts started over (reset) */
+			u64 d = h >= s->seen_prev ? h - s->seen_prev : 0;
 
-			s->hits_prev = h;
+			s->seen_prev = h;
 			peak = max(peak, div_u64(d * MSEC_PER_SEC, ms));
 		}
 		if (peak > a->budget)
@@ -134,8 +126,8 @@ int sl_sample_check(const struct sl_pipeline *p, u32 n, u32 budget,
 		return -EOPNOTSUPP;
 	}
 	if (budget > STACKLAT_SAMPLE_AUTO_MAX) {
-		NL_SET_ERR_MSG(extack, "sample auto: HITS is 1..100000000");
-		sl_err("sample %s: auto %u is not 1..%u (hits a second a CPU)\n",
+		NL_SET_ERR_MSG(extack, "sample auto: OBJECTS is 1..100000000");
+		sl_err("sample %s: auto %u is not 1..%u (objects a second a CPU)\n",
 		       p->name, budget, STACKLAT_SAMPLE_AUTO_MAX);
 		return -ERANGE;
 	}
@@ -179,8 +171,8 @@ int sl_sample_set(struct sl_pipeline *p, u32 n, u32 budget,
 	a->p = p;
 	a->budget = budget;
 	a->last = jiffies;
-	for_each_online_cpu(cpu)
-		per_cpu_ptr(p->priv.smp, cpu)->hits_prev = sl_sample_cpu_hits(p, cpu);
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(p->priv.smp, cpu)->seen_prev = 0;	/* reset above */
 	INIT_DELAYED_WORK(&a->dw, sl_sample_auto_work);
 	p->priv.sample_auto = a;
 	WRITE_ONCE(p->priv.sample, 1);	/* every object, counted */
@@ -218,7 +210,7 @@ void sl_sample_status(struct seq_file *m, const struct sl_pipeline *p)
 
 	sl_sample_get(p, &si);
 	if (si.budget)
-		seq_printf(m, "  sample: auto, budget %u hits/s a CPU (the busiest: %llu/s): 1 in %u now, %llu objects at the first point, %llu followed\n",
+		seq_printf(m, "  sample: auto, budget %u objects/s a CPU (the busiest: %llu/s): 1 in %u now, %llu objects at the first point, %llu followed\n",
 			   si.budget, si.peak, si.n, si.seen, si.followed);
 	else if (si.n > 1)
 		seq_printf(m, "  sample: 1 in %u, %llu objects at the first point, %llu followed\n",

@@ -2,7 +2,7 @@
 /*
  * Sampling (sample.c): "sample PIPELINE N" follows one object in N of a
  * pipeline that can (struct sl_pipeline's @sampling), "sample PIPELINE
- * auto HITS" chooses N each second from the busiest CPU's hook hits.
+ * auto OBJECTS" chooses N each second from the busiest CPU's objects.
  */
 #ifndef _STACKLAT_SAMPLE_H
 #define _STACKLAT_SAMPLE_H
@@ -45,9 +45,9 @@ static __always_inline bool sl_sample_take(struct sl_pipeline *p)
 /* What status says of a pipeline's sampling. */
 struct sl_sample_info {
 	u32 n;			/* 1 in @n followed now (1: every one) */
-	u32 budget;		/* auto: hook hits a second a CPU; 0: fixed */
+	u32 budget;		/* auto: objects a second a CPU; 0: fixed */
 	u64 seen, followed;	/* since the rate (or auto) was set */
-	u64 peak;		/* auto: the busiest CPU's hits a second */
+	u64 peak;		/* auto: the busiest CPU's objects a second */
 };
 
 /* Process context, under sl_lock (sl_sample_set(): sl_pipeline_set_sample()). */

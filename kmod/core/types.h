@@ -52,14 +52,14 @@ struct sl_losses {
 /*
  * A CPU's sampling state (sample.h, sl_sample_take()): the objects that
  * passed the first point while sampling, those left alone, the countdown
- * to the next one followed, and the automatic rate's last count of the
- * CPU's hits (its work's only).
+ * to the next one followed, and @seen at the automatic rate's last look
+ * (its work's only).
  */
 struct sl_sampling {
 	u64 seen;
 	u64 skipped;
 	s32 left;
-	u64 hits_prev;
+	u64 seen_prev;
 };
 struct sl_sample_auto;
 

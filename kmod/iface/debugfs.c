@@ -634,7 +634,7 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 		if (!v || !*v || !isdigit(*v) ||
 		    kstrtou32(v, 10, v == rest ? &n : &budget) ||
 		    (v != rest && !budget)) {
-			sl_err("control: sample %s: '%*pE' is not N (1..%u) or auto HITS (1..100000000 a second a CPU)\n",
+			sl_err("control: sample %s: '%*pE' is not N (1..%u) or auto OBJECTS (1..100000000 a second a CPU)\n",
 			       p->name, sl_uq(rest ?: ""), rest ?: "",
 			       STACKLAT_SAMPLE_MAX);
 			return -EINVAL;
@@ -715,7 +715,7 @@ static int sl_control_show(struct seq_file *m, void *v)
 		 "stacks add SYMBOL\nstacks del SYMBOL\nstacks PIPELINE on|off\n"
 		 "threshold PIPELINE NS   (slow events above NS ns, 0..3600000000000; 0: off)\n"
 		 "sample PIPELINE N       (follow one object in N, 1..65536; 1: every one)\n"
-		 "sample PIPELINE auto HITS (N each second from the busiest CPU's hook hits)\n"
+		 "sample PIPELINE auto OBJECTS (N each second from the busiest CPU's objects)\n"
 		 "# a comment\n");
 	return 0;
 }

@@ -495,7 +495,7 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		if (ret)
 			goto out;
 		if (sauto && !sbudget) {
-			NL_SET_ERR_MSG(info->extack, "sample auto: HITS is 1..100000000");
+			NL_SET_ERR_MSG(info->extack, "sample auto: OBJECTS is 1..100000000");
 			ret = -ERANGE;
 			goto out;
 		}

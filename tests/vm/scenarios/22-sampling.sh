@@ -16,8 +16,8 @@
 #    stage (loopback's receive runs in the sender's softirq, on CPU 0);
 #  - sample 1 follows every object again (R of R), and the counts start
 #    over;
-#  - the automatic rate ("sample func auto 1000": a budget of 1,000 hook
-#    hits a second on the busiest CPU): sl-spin paced at 20,000 getppid a
+#  - the automatic rate ("sample func auto 1000": a budget of 1,000
+#    calls a second on the busiest CPU): sl-spin paced at 20,000 getppid a
 #    second for 4 s raises N (to 32 once a one-second look holds the full
 #    pace; at least 8 is asked of the largest N seen, a look of a quarter
 #    of the pace), every call still counted (seen exactly the calls), the
@@ -81,7 +81,7 @@ wait $sp || fail "sl-spin -r failed"
 grep '^  sample' "$SL_DBG/status" | head -n 1
 seen=$(sample func sample_seen) fol=$(sample func sample_followed)
 note "auto: N at uptime: $ns"
-note "auto: the largest N seen $maxn, peak $(sample func sample_peak) hits/s, $seen seen, $fol followed"
+note "auto: the largest N seen $maxn, peak $(sample func sample_peak)/s, $seen seen, $fol followed"
 assert_eq "auto: budget" 1000 "$(sample func sample_auto)"
 assert_eq "auto: calls seen" 80000 "$seen"
 [ "$maxn" -ge 8 ] || fail "auto: N reached $maxn only at 20,000 calls a second over a budget of 1,000"
