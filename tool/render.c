@@ -119,7 +119,12 @@ void render_event(char *buf, size_t len, const struct stacklat_event *ev,
 		n = r < 0 ? n : n + (size_t)r < len ? n + (size_t)r : len - 1;
 	}
 	if (n < len - 1)
-		stacklat_event_obj_fmt(buf + n, (unsigned int)(len - n), ev);
+		n += stacklat_event_obj_fmt(buf + n, (unsigned int)(len - n), ev);
+	if (n < len - 1) {
+		char cg[24];
+
+		snprintf(buf + n, len - n, " cgroup=%s", cgroup_path_of(ev->cgroup, cg, sizeof(cg)));
+	}
 }
 
 void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
