@@ -5,6 +5,7 @@
  */
 #include "chain.h"
 #include "events.h"
+#include "cgdim.h"
 
 /* main.c sets them from its parameters at load */
 struct sl_flight *sl_ft;
@@ -63,6 +64,15 @@ void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 
 		if (a && b)
 			sl_record(p, r->stage, (s64)(b - a));
+	}
+	if (p->priv.cg) {
+		u64 last = e->born;
+		unsigned int i;
+
+		for (i = 0; i < SL_FLIGHT_NTS; i++)
+			if ((s64)(e->ts[i] - last) > 0)
+				last = e->ts[i];
+		sl_record(p, sl_cgdim_stage(p->priv.cg), (s64)(last - e->born));
 	}
 	if (p->on_record)
 		p->on_record(p, e);

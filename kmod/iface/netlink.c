@@ -22,6 +22,7 @@
 #include "hook.h"
 #include "chain.h"
 #include "events.h"
+#include "cgdim.h"
 #include "filter.h"
 #include "keyed.h"
 #include "clock.h"
@@ -262,10 +263,10 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 	list = nla_nest_start(skb, STACKLAT_PIPE_A_STAGES);
 	if (!list)
 		return -EMSGSIZE;
-	for (i = 0; i < p->nstages; i++) {
-		const struct sl_stage *s = &p->stages[i];
+	for (i = 0; i < sl_stage_end(p); i++) {
+		const struct sl_stage *s = sl_stage_at(p, i);
 
-		if (!s->name[0])
+		if (!s || !s->name[0])
 			continue;
 		nest = nla_nest_start(skb, STACKLAT_PIPE_A_STAGE);
 		if (!nest ||
@@ -387,8 +388,11 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 			continue;
 		if (p->refresh)
 			p->refresh(p);
-		for (; j < p->nstages; j++) {
-			if (!p->stages[j].name[0])
+		sl_cgdim_sweep(p);
+		for (; j < sl_stage_end(p); j++) {
+			const struct sl_stage *st = sl_stage_at(p, j);
+
+			if (!st || !st->name[0])
 				continue;
 			sl_hist_read(&p->priv.hists[j], s);
 			hdr = sl_nl_dump_hdr(skb, cb, STACKLAT_CMD_GET_HIST);
@@ -402,9 +406,8 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 					  p->priv.generation, STACKLAT_A_PAD) ||
 			    nla_put_u32(skb, STACKLAT_A_STAGE_INDEX, j) ||
 			    nla_put_string(skb, STACKLAT_A_STAGE_NAME,
-					   p->stages[j].name) ||
-			    nla_put_u32(skb, STACKLAT_A_STAGE_UNIT,
-					p->stages[j].unit) ||
+					   st->name) ||
+			    nla_put_u32(skb, STACKLAT_A_STAGE_UNIT, st->unit) ||
 			    sl_nl_put_hist(skb, s)) {
 				genlmsg_cancel(skb, hdr);
 				full = true;
