@@ -120,7 +120,7 @@ static struct sl_uint_param event_records = {
 	STACKLAT_EVENTS_RING_MAX };
 module_param_cb(event_records, &sl_uint_ops, &event_records, 0444);
 MODULE_PARM_DESC(event_records,
-		 "slow-event records in each online CPU's ring (304 bytes each), 16..65536 (default 512)");
+		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536 (default 512)");
 
 static char *enable;
 module_param(enable, charp, 0444);
