@@ -5,7 +5,6 @@
  */
 #include "chain.h"
 #include "events.h"
-#include "cgdim.h"
 
 /* main.c sets them from its parameters at load */
 struct sl_flight *sl_ft;
@@ -72,7 +71,7 @@ void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 		for (i = 0; i < SL_FLIGHT_NTS; i++)
 			if ((s64)(e->ts[i] - last) > 0)
 				last = e->ts[i];
-		sl_record(p, sl_cgdim_stage(p->priv.cg), (s64)(last - e->born));
+		sl_cgroup_record(p, (s64)(last - e->born));
 	}
 	if (p->on_record)
 		p->on_record(p, e);

@@ -18,7 +18,6 @@
 #include "chain.h"
 #include "filter.h"
 #include "events.h"
-#include "cgdim.h"
 
 /* ---- events ----------------------------------------------------------- */
 
@@ -679,8 +678,7 @@ static __always_inline void sl_span_exit(struct sl_hook *hk, void *raw)
 	now = sl_now();
 	sl_hook_hit(hk);
 	sl_record(p, hk->pt, (s64)(now - start));
-	if (p->priv.cg)
-		sl_record(p, sl_cgdim_stage(p->priv.cg), (s64)(now - start));
+	sl_cgroup_record(p, (s64)(now - start));
 	if (unlikely(READ_ONCE(p->priv.ev_thresh)))
 		sl_event_emit_one(p, hk->pt, start, now);
 }

@@ -38,7 +38,7 @@ SYM=__x64_sys_getppid
 A=3000 B=2000
 SIZE=200
 
-grep -q "^cgroup2 $CG " /proc/mounts || mount -t cgroup2 none $CG || fail "cannot mount cgroup2 on $CG"
+grep -q "^cgroup2 $CG " /proc/mounts || mount -t cgroup2 cgroup2 $CG || fail "cannot mount cgroup2 on $CG"
 rmdir $CG/sla $CG/slb $CG/slc $CG/sld 2> /dev/null || true
 mkdir $CG/sla $CG/slb
 ida=$(stat -c %i $CG/sla) idb=$(stat -c %i $CG/slb)
