@@ -23,7 +23,8 @@
 #    cgroup=/sla and 30 with cgroup=/slb (the tool's text; -j: the path
 #    and the id; debugfs: the id);
 #  - per-cgroup totals (cgroup_slots=3: the test's own cgroup, sla,
-#    slb): "cg<ID>.total" rows of func count exactly A and B; rmdir slb
+#    slb): "cg<ID>.total" rows of func count exactly A and B (the tool's
+#    table: "cg:/sla.total"); rmdir slb
 #    frees its slot (its row goes), a third cgroup slc takes it (C
 #    calls), a fourth sld finds no slot: "cg-other.total" counts its D;
 #  - rmdir of both cgroups once empty; a filter on a removed cgroup keeps
@@ -112,6 +113,8 @@ cgrow() { awk -v s="$1" '$1 == s { print $2 }' "$SL_DBG/func"; }
 both
 assert_eq "cg$ida.total" $A "$(cgrow cg$ida.total)"
 assert_eq "cg$idb.total" $B "$(cgrow cg$idb.total)"
+# the tool names them by their paths
+assert_eq "stacklat show: cg:/sla.total" $A "$("$SL_TOOL" show func | awk '$1 == "cg:/sla.total" { print $2 }')"
 mkdir $CG/slc $CG/sld
 idc=$(stat -c %i $CG/slc)
 if grep -A12 "^pipeline func:" "$SL_DBG/status" | grep -q "cgroup totals: 3 slots, not recycled"; then
