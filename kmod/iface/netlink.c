@@ -371,7 +371,7 @@ static int sl_nl_put_hist(struct sk_buff *skb, const struct sl_hist_sum *s)
 /* One message per stage; the cursor is (pipeline, stage) in args[0..1]. */
 static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	unsigned int i = cb->args[0], j = cb->args[1];
+	unsigned int i = cb->args[0], j = cb->args[1], k;
 	struct sl_hist_sum *s;
 	bool full = false;
 	void *hdr;
@@ -380,6 +380,9 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!s)
 		return -ENOMEM;
 	mutex_lock(&sl_lock);
+	/* removed cgroups' slots go first: a release moves sl_dump_seq on */
+	for (k = 0; k < sl_nr_pipelines; k++)
+		sl_cgdim_sweep(sl_pipelines[k]);
 	cb->seq = sl_dump_seq;
 	for (; i < sl_nr_pipelines && !full; i++, j = 0) {
 		struct sl_pipeline *p = sl_pipelines[i];
@@ -388,7 +391,6 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 			continue;
 		if (p->refresh)
 			p->refresh(p);
-		sl_cgdim_sweep(p);
 		for (; j < sl_stage_end(p); j++) {
 			const struct sl_stage *st = sl_stage_at(p, j);
 

@@ -127,6 +127,9 @@ else
 		fail "status: no cgroup totals line"
 	recycled="a removed cgroup's slot taken by the next (1500), other 700"
 	rmdir $CG/slb || fail "rmdir slb"
+	# netlink's read releases it (show -j reads the stages before debugfs)
+	assert_eq "show -j: stages of slb once removed" 0 "$("$SL_TOOL" show -j func |
+		jq --arg n "cg$idb.total" '[.pipelines[].stages[] | select(.name == $n)] | length')"
 	assert_eq "cg$idb.total once slb is removed" "" "$(cgrow cg$idb.total)"
 	spin_in slc 1500
 	spin_in sld 700
