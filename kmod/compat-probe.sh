@@ -219,6 +219,10 @@ if has linux/blkdev.h 'int[[:space:]]+lookup_bdev\(const char[^,]*,[[:space:]]*d
 	flag LOOKUP_BDEV_HAS_DEV_T
 fi
 
+# ---- cgroups (core/cgdim.c): cgroup_get_from_id() (6.0; exported with it)
+# tells whether a per-cgroup slot's cgroup was removed
+has linux/cgroup.h 'struct cgroup[[:space:]]+\*cgroup_get_from_id\(u64' && flag HAS_CGROUP_GET_FROM_ID
+
 # ---- uprobes (core/hook_uprobe.c): uprobe_register() returns the uprobe
 # and unregistration is nosync + sync (6.12); handlers get a session
 # cookie (6.13)

@@ -17,6 +17,7 @@
 #include "chain.h"
 #include "cpus.h"
 #include "events.h"
+#include "cgdim.h"
 #include "fmt.h"
 #include "stack.h"
 #include "iface/iface.h"
@@ -109,12 +110,17 @@ module_param_cb(event_rate, &sl_uint_ops, &event_rate, 0444);
 MODULE_PARM_DESC(event_rate,
 		 "events a second written of each pipeline on each CPU, the rest counted suppressed; 0 no limit, ..10000000 (default 10000)");
 
+static struct sl_uint_param cgroup_slots = { SL_DIM_SLOTS, 0, SL_DIM_SLOTS };
+module_param_cb(cgroup_slots, &sl_uint_ops, &cgroup_slots, 0444);
+MODULE_PARM_DESC(cgroup_slots,
+		 "named per-cgroup total slots of each pipeline that keeps them, 0..8 (0: none)");
+
 static struct sl_uint_param event_records = {
 	STACKLAT_EVENTS_RING_DEFAULT, STACKLAT_EVENTS_RING_MIN,
 	STACKLAT_EVENTS_RING_MAX };
 module_param_cb(event_records, &sl_uint_ops, &event_records, 0444);
 MODULE_PARM_DESC(event_records,
-		 "slow-event records in each online CPU's ring (304 bytes each), 16..65536 (default 512)");
+		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536 (default 512)");
 
 static char *enable;
 module_param(enable, charp, 0444);
@@ -132,6 +138,7 @@ static int __init sl_init(void)
 	sl_stack_depth = stack_depth.val;
 	sl_events_rate = event_rate.val;
 	sl_events_records = event_records.val;
+	sl_cgdim_slots = cgroup_slots.val;
 	sl_cpus_init();
 	sl_ft = sl_flight_create(flight_entries.val,
 				 (u64)stale_ms.val * NSEC_PER_MSEC);

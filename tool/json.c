@@ -413,6 +413,14 @@ void json_event(struct json_object *env, const struct stacklat_event *ev,
 		w[sizeof(ev->where)] = '\0';
 		add_str(o, "where", w);
 	}
+	{
+		char cg[24];
+
+		/* the task's cgroup v2 path under the mount; null: none (id 0) */
+		add(o, "cgroup", ev->cgroup ? json_str(cgroup_path_of(ev->cgroup, cg, sizeof(cg))) :
+			NULL);
+		add_u64(o, "cgroup_id", ev->cgroup);
+	}
 	add(env, "event", o);
 }
 
@@ -422,12 +430,13 @@ void json_event(struct json_object *env, const struct stacklat_event *ev,
 
 /* one shape of an event line and its value objects, owned by @env */
 struct jew_shape {
-	bool used;
+	bool used, has_cg;
 	uint32_t pipeline, flags, nstages;
 	uint32_t index[STACKLAT_EVENT_STAGES];
 	struct json_object *env, *time_ns, *mono_ns, *comm, *tgid, *tid, *cpu, *seq, *total;
 	struct json_object *ns[STACKLAT_EVENT_STAGES];
 	struct json_object *ifname, *sport, *dport, *dev, *op, *sector, *bytes;
+	struct json_object *cgroup, *cgroup_id;
 };
 
 struct json_event_writer {
@@ -467,7 +476,7 @@ static bool shape_is(const struct jew_shape *sh, const struct stacklat_event *ev
 	uint32_t i, n = ev_nstages(ev);
 
 	if (!sh->used || sh->pipeline != ev->pipeline || sh->flags != ev->flags ||
-	    sh->nstages != n)
+	    sh->nstages != n || sh->has_cg != !!ev->cgroup)
 		return false;
 	for (i = 0; i < n; i++)
 		if (sh->index[i] != ev->stages[i].index)
@@ -520,6 +529,9 @@ static void shape_build(struct json_event_writer *w, struct jew_shape *sh,
 	sh->op = member(e, "op");
 	sh->sector = member(e, "sector");
 	sh->bytes = member(e, "bytes");
+	sh->has_cg = !!ev->cgroup;
+	sh->cgroup = member(e, "cgroup");
+	sh->cgroup_id = member(e, "cgroup_id");
 }
 
 /* @s (not NUL-terminated, at most @n bytes) as json_str would set it */
@@ -598,6 +610,13 @@ void json_event_write(struct json_event_writer *w, FILE *f, const struct stackla
 			json_object_set_uint64(sh->sector, ev->sector);
 		if (sh->bytes)
 			json_object_set_uint64(sh->bytes, ev->bytes);
+		if (sh->cgroup) {
+			char cg[24];
+
+			json_object_set_string(sh->cgroup,
+					       cgroup_path_of(ev->cgroup, cg, sizeof(cg)));
+		}
+		json_object_set_uint64(sh->cgroup_id, ev->cgroup);
 	}
 	fputs(json_object_to_json_string_ext(sh->env, JSON_C_TO_STRING_PLAIN |
 					     JSON_C_TO_STRING_NOSLASHESCAPE), f);

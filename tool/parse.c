@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Strict parsing of the command line (no libnl, no kernel access). */
+#include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -135,6 +138,100 @@ const char *cgroup2_mount(char *buf, size_t len)
 	}
 	fclose(m);
 	return found;
+}
+
+/* ---- a cgroup v2 id's path: the directories under the mount, cached ---- */
+
+struct cg_ent {
+	uint64_t id;
+	char *path;
+};
+
+static struct {
+	struct cg_ent *e;
+	size_t n, cap;
+	uint64_t scanned_ns;	/* CLOCK_MONOTONIC of the last walk, 0: never */
+} cg_cache;
+
+static void cg_add(uint64_t id, const char *rel)
+{
+	if (cg_cache.n == cg_cache.cap) {
+		size_t cap = cg_cache.cap ? 2 * cg_cache.cap : 64;
+		struct cg_ent *e = realloc(cg_cache.e, cap * sizeof(*e));
+
+		if (!e)
+			return;
+		cg_cache.e = e;
+		cg_cache.cap = cap;
+	}
+	cg_cache.e[cg_cache.n].path = strdup(rel[0] ? rel : "/");
+	if (cg_cache.e[cg_cache.n].path)
+		cg_cache.e[cg_cache.n++].id = id;
+}
+
+/* Walk @abs (@rel under the mount), depth first, its directories only. */
+static void cg_walk(const char *abs, const char *rel, unsigned int depth)
+{
+	char a[4096], r[4096];
+	struct dirent *d;
+	struct stat st;
+	DIR *dir;
+
+	if (stat(abs, &st) || !S_ISDIR(st.st_mode))
+		return;
+	cg_add((uint64_t)st.st_ino, rel);
+	if (depth > 64 || !(dir = opendir(abs)))
+		return;
+	while ((d = readdir(dir))) {
+		if (d->d_type != DT_DIR || !strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if ((size_t)snprintf(a, sizeof(a), "%s/%s", abs, d->d_name) >= sizeof(a) ||
+		    (size_t)snprintf(r, sizeof(r), "%s/%s", rel, d->d_name) >= sizeof(r))
+			continue;
+		cg_walk(a, r, depth + 1);
+	}
+	closedir(dir);
+}
+
+static const char *cg_find(uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < cg_cache.n; i++)
+		if (cg_cache.e[i].id == id)
+			return cg_cache.e[i].path;
+	return NULL;
+}
+
+const char *cgroup_path_of(uint64_t id, char *buf, size_t len)
+{
+	char mnt[256];
+	struct timespec ts;
+	const char *p;
+	uint64_t now;
+	size_t i;
+
+	if (!id)
+		return "-";
+	p = cg_find(id);
+	if (p)
+		return p;
+	/* a miss walks the hierarchy again, at most every 100 ms */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	if (!cg_cache.scanned_ns || now - cg_cache.scanned_ns >= 100000000ULL) {
+		for (i = 0; i < cg_cache.n; i++)
+			free(cg_cache.e[i].path);
+		cg_cache.n = 0;
+		cg_cache.scanned_ns = now;
+		if (cgroup2_mount(mnt, sizeof(mnt)))
+			cg_walk(mnt, "", 0);
+		p = cg_find(id);
+		if (p)
+			return p;
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)id);
+	return buf;
 }
 
 /*

@@ -28,6 +28,14 @@ bool is_number_word(const char *s);
 int parse_filter(int argc, char **argv, struct filter_spec *f, char *err,
 		 size_t errlen);
 
+/*
+ * The path of cgroup v2 id @id under the cgroup2 mount ("/" its root,
+ * "/a/b"), from a walk of the mount cached until an id misses; "-" for 0;
+ * the id in @buf when no directory has it (removed, or another mount
+ * namespace's).
+ */
+const char *cgroup_path_of(uint64_t id, char *buf, size_t len);
+
 /* " tgid=42 proto=tcp" as the kernel prints it, or " none". */
 void filter_format(const struct filter_spec *f, char *buf, size_t len);
 

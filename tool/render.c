@@ -28,9 +28,38 @@ static unsigned long long ull(uint64_t v)
 	return (unsigned long long)v;
 }
 
+/*
+ * A per-cgroup stage's label: "cg<ID>.total" (the kernel names it by the
+ * id) as "cg:PATH.total", the cgroup's path under the cgroup2 mount, when
+ * a directory has that id; any other name as it is.
+ */
+static const char *stage_label(const char *name, char *buf, size_t len)
+{
+	const char *p = name + 2, *path;
+	char idb[24];
+	uint64_t id;
+
+	if (strncmp(name, "cg", 2) || *p < '1' || *p > '9')
+		return name;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (strcmp(p, ".total") || (size_t)(p - name - 2) >= sizeof(idb))
+		return name;
+	memcpy(idb, name + 2, (size_t)(p - name - 2));
+	idb[p - name - 2] = '\0';
+	if (parse_u64_range(idb, 1, UINT64_MAX, &id))
+		return name;
+	path = cgroup_path_of(id, idb, sizeof(idb));
+	if (path == idb)	/* no such directory: the id */
+		return name;
+	snprintf(buf, len, "cg:%s.total", path);
+	return buf;
+}
+
 void render_show_table(FILE *f, const char *pipe, const struct pipe_info *pi,
 		       const struct hist *hs, size_t n)
 {
+	char label[300];
 	struct hist_stats st;
 	char b[FMT_NS_LEN + 1];
 	bool reset = false, added = false;
@@ -38,8 +67,10 @@ void render_show_table(FILE *f, const char *pipe, const struct pipe_info *pi,
 	int j;
 
 	for (i = 0; i < n; i++) {
-		if (strlen(hs[i].stage) > w)
-			w = strlen(hs[i].stage);
+		const char *l = stage_label(hs[i].stage, label, sizeof(label));
+
+		if (strlen(l) > w)
+			w = strlen(l);
 		reset |= hs[i].kind == HIST_BASELINE_RESET;
 		added |= hs[i].kind == HIST_BASELINE_NEW;
 	}
@@ -61,7 +92,8 @@ void render_show_table(FILE *f, const char *pipe, const struct pipe_info *pi,
 	fprintf(f, " %9s\n", "max");
 	for (i = 0; i < n; i++) {
 		hist_stats(&hs[i], &st);
-		fprintf(f, "%-*s %10llu", (int)w, hs[i].stage, ull(st.count));
+		fprintf(f, "%-*s %10llu", (int)w, stage_label(hs[i].stage, label, sizeof(label)),
+			ull(st.count));
 		if (!st.count) {
 			for (j = 0; j < NPCTS + 2; j++)
 				fprintf(f, " %9s", "-");
@@ -119,7 +151,12 @@ void render_event(char *buf, size_t len, const struct stacklat_event *ev,
 		n = r < 0 ? n : n + (size_t)r < len ? n + (size_t)r : len - 1;
 	}
 	if (n < len - 1)
-		stacklat_event_obj_fmt(buf + n, (unsigned int)(len - n), ev);
+		n += stacklat_event_obj_fmt(buf + n, (unsigned int)(len - n), ev);
+	if (n < len - 1) {
+		char cg[24];
+
+		snprintf(buf + n, len - n, " cgroup=%s", cgroup_path_of(ev->cgroup, cg, sizeof(cg)));
+	}
 }
 
 void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)

@@ -23,6 +23,9 @@
 /* the object fields of a 0.4 module's record: up to qlen */
 #define STACKLAT_EVENT_OBJ_LEN_0_4	(__builtin_offsetof(struct stacklat_event, qlen) - \
 					 STACKLAT_EVENT_OBJ_OFF)
+/* the object fields of a 0.6 or 0.7 module's record: up to cgroup */
+#define STACKLAT_EVENT_OBJ_LEN_0_6	(__builtin_offsetof(struct stacklat_event, cgroup) - \
+					 STACKLAT_EVENT_OBJ_OFF)
 /* the object fields of a 0.5 module's record: up to proto */
 #define STACKLAT_EVENT_OBJ_LEN_0_5	(__builtin_offsetof(struct stacklat_event, proto) - \
 					 STACKLAT_EVENT_OBJ_OFF)
@@ -53,7 +56,8 @@ static inline void stacklat_event_pack(void *buf, const struct stacklat_event *e
  * when @len does not match the nstages it gives (the record is not one).
  * A 0.2 or 0.3 module's record has the shorter object
  * (STACKLAT_EVENT_OBJ_LEN_0_2), a 0.4 module's STACKLAT_EVENT_OBJ_LEN_0_4,
- * a 0.5 module's STACKLAT_EVENT_OBJ_LEN_0_5: the fields after it stay unset.
+ * a 0.5 module's STACKLAT_EVENT_OBJ_LEN_0_5, a 0.6 or 0.7 module's
+ * STACKLAT_EVENT_OBJ_LEN_0_6 (no cgroup): the fields after it stay unset.
  */
 static inline int stacklat_event_unpack(struct stacklat_event *ev, const void *buf,
 					unsigned int len)
@@ -70,6 +74,8 @@ static inline int stacklat_event_unpack(struct stacklat_event *ev, const void *b
 	n = ev->nstages * STACKLAT_EVENT_STAGE_LEN;
 	if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN + n)
 		obj = STACKLAT_EVENT_OBJ_LEN;
+	else if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_6 + n)
+		obj = STACKLAT_EVENT_OBJ_LEN_0_6;
 	else if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_5 + n)
 		obj = STACKLAT_EVENT_OBJ_LEN_0_5;
 	else if (len == STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_4 + n)

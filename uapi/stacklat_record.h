@@ -109,6 +109,15 @@ struct stacklat_event {
 	 */
 	__u32 stack_id;
 	char where[64];
+	/*
+	 * Appended in 0.8: a record of an older module ends before cgroup,
+	 * and a reader takes it as 0.  The cgroup v2 id (its directory's
+	 * inode number under the cgroup2 mount) of the task the event was
+	 * recorded for, taken with its tgid, tid and comm; 0: the event has
+	 * no task (tgid 0, comm "-") or the kernel has no cgroup v2 (a
+	 * task still in the root cgroup has the root's id, never 0).
+	 */
+	__u64 cgroup;
 };
 
 #define STACKLAT_EVENT_F_IF	0x1

@@ -64,6 +64,15 @@ void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 		if (a && b)
 			sl_record(p, r->stage, (s64)(b - a));
 	}
+	if (p->priv.cg) {
+		u64 last = e->born;
+		unsigned int i;
+
+		for (i = 0; i < SL_FLIGHT_NTS; i++)
+			if ((s64)(e->ts[i] - last) > 0)
+				last = e->ts[i];
+		sl_cgroup_record(p, (s64)(last - e->born));
+	}
 	if (p->on_record)
 		p->on_record(p, e);
 	if (unlikely(READ_ONCE(p->priv.ev_thresh)) && !p->own_lines)

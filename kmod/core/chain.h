@@ -12,6 +12,7 @@
 #include "types.h"
 #include "hist.h"
 #include "flight_fast.h"
+#include "cgdim.h"
 
 /* The one table every pipeline's chains live in (main.c creates it). */
 extern struct sl_flight *sl_ft;
@@ -41,6 +42,18 @@ static __always_inline bool sl_record(struct sl_pipeline *p, unsigned int stage,
 		return false;
 	}
 	return true;
+}
+
+/*
+ * Probe context: @delta is the total of an object that ended in its own
+ * task (current): recorded in that task's cgroup slot when the pipeline
+ * keeps per-cgroup totals (cgroup_totals).  The engine calls it at SPAN
+ * and END rows; a pipeline that ends its objects itself calls it there.
+ */
+static __always_inline void sl_cgroup_record(struct sl_pipeline *p, s64 delta)
+{
+	if (p->priv.cg)
+		sl_record(p, sl_cgdim_stage(p->priv.cg), delta);
 }
 
 /*

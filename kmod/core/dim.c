@@ -33,7 +33,13 @@
 #include "dim.h"
 #include "flight.h"
 #include "hist.h"
-#include "pipeline.h"
+
+/*
+ * Bumped on every reset, enable, disable, func change or slot released:
+ * dumps compare it.  Defined here, in the lowest room that bumps it (the
+ * engine's rooms that use a dimension are below pipeline.c).
+ */
+u32 sl_dump_seq = 1;
 #endif
 
 #ifdef SL_SHIM_TRACE

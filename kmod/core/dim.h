@@ -7,7 +7,11 @@
 #define _STACKLAT_DIM_H
 
 #ifndef SL_USERSPACE
+#include <linux/mutex.h>
 #include "types.h"
+
+extern struct mutex sl_lock;		/* pipeline.c's */
+extern u32 sl_dump_seq;			/* dim.c's; pipeline.h says what it is */
 #endif
 /* (its userspace build, tests/unit/dim_shim.h, gives struct sl_stage) */
 

@@ -696,6 +696,7 @@ static __always_inline void sl_span_exit(struct sl_hook *hk, void *raw)
 	now = sl_now();
 	sl_hook_hit(hk);
 	sl_record(p, hk->pt, (s64)(now - start));
+	sl_cgroup_record(p, (s64)(now - start));
 	if (unlikely(READ_ONCE(p->priv.ev_thresh)))
 		sl_event_emit_one(p, hk->pt, start, now);
 }

@@ -29,6 +29,7 @@
 
 #include "cpus.h"
 #include "events.h"
+#include "filter.h"
 #include "flight.h"
 #include "fmt.h"
 
@@ -139,6 +140,7 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		ev->tid = 0;
 		memset(ev->comm, 0, sizeof(ev->comm));
 		ev->comm[0] = '-';
+		ev->cgroup = 0;
 	} else if (o && o->task) {
 		ev->tgid = o->tgid;
 		ev->tid = o->tid;
@@ -147,11 +149,14 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 			memcpy(ev->comm, o->comm, sizeof(ev->comm) - 1);
 		else
 			ev->comm[0] = '?';
+		ev->cgroup = o->cgroup;
 	} else {
 		ev->tgid = current->tgid;
 		ev->tid = current->pid;
 		memcpy(ev->comm, current->comm, sizeof(ev->comm));
 		ev->comm[sizeof(ev->comm) - 1] = '\0';
+		/* the same task, the same moment */
+		ev->cgroup = sl_task_cgroup_id(current);
 	}
 	for (i = 0; i < n; i++) {
 		ev->stages[i].index = st[i].index;

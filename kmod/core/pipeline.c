@@ -21,6 +21,7 @@
 #include "filter.h"
 #include "events.h"
 #include "keyed.h"
+#include "cgdim.h"
 #include "stack.h"
 #include "sample.h"
 #include "clock.h"
@@ -32,9 +33,6 @@ DEFINE_MUTEX(sl_lock);
 unsigned int sl_keyed_rows;
 unsigned int sl_keyed_cpu_rows;
 u64 sl_keyed_linger_ns;
-
-/* Bumped on every reset, enable, disable or func change: dumps compare it. */
-u32 sl_dump_seq = 1;
 
 /*
  * The pipelines, as main.c hands them over (pipelines/all.c's list): a
@@ -74,6 +72,7 @@ static void sl_pipeline_free(struct sl_pipeline *p)
 	p->priv.loss = NULL;
 	sl_stacks_destroy(p->priv.stacks);
 	p->priv.stacks = NULL;
+	sl_cgdim_free(p);
 }
 
 /*
@@ -118,6 +117,8 @@ static int sl_pipeline_setup(struct sl_pipeline *p, unsigned int id)
 	p->priv.generation = 1;
 	if (!p->max_stages)
 		p->max_stages = p->nstages;
+	if (sl_cgdim_init(p))
+		return -ENOMEM;
 	/* the per-CPU histograms come when the pipeline is first enabled */
 	p->priv.loss = alloc_percpu(struct sl_losses);
 	p->priv.hists = kcalloc(p->max_stages, sizeof(*p->priv.hists),
@@ -718,7 +719,14 @@ static unsigned long sl_sweep_period;
 
 static void sl_sweep_fn(struct work_struct *w)
 {
+	unsigned int i;
+
 	sl_flight_sweep(sl_ft, sl_now(), NULL);
+	/* removed cgroups' slots */
+	mutex_lock(&sl_lock);
+	for (i = 0; i < sl_nr_pipelines; i++)
+		sl_cgdim_sweep(sl_pipelines[i]);
+	mutex_unlock(&sl_lock);
 	schedule_delayed_work(&sl_sweep_work, sl_sweep_period);
 }
 

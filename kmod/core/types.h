@@ -340,6 +340,7 @@ struct sl_ev_obj {
 	bool task;
 	u32 tgid, tid;
 	const char *comm;
+	u64 cgroup;			/* its cgroup v2 id (sl_task_cgroup_id()), 0: unknown */
 };
 
 /*
@@ -372,6 +373,7 @@ struct sl_pipe_priv {
 	u64 ev_thresh;			/* slow events above it, ns; 0 off */
 	struct sl_keyed *keyed;		/* sl_pipeline_keyed_enable()'s */
 	struct sl_stacks *stacks;	/* sl_pipeline_stacks_enable()'s */
+	struct sl_cgdim *cg;		/* cgroup_totals' slots (cgdim.h) */
 	bool stacks_on;			/* stack_points asked for: READ_ONCE */
 	/*
 	 * The ftrace backends' address map: fips[i] is hooks[i]'s function
@@ -469,6 +471,13 @@ struct sl_pipeline {
 	 * every later point agrees with (they only find chains).
 	 */
 	bool sampling;
+	/*
+	 * The total of every object it ends (a SPAN row's call, an END's
+	 * chain: last point minus first) is also kept per cgroup v2 of the
+	 * task it ends in, current (cgdim.h): only for a pipeline whose
+	 * objects end in their own task's context.
+	 */
+	bool cgroup_totals;
 	/*
 	 * Its points can take the kernel stack of each object they see, on
 	 * request (control "stacks PIPELINE on", SET_PIPELINE's

@@ -22,6 +22,7 @@
 #include "chain.h"
 #include "events.h"
 #include "filter.h"
+#include "cgdim.h"
 #include "keyed.h"
 #include "stack.h"
 #include "clock.h"
@@ -123,6 +124,12 @@ static int sl_status_show(struct seq_file *m, void *v)
 			sl_sample_status(m, p);
 		if (p->priv.keyed)
 			sl_keyed_status(m, p->priv.keyed);
+		if (p->priv.cg)
+			seq_printf(m, "  cgroup totals: %u slots, %s\n",
+				   min_t(unsigned int, sl_cgdim_slots, SL_DIM_SLOTS),
+				   sl_cgdim_recycles() ?
+				   "a removed cgroup's released when read" :
+				   "not recycled (no cgroup_get_from_id() in this kernel)");
 		if (p->priv.stacks)
 			seq_printf(m, "  stacks: %u/%u ids used, %u frames at most%s\n",
 				   atomic_read(&p->priv.stacks->used),
@@ -182,11 +189,14 @@ static int sl_show_stages(struct seq_file *m,
 	mutex_lock(&sl_lock);
 	if (p->refresh)
 		p->refresh(p);
-	for (i = 0; i < p->nstages; i++) {
-		if (!p->stages[i].name[0])
+	sl_cgdim_sweep(p);
+	for (i = 0; i < sl_stage_end(p); i++) {
+		const struct sl_stage *st = sl_stage_at(p, i);
+
+		if (!st || !st->name[0])
 			continue;
 		sl_hist_read(&p->priv.hists[i], s);
-		row(m, p, &p->stages[i], s);
+		row(m, p, st, s);
 	}
 	mutex_unlock(&sl_lock);
 	kfree(s);

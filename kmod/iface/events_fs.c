@@ -2,10 +2,12 @@
 /*
  * debugfs "events" (root only, 0400): the slow events as text lines,
  *
- *   TIME COMM TGID/TID PIPELINE total=DUR STAGE=DUR...
+ *   TIME COMM TGID/TID PIPELINE total=DUR STAGE=DUR... [OBJECT...]
+ *   cgroup=ID|- [stack=...]
  *
  * TIME the end point's CLOCK_MONOTONIC in seconds; the stages the object
- * passed, in the pipeline's order.  read() blocks until an event arrives
+ * passed, in the pipeline's order; cgroup= the cgroup v2 id of the task
+ * ("-": none, stacklat_record.h).  read() blocks until an event arrives
  * (O_NONBLOCK: EAGAIN), poll() says when one is there.  Reading consumes
  * (one reader position, shared with netlink's GET_EVENTS), so opening the
  * file asks what a change does: CAP_SYS_ADMIN or CAP_PERFMON in the
@@ -94,6 +96,12 @@ static void sl_ev_format(struct sl_evfile *f)
 	}
 	mutex_unlock(&sl_lock);
 	n += stacklat_event_obj_fmt(f->line + n, sizeof(f->line) - n, ev);
+	/* the id: the tool names it by its path */
+	if (ev->cgroup)
+		n += scnprintf(f->line + n, sizeof(f->line) - n, " cgroup=%llu",
+			       ev->cgroup);
+	else
+		n += scnprintf(f->line + n, sizeof(f->line) - n, " cgroup=-");
 	if (p && (ev->flags & STACKLAT_EVENT_F_STACK))
 		n += sl_ev_fmt_stack(f->line + n, sizeof(f->line) - n, p,
 				     ev->stack_id);

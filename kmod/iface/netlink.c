@@ -23,6 +23,7 @@
 #include "hook.h"
 #include "chain.h"
 #include "events.h"
+#include "cgdim.h"
 #include "filter.h"
 #include "keyed.h"
 #include "clock.h"
@@ -281,10 +282,10 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 	list = nla_nest_start(skb, STACKLAT_PIPE_A_STAGES);
 	if (!list)
 		return -EMSGSIZE;
-	for (i = 0; i < p->nstages; i++) {
-		const struct sl_stage *s = &p->stages[i];
+	for (i = 0; i < sl_stage_end(p); i++) {
+		const struct sl_stage *s = sl_stage_at(p, i);
 
-		if (!s->name[0])
+		if (!s || !s->name[0])
 			continue;
 		nest = nla_nest_start(skb, STACKLAT_PIPE_A_STAGE);
 		if (!nest ||
@@ -389,7 +390,7 @@ static int sl_nl_put_hist(struct sk_buff *skb, const struct sl_hist_sum *s)
 /* One message per stage; the cursor is (pipeline, stage) in args[0..1]. */
 static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	unsigned int i = cb->args[0], j = cb->args[1];
+	unsigned int i = cb->args[0], j = cb->args[1], k;
 	struct sl_hist_sum *s;
 	bool full = false;
 	void *hdr;
@@ -398,6 +399,9 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!s)
 		return -ENOMEM;
 	mutex_lock(&sl_lock);
+	/* removed cgroups' slots go first: a release moves sl_dump_seq on */
+	for (k = 0; k < sl_nr_pipelines; k++)
+		sl_cgdim_sweep(sl_pipelines[k]);
 	cb->seq = sl_dump_seq;
 	for (; i < sl_nr_pipelines && !full; i++, j = 0) {
 		struct sl_pipeline *p = sl_pipelines[i];
@@ -406,8 +410,10 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 			continue;
 		if (p->refresh)
 			p->refresh(p);
-		for (; j < p->nstages; j++) {
-			if (!p->stages[j].name[0])
+		for (; j < sl_stage_end(p); j++) {
+			const struct sl_stage *st = sl_stage_at(p, j);
+
+			if (!st || !st->name[0])
 				continue;
 			sl_hist_read(&p->priv.hists[j], s);
 			hdr = sl_nl_dump_hdr(skb, cb, STACKLAT_CMD_GET_HIST);
@@ -421,9 +427,8 @@ static int sl_nl_dump_hist(struct sk_buff *skb, struct netlink_callback *cb)
 					  p->priv.generation, STACKLAT_A_PAD) ||
 			    nla_put_u32(skb, STACKLAT_A_STAGE_INDEX, j) ||
 			    nla_put_string(skb, STACKLAT_A_STAGE_NAME,
-					   p->stages[j].name) ||
-			    nla_put_u32(skb, STACKLAT_A_STAGE_UNIT,
-					p->stages[j].unit) ||
+					   st->name) ||
+			    nla_put_u32(skb, STACKLAT_A_STAGE_UNIT, st->unit) ||
 			    sl_nl_put_hist(skb, s)) {
 				genlmsg_cancel(skb, hdr);
 				full = true;

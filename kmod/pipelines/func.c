@@ -174,6 +174,7 @@ SL_PIPELINE(func) = {
 	.nhooks = SL_FUNC_MAX,
 	.stages = sl_func_stages,
 	.nstages = SL_FUNC_MAX,
+	.cgroup_totals = true,
 	.setup = sl_func_setup,
 	.point_add = sl_func_add,
 	.point_del = sl_func_del,

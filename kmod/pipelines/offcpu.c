@@ -254,6 +254,7 @@ static noinline void sl_oc_event(struct sl_pipeline *p,
 		.tgid = (u32)READ_ONCE(t->tgid),
 		.tid = (u32)READ_ONCE(t->pid),
 		.comm = t->comm,
+		.cgroup = sl_task_cgroup_id(t),
 	};
 
 	sl_event_emit_obj(p, OC_ST_OFFCPU, t0, now, &o);

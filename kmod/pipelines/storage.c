@@ -440,6 +440,9 @@ static __always_inline int sl_st_ret(struct sl_ev *ev,
 	sl_record(p, base + sl_st_incl[r->layer], (s64)incl);
 	if (sl_st_self[r->layer] >= 0)
 		sl_record(p, base + sl_st_self[r->layer], (s64)(incl - child));
+	/* the operation's outermost call: its total, in the caller's cgroup */
+	if (!d)
+		sl_cgroup_record(p, (s64)incl);
 	return SL_DONE;
 }
 
@@ -662,4 +665,5 @@ SL_PIPELINE(storage) = {
 	.setup = sl_st_setup,
 	.flight_fmt = sl_st_flight_fmt,
 	.krp = &sl_krp_st,
+	.cgroup_totals = true,
 };

@@ -114,6 +114,8 @@ static const char * const sl_tc_conn_suffix[1] = { ".connect" };
  */
 #define SL_TC_TS_COMM	2
 #define SL_TC_COMM_LEN	(2 * sizeof(u64))
+/* ts[4]: the connecting task's cgroup v2 id, taken with its comm */
+#define SL_TC_TS_CGROUP	4
 
 /* The failure stage of errno @err (positive, or 0). */
 static __always_inline unsigned int sl_tc_fail_stage(int err)
@@ -133,14 +135,15 @@ static __always_inline unsigned int sl_tc_fail_stage(int err)
 
 /*
  * The line of a connect (events): @stage from @start to @end, @err its
- * result; the task is @task (tgid << 32 | pid), named @comm (the one that
- * called connect(), kept in the chain: SL_TC_TS_COMM).
+ * result; the task is @task (tgid << 32 | pid), named @comm, in cgroup @cg
+ * (the one that called connect(), kept in the chain: SL_TC_TS_COMM,
+ * SL_TC_TS_CGROUP).
  */
 static __always_inline void sl_tc_conn_line(struct sl_pipeline *p,
 					    const struct sock *sk,
 					    unsigned int stage, u64 start,
 					    u64 end, int err, u64 task,
-					    u16 sport, const char *comm)
+					    u16 sport, const char *comm, u64 cg)
 {
 	struct sl_ev_obj o;
 
@@ -154,6 +157,7 @@ static __always_inline void sl_tc_conn_line(struct sl_pipeline *p,
 	o.tgid = (u32)(task >> 32);
 	o.tid = (u32)task;
 	o.comm = comm;
+	o.cgroup = cg;
 	sl_event_emit_obj(p, stage, start, end, &o);
 }
 
@@ -207,7 +211,8 @@ static int sl_tc_connect_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 		    unlikely(sl_events_thresh(p)))
 			sl_tc_conn_line(p, sk, sl_tc_fail_stage(-ret), t0,
 					sl_ev_now(ev), -ret, sl_tc_task(), 0,
-					current->comm);
+					current->comm,
+					sl_task_cgroup_id(current));
 		return SL_KEEP;
 	}
 	if (ret || READ_ONCE(sk->sk_state) != TCP_SYN_SENT)
@@ -228,6 +233,7 @@ static int sl_tc_connect_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
 	BUILD_BUG_ON(sizeof(current->comm) < SL_TC_COMM_LEN);
 	memcpy(&e->ts[SL_TC_TS_COMM], current->comm, SL_TC_COMM_LEN - 1);
 	((char *)&e->ts[SL_TC_TS_COMM])[SL_TC_COMM_LEN - 1] = '\0';
+	e->ts[SL_TC_TS_CGROUP] = sl_task_cgroup_id(current);
 	sl_chain_put(e);
 	return SL_KEEP;
 }
@@ -257,7 +263,8 @@ static int sl_tc_conn_state_post(struct sl_ev *ev, struct sl_flight_ent *e)
 		if (unlikely(sl_events_thresh(ev->p)))
 			sl_tc_conn_line(ev->p, sk, CS_CONNECT, t0, now, 0,
 					e->aux[SL_TC_AUX_TASK], sl_tc_sport(e),
-					(const char *)&e->ts[SL_TC_TS_COMM]);
+					(const char *)&e->ts[SL_TC_TS_COMM],
+					e->ts[SL_TC_TS_CGROUP]);
 		sl_chain_finish(ev->p, e);
 		return SL_DONE;
 	}
@@ -268,7 +275,8 @@ static int sl_tc_conn_state_post(struct sl_ev *ev, struct sl_flight_ent *e)
 	    unlikely(sl_events_thresh(ev->p)))
 		sl_tc_conn_line(ev->p, sk, stage, t0, now, err,
 				e->aux[SL_TC_AUX_TASK], sl_tc_sport(e),
-				(const char *)&e->ts[SL_TC_TS_COMM]);
+				(const char *)&e->ts[SL_TC_TS_COMM],
+				e->ts[SL_TC_TS_CGROUP]);
 	return SL_FORGET;
 }
 

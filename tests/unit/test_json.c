@@ -241,7 +241,7 @@ static void test_events(void **state)
 	(void)state;
 	render_event(line, sizeof(line), &ev, &pl);
 	assert_string_equal(line, "12345.678901 py?thon?? 100/101 net_tx total=41.2ms "
-			    "udp->ip=12.0us qdisc=41.0ms stage7=999ns");
+			    "udp->ip=12.0us qdisc=41.0ms stage7=999ns cgroup=-");
 	env = json_envelope("events", 1, 0);
 	json_event(env, &ev, &pl);
 	assert_string_equal(text(env),
@@ -250,7 +250,7 @@ static void test_events(void **state)
 		"\"comm\":\"py thon\\u0001\xef\xbf\xbd\",\"tgid\":100,\"tid\":101,\"cpu\":1,"
 		"\"seq\":9,\"total_ns\":41234567,\"stages\":[{\"name\":\"udp->ip\",\"index\":0,"
 		"\"ns\":12000},{\"name\":\"qdisc\",\"index\":4,\"ns\":41000000},"
-		"{\"name\":null,\"index\":7,\"ns\":999}]}}\n");
+		"{\"name\":null,\"index\":7,\"ns\":999}],\"cgroup\":null,\"cgroup_id\":0}}\n");
 	ev.pipeline = 9;		/* unknown: no names */
 	render_event(line, sizeof(line), &ev, &pl);
 	assert_non_null(strstr(line, " 100/101 ? total=41.2ms stage0=12.0us stage4="));
@@ -261,10 +261,10 @@ static void test_events(void **state)
 	ev.qmax = 128;
 	render_event(line, sizeof(line), &ev, &pl);
 	assert_non_null(strstr(line, " result=111 qlen=2 qmax=128"));
-	json_object_put(env);
+	/* (text() emitted env, and put it) */
 	env = json_envelope("events", 1, 0);
 	json_event(env, &ev, &pl);
-	assert_non_null(strstr(text(env), "\"result\":111,\"qlen\":2,\"qmax\":128}"));
+	assert_non_null(strstr(text(env), "\"result\":111,\"qlen\":2,\"qmax\":128,\"cgroup\":null,\"cgroup_id\":0}"));
 	/* a drop's protocol and where (netdrop lines); a location of 63 bytes */
 	ev.flags = STACKLAT_EVENT_F_PROTO | STACKLAT_EVENT_F_WHERE;
 	ev.proto = 17;
@@ -281,7 +281,7 @@ static void test_events(void **state)
 	ev.proto = 6;
 	memcpy(ev.where, "tcp_v4_rcv+0x10[nf_x]", 22);
 	json_event(env, &ev, &pl);
-	assert_non_null(strstr(text(env), "\"proto\":\"tcp\",\"where\":\"tcp_v4_rcv+0x10[nf_x]\"}"));
+	assert_non_null(strstr(text(env), "\"proto\":\"tcp\",\"where\":\"tcp_v4_rcv+0x10[nf_x]\",\"cgroup\":null"));
 	ev.flags = 0;
 
 	assert_int_equal(parse_duration("10ms", &ns), 0);
@@ -401,7 +401,8 @@ static void test_event_compact_old(void **state)
 	(void)state;
 	assert_int_equal(STACKLAT_EVENT_OBJ_LEN_0_4 - STACKLAT_EVENT_OBJ_LEN_0_2, 56);
 	assert_int_equal(STACKLAT_EVENT_OBJ_LEN_0_5 - STACKLAT_EVENT_OBJ_LEN_0_4, 8);
-	assert_int_equal(STACKLAT_EVENT_OBJ_LEN - STACKLAT_EVENT_OBJ_LEN_0_5, 72);
+	assert_int_equal(STACKLAT_EVENT_OBJ_LEN_0_6 - STACKLAT_EVENT_OBJ_LEN_0_5, 72);
+	assert_int_equal(STACKLAT_EVENT_OBJ_LEN - STACKLAT_EVENT_OBJ_LEN_0_6, 8);
 	stacklat_event_pack(buf, &ev);
 	assert_int_equal(stacklat_event_unpack(&out, buf, n), 0);
 	assert_int_equal(out.family, 2);
@@ -437,6 +438,19 @@ static void test_event_compact_old(void **state)
 	assert_int_equal(out.result, 111);
 	assert_int_equal(out.qlen, 0);
 	assert_int_equal(out.qmax, 0);
+	assert_int_equal(out.stages[0].ns, 100);
+	/* a 0.6 or 0.7 module's: no cgroup */
+	ev.cgroup = 4242;
+	stacklat_event_pack(buf, &ev);
+	assert_int_equal(stacklat_event_unpack(&out, buf, n), 0);
+	assert_int_equal(out.cgroup, 4242);
+	o = STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN_0_6;
+	memcpy(old, buf, o);
+	memcpy(old + o, buf + STACKLAT_EVENT_HEAD_LEN + STACKLAT_EVENT_OBJ_LEN,
+	       STACKLAT_EVENT_STAGE_LEN);
+	assert_int_equal(stacklat_event_unpack(&out, old, o + STACKLAT_EVENT_STAGE_LEN), 0);
+	assert_int_equal(out.qmax, 128);
+	assert_int_equal(out.cgroup, 0);
 	assert_int_equal(out.stages[0].ns, 100);
 	/* a 0.5 module's: no protocol, no location */
 	ev.flags |= STACKLAT_EVENT_F_PROTO | STACKLAT_EVENT_F_WHERE;

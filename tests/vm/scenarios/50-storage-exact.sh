@@ -9,7 +9,8 @@
 # (and filtering on its own pid while another process does I/O on the same
 # filesystem) gives exactly that many samples at the syscall, VFS and ext4
 # layers; self time never exceeds inclusive time; the block stages see the
-# requests that reached the disk.
+# requests that reached the disk; the per-cgroup total of our cgroup
+# counts every operation (6 N), no other cgroup's any.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 
@@ -68,6 +69,14 @@ for op in open fsync; do
 		assert_eq "$op.$l" $N "$(cnt $op.$l)"
 	done
 done
+# per cgroup: every operation's outermost call (the syscall) in the
+# cgroup of the one process the filter keeps, ours
+grep -q "^cgroup2 /sys/fs/cgroup " /proc/mounts || mount -t cgroup2 cgroup2 /sys/fs/cgroup ||
+	fail "cannot mount cgroup2"
+cg=$(awk -F: '$1 == 0 { print $3 }' /proc/self/cgroup)
+cgid=$(stat -c %i "/sys/fs/cgroup$cg")
+assert_eq "cg<ID>.total of our cgroup ($cg)" $((6 * N)) "$(cnt "cg$cgid.total")"
+assert_eq "the per-cgroup stages' sum" $((6 * N)) "$(awk '$1 ~ /^cg[0-9-]/ { n += $2 } END { print n + 0 }' "$SL_DBG/storage")"
 python3 - "$("$SL_TOOL" show -j storage block)" <<'PY' || fail "self/inclusive or block stages wrong"
 import json, sys
 st = {s["name"]: s for p in json.loads(sys.argv[1])["pipelines"] for s in p["stages"]}
@@ -80,4 +89,4 @@ assert st["D2C"]["count"] > 0 and st["Q2C"]["count"] > 0, st["D2C"]
 assert st["vda.D2C"]["count"] > 0, "no per-disk stage for vda"
 assert st["Q2C"]["count"] <= st["D2C"]["count"]  # flushes have no queued bio
 PY
-pass "exact counts at syscall/VFS/ext4 for $N x (2 reads, 2 writes, open, fsync) with a pid filter under noise; block stages populated"
+pass "exact counts at syscall/VFS/ext4 for $N x (2 reads, 2 writes, open, fsync) with a pid filter under noise, $((6 * N)) in our cgroup's total; block stages populated"

@@ -30,19 +30,31 @@ ctl threshold tcpconnect all
 ctl threshold tcpaccept all
 
 note "$N4 connects over 127.0.0.1, $N6 over ::1, $M to a closed port"
-python3 "$TC" lines $P4 $N4 $P6 $N6 $PC $M >/tmp/sl-76.out
+# the helper in a cgroup of its own: every line carries its id (a
+# connect's line is written where the answer arrives, softirq on any
+# task: the id kept from connect())
+CG=/sys/fs/cgroup
+grep -q "^cgroup2 $CG " /proc/mounts || mount -t cgroup2 cgroup2 $CG || fail "cannot mount cgroup2"
+rmdir $CG/sl76 2> /dev/null || true
+mkdir $CG/sl76
+cgid=$(stat -c %i $CG/sl76)
+sh -c "echo \$\$ > $CG/sl76/cgroup.procs && exec python3 $TC lines $P4 $N4 $P6 $N6 $PC $M" >/tmp/sl-76.out
+rmdir $CG/sl76
 cat /tmp/sl-76.out
 "$SL_TOOL" events -j -n $((2 * (N4 + N6) + M + 1)) -d 3 tcpconnect tcpaccept \
 	>/tmp/sl-76.ev 2>/dev/null || true
 # the first four (grep -m: head closing a pipe grep still writes to made
 # grep die of SIGPIPE, a failure under pipefail, 1 run in some)
 grep -m 4 '"event"' /tmp/sl-76.ev || true
-bad=$(python3 - /tmp/sl-76.out /tmp/sl-76.ev $N4 $N6 $M $P4 $P6 $PC <<'PY'
+bad=$(python3 - /tmp/sl-76.out /tmp/sl-76.ev $N4 $N6 $M $P4 $P6 $PC $cgid <<'PY'
 import json, sys
 h = json.load(open(sys.argv[1]))
 ev = [json.loads(l)["event"] for l in open(sys.argv[2]) if '"event"' in l]
-n4, n6, m, p4, p6, pc = map(int, sys.argv[3:9])
+n4, n6, m, p4, p6, pc, cgid = map(int, sys.argv[3:10])
 bad = []
+cgs = sorted(set(e["cgroup_id"] for e in ev))
+if cgs != [cgid]:
+    bad.append("lines of cgroups %s, not only the helper's %d" % (cgs, cgid))
 con = [e for e in ev if e["pipeline"] == "tcpconnect"]
 acc = [e for e in ev if e["pipeline"] == "tcpaccept"]
 if len(con) != n4 + n6 + m:
@@ -97,4 +109,4 @@ assert_eq "in flight after the traffic" 0 "$(in_flight)"
 ctl disable tcpconnect
 ctl disable tcpaccept
 sl_unload
-pass "$((N4 + N6)) accept and $((N4 + N6 + M)) connect lines: ports, addresses, pid, results 0 and 111"
+pass "$((N4 + N6)) accept and $((N4 + N6 + M)) connect lines: ports, addresses, pid, the helper's cgroup, results 0 and 111"

@@ -18,6 +18,15 @@
 #    and 40 responses slb's two sent (80), in every stage;
 #  - refused and nothing changed: a path that is no cgroup directory (the
 #    tool and the control file), cgroup=0, a word that is neither;
+#  - events carry the cgroup: with func's threshold at 1 ns (every call),
+#    20 calls in sla and 30 in slb give exactly 20 sl-spin lines with
+#    cgroup=/sla and 30 with cgroup=/slb (the tool's text; -j: the path
+#    and the id; debugfs: the id);
+#  - per-cgroup totals (cgroup_slots=3: the test's own cgroup, sla,
+#    slb): "cg<ID>.total" rows of func count exactly A and B (the tool's
+#    table: "cg:/sla.total"); rmdir slb
+#    frees its slot (its row goes), a third cgroup slc takes it (C
+#    calls), a fourth sld finds no slot: "cg-other.total" counts its D;
 #  - rmdir of both cgroups once empty; a filter on a removed cgroup keeps
 #    nothing (its id is never reused while the boot lasts: kernfs ids).
 set -euo pipefail
@@ -30,13 +39,13 @@ SYM=__x64_sys_getppid
 A=3000 B=2000
 SIZE=200
 
-grep -q "^cgroup2 $CG " /proc/mounts || mount -t cgroup2 none $CG || fail "cannot mount cgroup2 on $CG"
-rmdir $CG/sla $CG/slb 2> /dev/null || true
+grep -q "^cgroup2 $CG " /proc/mounts || mount -t cgroup2 cgroup2 $CG || fail "cannot mount cgroup2 on $CG"
+rmdir $CG/sla $CG/slb $CG/slc $CG/sld 2> /dev/null || true
 mkdir $CG/sla $CG/slb
 ida=$(stat -c %i $CG/sla) idb=$(stat -c %i $CG/slb)
 cleanup() {
 	veth_down 2> /dev/null || true
-	rmdir $CG/sla $CG/slb 2> /dev/null || true
+	rmdir $CG/sla $CG/slb $CG/slc $CG/sld 2> /dev/null || true
 }
 trap cleanup EXIT
 count() { awk -v s=$SYM '$1 == s { print $2 }' "$SL_DBG/func"; }
@@ -51,7 +60,7 @@ both() {
 	wait $pa $pb
 }
 
-sl_load
+sl_load cgroup_slots=3
 ctl "func add $SYM"
 ctl "enable func"
 
@@ -82,6 +91,54 @@ for bad in "cgroup=/tmp" "cgroup=/sl-none" "cgroup=0" "cgroup=sla"; do
 done
 assert_eq "func's filter after refused ones" "$f0" "$(grep -A3 "^pipeline func:" "$SL_DBG/status" | grep "filter:")"
 ctl "filter func clear"
+
+# ---- events: every call a line, with its cgroup
+ctl "threshold func 1"
+spin_in sla 20
+spin_in slb 30
+ev=$("$SL_TOOL" events func -d 0.3 2> /dev/null | grep " sl-spin ")
+assert_eq "event lines of sla" 20 "$(grep -c " cgroup=/sla\( \|$\)" <<<"$ev")"
+assert_eq "event lines of slb" 30 "$(grep -c " cgroup=/slb\( \|$\)" <<<"$ev")"
+spin_in slb 7
+ev=$("$SL_TOOL" events func -d 0.3 -j 2> /dev/null | jq -r 'select(.event.comm == "sl-spin") | "\(.event.cgroup) \(.event.cgroup_id)"' | sort | uniq -c | awk '{ print $1, $2, $3 }')
+assert_eq "events -j of slb" "7 /slb $idb" "$ev"
+spin_in sla 5
+ev=$(timeout 1 cat "$SL_DBG/events" | grep -c " sl-spin .* cgroup=$ida\( \|$\)" || true)
+assert_eq "debugfs event lines of sla (the id)" 5 "$ev"
+ctl "threshold func 0"
+
+# ---- per-cgroup totals: three slots (ours, sla's, slb's), then "other"
+"$SPIN" -n 10 -t 0 > /dev/null	# our cgroup's slot, whether sh took it or not
+cgrow() { awk -v s="$1" '$1 == s { print $2 }' "$SL_DBG/func"; }
+both
+assert_eq "cg$ida.total" $A "$(cgrow cg$ida.total)"
+assert_eq "cg$idb.total" $B "$(cgrow cg$idb.total)"
+# the tool names them by their paths
+assert_eq "stacklat show: cg:/sla.total" $A "$("$SL_TOOL" show func | awk '$1 == "cg:/sla.total" { print $2 }')"
+mkdir $CG/slc $CG/sld
+idc=$(stat -c %i $CG/slc)
+if grep -A12 "^pipeline func:" "$SL_DBG/status" | grep -q "cgroup totals: 3 slots, not recycled"; then
+	# 5.10: no cgroup_get_from_id(), said; slb keeps its slot
+	recycled="not recycled (said in status)"
+	spin_in slc 1500
+	assert_eq "cg-other.total (slc: no slot left)" 1500 "$(cgrow cg-other.total)"
+else
+	grep -A12 "^pipeline func:" "$SL_DBG/status" | grep -q "cgroup totals: 3 slots, a removed" ||
+		fail "status: no cgroup totals line"
+	recycled="a removed cgroup's slot taken by the next (1500), other 700"
+	rmdir $CG/slb || fail "rmdir slb"
+	# netlink's read releases it (show -j reads the stages before debugfs)
+	assert_eq "show -j: stages of slb once removed" 0 "$("$SL_TOOL" show -j func |
+		jq --arg n "cg$idb.total" '[.pipelines[].stages[] | select(.name == $n)] | length')"
+	assert_eq "cg$idb.total once slb is removed" "" "$(cgrow cg$idb.total)"
+	spin_in slc 1500
+	spin_in sld 700
+	assert_eq "cg$idc.total (slb's slot)" 1500 "$(cgrow cg$idc.total)"
+	assert_eq "cg-other.total (sld: no slot left)" 700 "$(cgrow cg-other.total)"
+	mkdir $CG/slb
+	idb=$(stat -c %i $CG/slb)
+fi
+rmdir $CG/slc $CG/sld
 ctl "disable func"
 
 # ---- net_rx and net_tx
@@ -122,4 +179,4 @@ assert_eq "calls counted for the removed cgroup's id" 0 "$(count)"
 ctl "disable func"
 sl_unload
 trap - EXIT
-pass "cgroup=: func $A of $A + $B (tool, /sla), $B (control, id), $A (control, path); net_rx 120 of 200 (sla's reads), net_tx 80 (slb's sends); bad paths and ids refused, nothing changed; a removed cgroup's id keeps nothing"
+pass "cgroup=: events 20/30/7/5 lines with their cgroup (text, -j, debugfs); per-cgroup totals $A and $B, $recycled; func $A of $A + $B (tool, /sla), $B (control, id), $A (control, path); net_rx 120 of 200 (sla's reads), net_tx 80 (slb's sends); bad paths and ids refused, nothing changed; a removed cgroup's id keeps nothing"
