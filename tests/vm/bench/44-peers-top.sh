@@ -31,7 +31,15 @@ rows_sum() {
 		END { print n + 0 }' "$SL_DBG/$1"
 }
 
+# the pipeline of the section ($PIPE), for the loop's pid only
+w_sl_arm() {
+	GPID_SEEN=$1
+	echo "filter $PIPE tgid=$1" > "$SL_DBG/control"
+	echo "enable $PIPE" > "$SL_DBG/control"
+}
+
 # ---- top net
+PIPE=nettop
 N=${BENCH_PEER_NET_N:-5000}
 W_RUN=("$LOOP" udp "$N")
 W_OPS=$N
@@ -39,11 +47,6 @@ W_EXPECT=$((2 * N))
 W_STAGES="sends recvs"
 W_BT_DEFAULT=$PB_DIR/top-net.bt
 W_BT_TUNED=$PB_DIR/top-net.bt
-w_sl_arm() {
-	GPID_SEEN=$1
-	echo "filter nettop tgid=$1" > "$SL_DBG/control"
-	echo "enable nettop" > "$SL_DBG/control"
-}
 # the process rows (kind "proc"): sends column 5, recvs column 8
 w_sl_count() {
 	case $1 in
@@ -54,6 +57,7 @@ w_sl_count() {
 peer_bench top-net
 
 # ---- top files
+PIPE=files
 N=${BENCH_PEER_FILES_N:-5000}
 W_RUN=("$LOOP" rw /dev/shm/sl-44-rw "$N")
 W_OPS=$N
@@ -61,11 +65,6 @@ W_EXPECT=$N
 W_STAGES="reads writes"
 W_BT_DEFAULT=$PB_DIR/top-files.bt
 W_BT_TUNED=$PB_DIR/top-files.bt
-w_sl_arm() {
-	GPID_SEEN=$1
-	echo "filter files tgid=$1" > "$SL_DBG/control"
-	echo "enable files" > "$SL_DBG/control"
-}
 # the rows of the loop's file (the loader's reads of its libraries are
 # others): reads column 8, writes column 10
 w_sl_count() {
