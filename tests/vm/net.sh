@@ -266,6 +266,20 @@ check_tx_udp() {
 	sums_match net_tx $TX_UDP_STAGES
 }
 
+# flush_skb_defer: free what each CPU holds in its deferred-free list.
+# An skb freed on another CPU than the one that allocated it may wait on
+# the allocating CPU's list (skb_attempt_defer_free(): TCP receive since
+# 5.19, and a driver's transmit completion on 7.x, through
+# napi_consume_skb()) until that CPU next runs NET_RX; its consume_skb
+# fires only then.  A loopback datagram sent from each CPU runs NET_RX
+# there (loopback queues to the sending CPU's backlog).
+flush_skb_defer() {
+	local c
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$c" bash -c 'echo x > /dev/udp/127.0.0.1/9' 2> /dev/null || true
+	done
+}
+
 # serve_host N SIZE [ECHO]: the guest's server for the host peer (lib.sh):
 # instructs "rr N SIZE", answers N requests of SIZE bytes, prints
 # "retrans PORT K" for its own retransmissions
