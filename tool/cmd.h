@@ -32,6 +32,7 @@ int cmd_enable(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_filter(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
+int cmd_cgtotals(int argc, char **argv);
 int cmd_func(int argc, char **argv);
 int cmd_span(int argc, char **argv);
 int cmd_stacks(int argc, char **argv);

@@ -108,6 +108,18 @@ int cmd_sample(int argc, char **argv)
 	return 0;
 }
 
+/* cgtotals PIPELINE on|off */
+int cmd_cgtotals(int argc, char **argv)
+{
+	if (argc != 3 || (strcmp(argv[2], "on") && strcmp(argv[2], "off")))
+		usage_error("cgtotals PIPELINE on|off");
+	check_pipe_name(argv[1]);
+	sl_nl_open();
+	sl_nl_set_cgtotals(argv[1], argv[2][1] == 'n');
+	sl_nl_close();
+	return 0;
+}
+
 /* func add -p: the func pipeline's filter before it (sl_nl_on_fail()) */
 static struct filter_spec func_old_filter;
 

@@ -179,6 +179,8 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 		add_u64(o, "sample_auto", p->sample_auto);
 		add_u64(o, "sample_peak", p->sample_peak);
 	}
+	if (p->has_cgtotals)
+		add_bool(o, "cgroup_totals", p->cgtotals);
 	l = json_object_new_object();
 	for (k = 1; k <= STACKLAT_LOSS_A_MAX; k++)
 		if (p->loss_mask & (1U << k) && strcmp(stacklat_loss_name(k), "?"))

@@ -111,6 +111,8 @@ struct pipe_info {
 	uint64_t sample_followed;	/* of which followed */
 	uint32_t sample_auto;		/* auto's budget, hits/s a CPU; 0 fixed */
 	uint64_t sample_peak;		/* auto: the busiest CPU's hits/s */
+	bool has_cgtotals;		/* it can keep per-cgroup totals */
+	bool cgtotals;			/* and keeps them now */
 	bool has_mem;
 	uint64_t mem_bytes;		/* its histograms, keyed and stack tables */
 	uint64_t mem_cpu_bytes;		/* of which each online CPU's share */

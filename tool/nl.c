@@ -532,6 +532,10 @@ static int parse_pipeline(struct nl_msg *msg, void *arg)
 		pi->sample_auto = get_u32(p[STACKLAT_PIPE_A_SAMPLE_AUTO]);
 		pi->sample_peak = get_u64(p[STACKLAT_PIPE_A_SAMPLE_PEAK]);
 	}
+	if (p[STACKLAT_PIPE_A_CGTOTALS] && nla_len(p[STACKLAT_PIPE_A_CGTOTALS]) >= 1) {
+		pi->has_cgtotals = true;
+		pi->cgtotals = nla_get_u8(p[STACKLAT_PIPE_A_CGTOTALS]);
+	}
 	if (p[STACKLAT_PIPE_A_STAGES]) {
 		n = count_nested(p[STACKLAT_PIPE_A_STAGES], STACKLAT_PIPE_A_STAGE);
 		pi->stages = calloc((size_t)n + 1, sizeof(*pi->stages));

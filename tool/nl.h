@@ -77,6 +77,7 @@ struct stack_set {
 void sl_nl_point(const char *pipe, bool add, const char *symbol);
 /* Stacks at @pipe's points (netdrop, tcpretrans) on or off. */
 void sl_nl_set_stacks(const char *pipe, bool on);
+void sl_nl_set_cgtotals(const char *pipe, bool on);
 /* The stacks of @pipe (NULL: all), retried if interrupted. */
 void sl_nl_get_stacks(const char *pipe, struct stack_set *s);
 void stack_set_free(struct stack_set *s);

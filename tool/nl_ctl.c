@@ -52,6 +52,19 @@ void sl_nl_set_stacks(const char *pipe, bool on)
 	change(msg, "stacks %s %s", on ? "on" : "off", pipe);
 }
 
+void sl_nl_set_cgtotals(const char *pipe, bool on)
+{
+	struct nl_msg *msg;
+
+	if (!module_knows(STACKLAT_A_CGTOTALS))
+		fatal("cgtotals %s %s: the module is older than this tool (no switch for per-cgroup totals)",
+		      pipe, on ? "on" : "off");
+	msg = change_msg(STACKLAT_CMD_SET_PIPELINE, pipe);
+	if (nla_put_u8(msg, STACKLAT_A_CGTOTALS, on))
+		fatal("out of memory");
+	change(msg, "cgtotals %s %s", pipe, on ? "on" : "off");
+}
+
 void sl_nl_set_filter(const char *pipe, const struct filter_spec *f)
 {
 	struct nl_msg *msg = change_msg(STACKLAT_CMD_SET_PIPELINE, pipe);

@@ -188,6 +188,8 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 	else if (p->has_sample && p->sample > 1)
 		fprintf(f, "  sample: 1 in %u, %llu objects at the first point, %llu followed\n",
 			p->sample, ull(p->sample_seen), ull(p->sample_followed));
+	if (p->has_cgtotals && p->cgtotals)
+		fprintf(f, "  totals per cgroup: on\n");
 	if (p->loss_mask) {
 		fprintf(f, "  lost:");
 		for (a = 1; a <= STACKLAT_LOSS_A_MAX; a++)

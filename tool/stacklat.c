@@ -238,6 +238,12 @@ static const struct subcommand subcommands[] = {
 	  "OBJECTS': each second N is the power of two at or above the busiest\n"
 	  "CPU's objects a second (at the first point) over OBJECTS (1 under it).\n"
 	  "func and net_rx sample (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
+	{ "cgtotals", cmd_cgtotals, "PIPELINE on|off",
+	  "Keep the total of every object also per cgroup v2 of the task it ends\n"
+	  "in (stages cg<ID>.total, shown by path; cg-other.total beyond the\n"
+	  "cgroup_slots= slots), or stop: off by default, on costs a cgroup lookup\n"
+	  "and a second histogram an object.  func and storage (CAP_SYS_ADMIN or\n"
+	  "CAP_PERFMON).", NULL },
 	{ "filter", cmd_filter, "PIPELINE clear | KEY=VALUE...",
 	  "Replace the pipeline's filter (CAP_SYS_ADMIN or CAP_PERFMON); 'clear' removes it.",
 	  "Keys (each at most once; a pipeline refuses keys it cannot honour):\n"

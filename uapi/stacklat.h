@@ -369,6 +369,15 @@ enum stacklat_attr {
 	 * rate and ends the automatic one.
 	 */
 	STACKLAT_A_SAMPLE_AUTO,
+	/*
+	 * u8, SET_PIPELINE (0.8): 1 keeps the total of every object also per
+	 * cgroup v2 of the task it ends in (stages "cg<ID>.total"), 0 stops
+	 * (the default: it costs a cgroup lookup and a second histogram an
+	 * object).  A pipeline without them (all but func and storage, or
+	 * any when loaded with cgroup_slots=0): EOPNOTSUPP.
+	 * GET_PIPELINES' STACKLAT_PIPE_A_CGTOTALS says which it is.
+	 */
+	STACKLAT_A_CGTOTALS,
 	__STACKLAT_A_LAST
 };
 #define STACKLAT_A_MAX (__STACKLAT_A_LAST - 1)
@@ -453,6 +462,7 @@ enum stacklat_pipe_attr {
 	STACKLAT_PIPE_A_SAMPLE_FOLLOWED, /* u64, of which followed */
 	STACKLAT_PIPE_A_SAMPLE_AUTO,	/* u32, auto's budget (objects/s a CPU); 0: fixed */
 	STACKLAT_PIPE_A_SAMPLE_PEAK,	/* u64, auto: the busiest CPU's objects/s, last look */
+	STACKLAT_PIPE_A_CGTOTALS,	/* u8, per-cgroup totals kept; only if it can */
 	__STACKLAT_PIPE_A_LAST
 };
 #define STACKLAT_PIPE_A_MAX (__STACKLAT_PIPE_A_LAST - 1)

@@ -11,6 +11,9 @@
  * before the stages are read (debugfs, netlink) and at each age sweep.
  * The slots' histograms follow the pipeline's own (p->max_stages grows by
  * SL_DIM_SLOTS + 1 at setup), so reset, memory and freeing need nothing.
+ * They are kept only while asked for (control "cgtotals PIPELINE on",
+ * SET_PIPELINE's STACKLAT_A_CGTOTALS): off, the end of an object costs
+ * no cgroup lookup and no second histogram.
  */
 #include <linux/cgroup.h>
 #include <linux/err.h>
@@ -19,6 +22,7 @@
 #include <linux/string.h>
 
 #include "cgdim.h"
+#include "fmt.h"
 
 unsigned int sl_cgdim_slots = SL_DIM_SLOTS;
 
@@ -102,8 +106,42 @@ int sl_cgdim_init(struct sl_pipeline *p)
 	return 0;
 }
 
+/* cgtotals PIPELINE on|off: can @p keep them?  (sl_lock held) */
+int sl_cgdim_check(const struct sl_pipeline *p,
+		   struct netlink_ext_ack *extack)
+{
+	if (p->priv.cg)
+		return 0;
+	sl_compat_err_msg_name(extack, NULL, "no cgroup totals in pipeline",
+			       p->name);
+	if (p->cgroup_totals)
+		sl_err("cgtotals %s: no slots (the module was loaded with cgroup_slots=0)\n",
+		       p->name);
+	else
+		sl_err("cgtotals %s: %s keeps no per-cgroup totals (func and storage do)\n",
+		       p->name, p->name);
+	return -EOPNOTSUPP;
+}
+
+/*
+ * sl_lock held.  On: the next object ends into its cgroup's slot; off:
+ * a handler that read the slots before may still record one object.
+ */
+int sl_cgdim_set(struct sl_pipeline *p, bool on,
+		 struct netlink_ext_ack *extack)
+{
+	int ret = sl_cgdim_check(p, extack);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(p->priv.cg_live, on ? p->priv.cg : NULL);
+	return 0;
+}
+
+/* After the pipeline's last handler has run (teardown). */
 void sl_cgdim_free(struct sl_pipeline *p)
 {
+	p->priv.cg_live = NULL;
 	kfree(p->priv.cg);
 	p->priv.cg = NULL;
 }

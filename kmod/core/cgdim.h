@@ -4,7 +4,9 @@
  * the total of every object it ends also kept per cgroup v2 of the task
  * it ends in, in bounded slots (a breakdown dimension, dim.h) named
  * "cg<ID>.total", "cg-other.total" beyond them.  The engine keeps them:
- * the pipeline only opts in.
+ * the pipeline only opts in, and the operator turns them on
+ * (sl_cgdim_set(): off at load, they cost a cgroup lookup and a second
+ * histogram at the end of every object).
  */
 #ifndef _STACKLAT_CGDIM_H
 #define _STACKLAT_CGDIM_H
@@ -23,6 +25,10 @@ extern unsigned int sl_cgdim_slots;	/* main.c's cgroup_slots= */
 int sl_cgdim_init(struct sl_pipeline *p);
 void sl_cgdim_free(struct sl_pipeline *p);
 void sl_cgdim_sweep(struct sl_pipeline *p);
+int sl_cgdim_check(const struct sl_pipeline *p,
+		   struct netlink_ext_ack *extack);
+int sl_cgdim_set(struct sl_pipeline *p, bool on,
+		 struct netlink_ext_ack *extack);
 bool sl_cgdim_recycles(void);
 unsigned int sl_stage_end(const struct sl_pipeline *p);
 const struct sl_stage *sl_stage_at(const struct sl_pipeline *p,

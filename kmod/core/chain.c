@@ -64,7 +64,7 @@ void sl_chain_record(struct sl_pipeline *p, const struct sl_flight_ent *e)
 		if (a && b)
 			sl_record(p, r->stage, (s64)(b - a));
 	}
-	if (p->priv.cg) {
+	if (READ_ONCE(p->priv.cg_live)) {
 		u64 last = e->born;
 		unsigned int i;
 

@@ -125,7 +125,9 @@ static int sl_status_show(struct seq_file *m, void *v)
 		if (p->priv.keyed)
 			sl_keyed_status(m, p->priv.keyed);
 		if (p->priv.cg)
-			seq_printf(m, "  cgroup totals: %u slots, %s\n",
+			seq_printf(m, "  cgroup totals: %s, %u slots, %s\n",
+				   READ_ONCE(p->priv.cg_live) ? "on" :
+				   "off (control: cgtotals PIPELINE on)",
 				   min_t(unsigned int, sl_cgdim_slots, SL_DIM_SLOTS),
 				   sl_cgdim_recycles() ?
 				   "a removed cgroup's released when read" :
@@ -653,6 +655,22 @@ static int sl_control_line(char *line, struct netlink_ext_ack *extack,
 			return sl_sample_check(p, n, budget, extack);
 		return sl_pipeline_set_sample(p, n, budget, extack);
 	}
+	/* "cgtotals PIPELINE on|off": per-cgroup totals (cgdim.h) */
+	if (!strcmp(cmd, "cgtotals")) {
+		arg = rest ? strsep(&rest, " \t") : NULL;
+		p = sl_ctl_pipe(arg, extack);
+		if (!p)
+			return -EINVAL;
+		rest = rest ? strim(rest) : NULL;
+		if (!rest || (strcmp(rest, "on") && strcmp(rest, "off"))) {
+			sl_err("control: cgtotals %s: '%*pE' is not on or off\n",
+			       p->name, sl_uq(rest ?: ""), rest ?: "");
+			return -EINVAL;
+		}
+		if (!apply)
+			return sl_cgdim_check(p, extack);
+		return sl_cgdim_set(p, rest[1] == 'n', extack);
+	}
 	sl_err("control: unknown command '%*pE'\n", sl_uq(cmd), cmd);
 	return -EINVAL;
 }
@@ -726,6 +744,7 @@ static int sl_control_show(struct seq_file *m, void *v)
 		 "threshold PIPELINE NS   (slow events above NS ns, 0..3600000000000; 0: off)\n"
 		 "sample PIPELINE N       (follow one object in N, 1..65536; 1: every one)\n"
 		 "sample PIPELINE auto OBJECTS (N each second from the busiest CPU's objects)\n"
+		 "cgtotals PIPELINE on|off (totals per cgroup: func, storage)\n"
 		 "# a comment\n");
 	return 0;
 }

@@ -279,6 +279,9 @@ static int sl_nl_put_pipe(struct sk_buff *skb, struct sl_pipeline *p)
 		return -EMSGSIZE;
 	if (p->sampling && sl_nl_put_sample(skb, p))
 		return -EMSGSIZE;
+	if (p->priv.cg &&
+	    nla_put_u8(skb, STACKLAT_PIPE_A_CGTOTALS, !!READ_ONCE(p->priv.cg_live)))
+		return -EMSGSIZE;
 	list = nla_nest_start(skb, STACKLAT_PIPE_A_STAGES);
 	if (!list)
 		return -EMSGSIZE;
@@ -461,6 +464,7 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *stacks = info->attrs[STACKLAT_A_STACKS];
 	struct nlattr *sample = info->attrs[STACKLAT_A_SAMPLE];
 	struct nlattr *sauto = info->attrs[STACKLAT_A_SAMPLE_AUTO];
+	struct nlattr *cgt = info->attrs[STACKLAT_A_CGTOTALS];
 	u32 sn = sample ? nla_get_u32(sample) : 0;
 	u32 sbudget = sauto ? nla_get_u32(sauto) : 0;
 	struct sl_pipeline *p;
@@ -475,7 +479,8 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOENT;
 		goto out;
 	}
-	if (!enable && !filter && !thresh && !stacks && !sample && !sauto) {
+	if (!enable && !filter && !thresh && !stacks && !sample && !sauto &&
+	    !cgt) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set");
 		ret = -EINVAL;
 		goto out;
@@ -495,15 +500,20 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		ret = -EINVAL;
 		goto out;
 	}
+	if (sauto && !sbudget) {
+		NL_SET_ERR_MSG(info->extack, "sample auto: OBJECTS is 1..100000000");
+		ret = -ERANGE;
+		goto out;
+	}
 	if (sample || sauto) {
 		ret = sl_sample_check(p, sn, sbudget, info->extack);
 		if (ret)
 			goto out;
-		if (sauto && !sbudget) {
-			NL_SET_ERR_MSG(info->extack, "sample auto: OBJECTS is 1..100000000");
-			ret = -ERANGE;
+	}
+	if (cgt) {
+		ret = sl_cgdim_check(p, info->extack);
+		if (ret)
 			goto out;
-		}
 	}
 	/* checked before it is set, and the first change */
 	if (thresh) {
@@ -526,6 +536,9 @@ static int sl_nl_set_pipeline(struct sk_buff *skb, struct genl_info *info)
 		if (ret)
 			goto out;
 	}
+	/* checked above: cannot fail */
+	if (cgt)
+		sl_cgdim_set(p, nla_get_u8(cgt), info->extack);
 	if (enable) {
 		ret = sl_pipeline_enable(p, nla_get_u8(enable));
 		if (ret)

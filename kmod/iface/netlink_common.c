@@ -44,6 +44,7 @@ const struct nla_policy sl_nl_policy[STACKLAT_A_MAX + 1] = {
 				     .len = STACKLAT_SYM_MAX - 1 },
 	[STACKLAT_A_THRESHOLD_NS] = { .type = NLA_U64 },
 	[STACKLAT_A_STACKS] = NLA_POLICY_MAX(NLA_U8, 1),
+	[STACKLAT_A_CGTOTALS] = NLA_POLICY_MAX(NLA_U8, 1),
 	[STACKLAT_A_SAMPLE] = { .type = NLA_U32 },
 	[STACKLAT_A_SAMPLE_AUTO] = { .type = NLA_U32 },
 	[STACKLAT_A_EVENT_COMPACT] = { .type = NLA_FLAG },

@@ -33,7 +33,7 @@ _stacklat()
 	[[ -z $line || $line =~ [[:space:]]$ ]] && words+=("")
 	cword=$((${#words[@]} - 1))
 	cur=${words[cword]}
-	local cmds="status show hist top events metrics inflight enable disable reset filter func span stacks help"
+	local cmds="status show hist top events metrics inflight enable disable reset filter sample cgtotals func span stacks help"
 	local keys="tgid= tid= lport= rport= proto= ifindex= iface= dev= op= fs="
 
 	if ((cword == 1)); then
@@ -139,6 +139,20 @@ _stacklat()
 			mapfile -t COMPREPLY < <(compgen -W "thread arg0 arg1 arg2 arg3" -- "$cur")
 		elif [[ ${words[2]} == add ]] && ((nargs == 2 || nargs == 3)) && [[ -r /proc/kallsyms && ${#cur} -ge 3 ]]; then
 			mapfile -t COMPREPLY < <(awk -v p="$cur" '$2 ~ /^[tT]$/ && index($3, p) == 1 { print $3 }' /proc/kallsyms 2>/dev/null | head -n 200)
+		fi
+		;;
+	sample)
+		if ((nargs == 0)); then
+			mapfile -t COMPREPLY < <(compgen -W "func net_rx" -- "$cur")
+		elif ((nargs == 1)); then
+			mapfile -t COMPREPLY < <(compgen -W "auto 1 4 16 64" -- "$cur")
+		fi
+		;;
+	cgtotals)
+		if ((nargs == 0)); then
+			mapfile -t COMPREPLY < <(compgen -W "func storage" -- "$cur")
+		elif ((nargs == 1)); then
+			mapfile -t COMPREPLY < <(compgen -W "on off" -- "$cur")
 		fi
 		;;
 	stacks)

@@ -18,6 +18,7 @@ mountpoint -q "$SL_MNT" || fail "scratch disk not mounted at $SL_MNT"
 N=40
 sl_load
 echo "enable storage" > "$SL_DBG/control"
+echo "cgtotals storage on" > "$SL_DBG/control"
 echo "enable block" > "$SL_DBG/control"
 for h in sys_read sys_write sys_openat sys_fsync vfs_read vfs_write vfs_open vfs_fsync_range ext4_read ext4_write ext4_open ext4_fsync; do
 	grep -q "hook $h  *armed" "$SL_DBG/status" || fail "hook $h not armed: $(grep "hook $h " "$SL_DBG/status")"

@@ -22,8 +22,11 @@
 #    20 calls in sla and 30 in slb give exactly 20 sl-spin lines with
 #    cgroup=/sla and 30 with cgroup=/slb (the tool's text; -j: the path
 #    and the id; debugfs: the id);
-#  - per-cgroup totals (cgroup_slots=3: the test's own cgroup, sla,
-#    slb): "cg<ID>.total" rows of func count exactly A and B (the tool's
+#  - per-cgroup totals, off at load (no cg rows after A + B calls; status
+#    and -j say off; net_rx, which keeps none, and a word other than
+#    on/off are refused), then on (cgtotals func on; cgroup_slots=3: the
+#    test's own cgroup, sla, slb): "cg<ID>.total" rows of func count
+#    exactly A and B (the tool's
 #    table: "cg:/sla.total"); rmdir slb
 #    frees its slot (its row goes), a third cgroup slc takes it (C
 #    calls), a fourth sld finds no slot: "cg-other.total" counts its D;
@@ -107,9 +110,26 @@ ev=$(timeout 1 cat "$SL_DBG/events" | grep -c " sl-spin .* cgroup=$ida\( \|$\)" 
 assert_eq "debugfs event lines of sla (the id)" 5 "$ev"
 ctl "threshold func 0"
 
-# ---- per-cgroup totals: three slots (ours, sla's, slb's), then "other"
-"$SPIN" -n 10 -t 0 > /dev/null	# our cgroup's slot, whether sh took it or not
+# ---- per-cgroup totals: off at load, then three slots (ours, sla's,
+# slb's), then "other"
 cgrow() { awk -v s="$1" '$1 == s { print $2 }' "$SL_DBG/func"; }
+cgjs() { "$SL_TOOL" status -j | jq -r '.pipelines[] | select(.pipeline == "func") | .cgroup_totals'; }
+both
+assert_eq "cg rows while off" 0 "$(awk '$1 ~ /^cg[0-9-]/ && $2 > 0' "$SL_DBG/func" | wc -l)"
+grep -A12 "^pipeline func:" "$SL_DBG/status" | grep -q "cgroup totals: off (control: cgtotals PIPELINE on), 3 slots" ||
+	fail "status: cgroup totals not said off"
+assert_eq "status -j cgroup_totals (off)" false "$(cgjs)"
+out=$("$SL_TOOL" cgtotals net_rx on 2>&1) && fail "the tool took cgtotals net_rx on"
+grep -q "no cgroup totals" <<<"$out" || fail "cgtotals net_rx on: '$out'"
+for bad in "cgtotals net_rx on" "cgtotals func yes" "cgtotals func"; do
+	if echo "$bad" > "$SL_DBG/control" 2> /dev/null; then
+		fail "control took '$bad'"
+	fi
+done
+assert_eq "status -j cgroup_totals after refused ones" false "$(cgjs)"
+"$SL_TOOL" cgtotals func on || fail "stacklat cgtotals func on"
+assert_eq "status -j cgroup_totals (on)" true "$(cgjs)"
+"$SPIN" -n 10 -t 0 > /dev/null	# our cgroup's slot, whether sh took it or not
 both
 assert_eq "cg$ida.total" $A "$(cgrow cg$ida.total)"
 assert_eq "cg$idb.total" $B "$(cgrow cg$idb.total)"
@@ -117,13 +137,13 @@ assert_eq "cg$idb.total" $B "$(cgrow cg$idb.total)"
 assert_eq "stacklat show: cg:/sla.total" $A "$("$SL_TOOL" show func | awk '$1 == "cg:/sla.total" { print $2 }')"
 mkdir $CG/slc $CG/sld
 idc=$(stat -c %i $CG/slc)
-if grep -A12 "^pipeline func:" "$SL_DBG/status" | grep -q "cgroup totals: 3 slots, not recycled"; then
+if grep -A12 "^pipeline func:" "$SL_DBG/status" | grep -q "cgroup totals: on, 3 slots, not recycled"; then
 	# 5.10: no cgroup_get_from_id(), said; slb keeps its slot
 	recycled="not recycled (said in status)"
 	spin_in slc 1500
 	assert_eq "cg-other.total (slc: no slot left)" 1500 "$(cgrow cg-other.total)"
 else
-	grep -A12 "^pipeline func:" "$SL_DBG/status" | grep -q "cgroup totals: 3 slots, a removed" ||
+	grep -A12 "^pipeline func:" "$SL_DBG/status" | grep -q "cgroup totals: on, 3 slots, a removed" ||
 		fail "status: no cgroup totals line"
 	recycled="a removed cgroup's slot taken by the next (1500), other 700"
 	rmdir $CG/slb || fail "rmdir slb"
@@ -138,6 +158,11 @@ else
 	mkdir $CG/slb
 	idb=$(stat -c %i $CG/slb)
 fi
+# off again: the next calls are in no cgroup's row
+ctl "cgtotals func off"
+both
+assert_eq "cg rows once off again" 0 "$(awk '$1 ~ /^cg[0-9-]/ && $2 > 0' "$SL_DBG/func" | wc -l)"
+assert_eq "sla's calls once off again (cg$ida.total)" 0 "$(cgrow cg$ida.total)"
 rmdir $CG/slc $CG/sld
 ctl "disable func"
 
@@ -179,4 +204,4 @@ assert_eq "calls counted for the removed cgroup's id" 0 "$(count)"
 ctl "disable func"
 sl_unload
 trap - EXIT
-pass "cgroup=: events 20/30/7/5 lines with their cgroup (text, -j, debugfs); per-cgroup totals $A and $B, $recycled; func $A of $A + $B (tool, /sla), $B (control, id), $A (control, path); net_rx 120 of 200 (sla's reads), net_tx 80 (slb's sends); bad paths and ids refused, nothing changed; a removed cgroup's id keeps nothing"
+pass "cgroup=: events 20/30/7/5 lines with their cgroup (text, -j, debugfs); per-cgroup totals off at load (0 rows), on: $A and $B, $recycled; func $A of $A + $B (tool, /sla), $B (control, id), $A (control, path); net_rx 120 of 200 (sla's reads), net_tx 80 (slb's sends); bad paths and ids refused, nothing changed; a removed cgroup's id keeps nothing"
