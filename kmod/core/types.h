@@ -374,8 +374,8 @@ struct sl_pipe_priv {
 	struct sl_keyed *keyed;		/* sl_pipeline_keyed_enable()'s */
 	struct sl_stacks *stacks;	/* sl_pipeline_stacks_enable()'s */
 	struct sl_cgdim *cg;		/* cgroup_totals' slots (cgdim.h) */
-	struct sl_cgdim *cg_live;	/* @cg while they are kept, else NULL:
-					 * READ_ONCE in handlers */
+	/* @cg while the totals are kept, else NULL: READ_ONCE in handlers */
+	struct sl_cgdim *cg_live;
 	bool stacks_on;			/* stack_points asked for: READ_ONCE */
 	/*
 	 * The ftrace backends' address map: fips[i] is hooks[i]'s function
