@@ -140,95 +140,131 @@ const char *cgroup2_mount(char *buf, size_t len)
 	return found;
 }
 
-/* ---- a cgroup v2 id's path: the directories under the mount, cached ---- */
+/* ---- a cgroup v2 id's path: the directories under the mount ---- */
 
-struct cg_ent {
-	uint64_t id;
-	char *path;
-};
-
-static struct {
-	struct cg_ent *e;
-	size_t n, cap;
-	uint64_t scanned_ns;	/* CLOCK_MONOTONIC of the last walk, 0: never */
-} cg_cache;
-
-static void cg_add(uint64_t id, const char *rel)
+static int cg_name_add(struct cg_names *n, uint64_t id, const char *path)
 {
-	if (cg_cache.n == cg_cache.cap) {
-		size_t cap = cg_cache.cap ? 2 * cg_cache.cap : 64;
-		struct cg_ent *e = realloc(cg_cache.e, cap * sizeof(*e));
+	if (n->n == n->cap) {
+		size_t cap = n->cap ? 2 * n->cap : 64;
+		struct cg_name *e = realloc(n->e, cap * sizeof(*e));
 
 		if (!e)
-			return;
-		cg_cache.e = e;
-		cg_cache.cap = cap;
+			return -1;
+		n->e = e;
+		n->cap = cap;
 	}
-	cg_cache.e[cg_cache.n].path = strdup(rel[0] ? rel : "/");
-	if (cg_cache.e[cg_cache.n].path)
-		cg_cache.e[cg_cache.n++].id = id;
+	n->e[n->n].id = id;
+	n->e[n->n].path = strdup(path);
+	if (!n->e[n->n].path)
+		return -1;
+	n->n++;
+	return 0;
 }
 
-/* Walk @abs (@rel under the mount), depth first, its directories only. */
-static void cg_walk(const char *abs, const char *rel, unsigned int depth)
+/* @dir's subdirectories, @rel its path under the mount ("" for the root) */
+static int cg_walk(struct cg_names *n, const char *dir, const char *rel,
+		   unsigned int depth)
 {
-	char a[4096], r[4096];
-	struct dirent *d;
+	char sub[4096], srel[4096];
+	struct dirent *e;
 	struct stat st;
-	DIR *dir;
+	int ret = 0;
+	DIR *d;
 
-	if (stat(abs, &st) || !S_ISDIR(st.st_mode))
-		return;
-	cg_add((uint64_t)st.st_ino, rel);
-	if (depth > 64 || !(dir = opendir(abs)))
-		return;
-	while ((d = readdir(dir))) {
-		if (d->d_type != DT_DIR || !strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+	d = opendir(dir);
+	if (!d)
+		return 0;	/* gone while we walked: as if removed */
+	while (!ret && (e = readdir(d))) {
+		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
 			continue;
-		if ((size_t)snprintf(a, sizeof(a), "%s/%s", abs, d->d_name) >= sizeof(a) ||
-		    (size_t)snprintf(r, sizeof(r), "%s/%s", rel, d->d_name) >= sizeof(r))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		cg_walk(a, r, depth + 1);
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >= sizeof(sub) ||
+		    (size_t)snprintf(srel, sizeof(srel), "%s/%s", rel, e->d_name) >= sizeof(srel))
+			continue;
+		if (stat(sub, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		ret = cg_name_add(n, (uint64_t)st.st_ino, srel);
+		if (!ret && depth < 64)
+			ret = cg_walk(n, sub, srel, depth + 1);
 	}
-	closedir(dir);
+	closedir(d);
+	return ret;
 }
 
-static const char *cg_find(uint64_t id)
+static int cg_name_cmp(const void *x, const void *y)
+{
+	const struct cg_name *a = x, *b = y;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static void cg_names_clear(struct cg_names *n)
 {
 	size_t i;
 
-	for (i = 0; i < cg_cache.n; i++)
-		if (cg_cache.e[i].id == id)
-			return cg_cache.e[i].path;
-	return NULL;
+	for (i = 0; i < n->n; i++)
+		free(n->e[i].path);
+	n->n = 0;
+}
+
+int cg_names_load(struct cg_names *n)
+{
+	struct stat st;
+	int ret;
+
+	cg_names_clear(n);
+	n->loaded = true;
+	ret = stat(n->root, &st) || cg_name_add(n, (uint64_t)st.st_ino, "/") ||
+	      cg_walk(n, n->root, "", 0) ? -1 : 0;
+	/* what was found, in order, even when the walk stopped */
+	if (n->n)
+		qsort(n->e, n->n, sizeof(*n->e), cg_name_cmp);
+	return ret;
+}
+
+void cg_names_free(struct cg_names *n)
+{
+	cg_names_clear(n);
+	free(n->e);
+	n->e = NULL;
+	n->cap = 0;
+	n->loaded = false;
+}
+
+/* The path of cgroup @id, or NULL when the walk does not have it. */
+const char *cg_names_find(const struct cg_names *n, uint64_t id)
+{
+	struct cg_name k = { .id = id }, *e;
+
+	e = n->n ? bsearch(&k, n->e, n->n, sizeof(*n->e), cg_name_cmp) : NULL;
+	return e ? e->path : NULL;
 }
 
 const char *cgroup_path_of(uint64_t id, char *buf, size_t len)
 {
-	char mnt[256];
+	static struct cg_names cache;
+	static uint64_t scanned_ns;	/* CLOCK_MONOTONIC of the last walk */
 	struct timespec ts;
 	const char *p;
 	uint64_t now;
-	size_t i;
 
 	if (!id)
 		return "-";
-	p = cg_find(id);
+	p = cg_names_find(&cache, id);
 	if (p)
 		return p;
 	/* a miss walks the hierarchy again, at most every 100 ms */
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-	if (!cg_cache.scanned_ns || now - cg_cache.scanned_ns >= 100000000ULL) {
-		for (i = 0; i < cg_cache.n; i++)
-			free(cg_cache.e[i].path);
-		cg_cache.n = 0;
-		cg_cache.scanned_ns = now;
-		if (cgroup2_mount(mnt, sizeof(mnt)))
-			cg_walk(mnt, "", 0);
-		p = cg_find(id);
-		if (p)
-			return p;
+	if (!scanned_ns || now - scanned_ns >= 100000000ULL) {
+		scanned_ns = now;
+		if (cache.root[0] || cgroup2_mount(cache.root, sizeof(cache.root))) {
+			cg_names_load(&cache);
+			p = cg_names_find(&cache, id);
+			if (p)
+				return p;
+		}
 	}
 	snprintf(buf, len, "%llu", (unsigned long long)id);
 	return buf;

@@ -29,6 +29,29 @@ int parse_filter(int argc, char **argv, struct filter_spec *f, char *err,
 		 size_t errlen);
 
 /*
+ * The cgroup v2 hierarchy mounted at @root, walked: its directories' inode
+ * numbers (cgroup ids) and paths under the mount ("/", "/a/b").
+ */
+struct cg_name {
+	uint64_t id;
+	char *path;
+};
+
+struct cg_names {
+	char root[256];			/* the cgroup2 mount; set by the caller */
+	struct cg_name *e;		/* by id */
+	size_t n, cap;
+	bool loaded;			/* walked at least once */
+	bool rewalked;			/* walked again in this sample */
+};
+
+/* (Re)walk @n->root; 0, or -1 (out of memory, @n->root gone). */
+int cg_names_load(struct cg_names *n);
+void cg_names_free(struct cg_names *n);
+/* The path of cgroup @id, or NULL when the walk does not have it. */
+const char *cg_names_find(const struct cg_names *n, uint64_t id);
+
+/*
  * The path of cgroup v2 id @id under the cgroup2 mount ("/" its root,
  * "/a/b"), from a walk of the mount cached until an id misses; "-" for 0;
  * the id in @buf when no directory has it (removed, or another mount

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "model.h"
+#include "parse.h"		/* struct cg_names */
 
 /*
  * TOP_SORT_TIME is sched's "total"; MAX and P99 are sched's only; from
@@ -565,27 +566,6 @@ void nt_json(struct json_object *env, const struct nt_table *t,
 	     const struct top_args *a);
 
 /* ---- --by cgroup (top_cgroup.c) ---------------------------------------- */
-
-/*
- * The cgroup v2 hierarchy mounted at @root, walked: its directories' inode
- * numbers (cgroup ids) and paths under the mount ("/", "/a/b").
- */
-struct cg_name {
-	uint64_t id;
-	char *path;
-};
-
-struct cg_names {
-	char root[256];			/* the cgroup2 mount; set by the caller */
-	struct cg_name *e;		/* by id */
-	size_t n, cap;
-	bool loaded;			/* walked at least once */
-	bool rewalked;			/* walked again in this sample */
-};
-
-/* (Re)walk @n->root; 0, or -1 (out of memory, @n->root gone). */
-int cg_names_load(struct cg_names *n);
-void cg_names_free(struct cg_names *n);
 
 #define CG_VALS	8			/* counters a view folds */
 

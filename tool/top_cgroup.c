@@ -11,116 +11,13 @@
  * how to read them from its row (struct cg_view).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "format.h"
 #include "parse.h"
 #include "top.h"
-
-/* ---- names ---------------------------------------------------------------- */
-
-static int cg_name_add(struct cg_names *n, uint64_t id, const char *path)
-{
-	if (n->n == n->cap) {
-		size_t cap = n->cap ? 2 * n->cap : 64;
-		struct cg_name *e = realloc(n->e, cap * sizeof(*e));
-
-		if (!e)
-			return -1;
-		n->e = e;
-		n->cap = cap;
-	}
-	n->e[n->n].id = id;
-	n->e[n->n].path = strdup(path);
-	if (!n->e[n->n].path)
-		return -1;
-	n->n++;
-	return 0;
-}
-
-/* @dir's subdirectories, @rel its path under the mount ("" for the root) */
-static int cg_walk(struct cg_names *n, const char *dir, const char *rel,
-		   unsigned int depth)
-{
-	char sub[4096], srel[4096];
-	struct dirent *e;
-	struct stat st;
-	int ret = 0;
-	DIR *d;
-
-	d = opendir(dir);
-	if (!d)
-		return 0;	/* gone while we walked: as if removed */
-	while (!ret && (e = readdir(d))) {
-		if (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN)
-			continue;
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >= sizeof(sub) ||
-		    (size_t)snprintf(srel, sizeof(srel), "%s/%s", rel, e->d_name) >= sizeof(srel))
-			continue;
-		if (stat(sub, &st) || !S_ISDIR(st.st_mode))
-			continue;
-		ret = cg_name_add(n, (uint64_t)st.st_ino, srel);
-		if (!ret && depth < 64)
-			ret = cg_walk(n, sub, srel, depth + 1);
-	}
-	closedir(d);
-	return ret;
-}
-
-static int cg_name_cmp(const void *x, const void *y)
-{
-	const struct cg_name *a = x, *b = y;
-
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static void cg_names_clear(struct cg_names *n)
-{
-	size_t i;
-
-	for (i = 0; i < n->n; i++)
-		free(n->e[i].path);
-	n->n = 0;
-}
-
-int cg_names_load(struct cg_names *n)
-{
-	struct stat st;
-	int ret;
-
-	cg_names_clear(n);
-	n->loaded = true;
-	ret = stat(n->root, &st) || cg_name_add(n, (uint64_t)st.st_ino, "/") ||
-	      cg_walk(n, n->root, "", 0) ? -1 : 0;
-	/* what was found, in order, even when the walk stopped */
-	if (n->n)
-		qsort(n->e, n->n, sizeof(*n->e), cg_name_cmp);
-	return ret;
-}
-
-void cg_names_free(struct cg_names *n)
-{
-	cg_names_clear(n);
-	free(n->e);
-	n->e = NULL;
-	n->cap = 0;
-	n->loaded = false;
-}
-
-/* The path of cgroup @id, or NULL when the walk does not have it. */
-static const char *cg_names_find(const struct cg_names *n, uint64_t id)
-{
-	struct cg_name k = { .id = id }, *e;
-
-	e = n->n ? bsearch(&k, n->e, n->n, sizeof(*n->e), cg_name_cmp) : NULL;
-	return e ? e->path : NULL;
-}
 
 /* ---- the fold --------------------------------------------------------------- */
 

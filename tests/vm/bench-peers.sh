@@ -38,6 +38,11 @@
 . "$SL_REPO/tests/vm/bench-ftrace.sh"
 
 PEER_CASES=(none stacklat bt_default bt_tuned ftrace bt_attach)
+# W_SAMPLE=PIPELINE (a workload whose pipeline samples): also stacklat at
+# "sample PIPELINE 16" (issue 31's second target: <= 0.1 of every peer)
+peer_cases() {
+	[ -z "${W_SAMPLE:-}" ] || PEER_CASES+=(stacklat_s16)
+}
 # shellcheck disable=SC2034 # used by the workload files
 PB_DIR=$SL_REPO/tests/vm/bench
 
@@ -75,6 +80,7 @@ case_stacklat() {
 	sl_load
 	peer_start
 	w_sl_arm "$GPID"
+	[ -z "${1:-}" ] || echo "sample $W_SAMPLE $1" > "$SL_DBG/control"
 	peer_go
 	SAMPLES=
 	for s in $W_STAGES; do
@@ -86,6 +92,10 @@ case_stacklat() {
 		END { print m + 0 }' "$SL_DBG/status")
 	sl_unload
 }
+
+# one object in 16 followed: its stages get W_EXPECT / 16 (each CPU
+# follows its first and every 16th after: a run on one CPU, ceil)
+case_stacklat_s16() { case_stacklat 16; }
 
 # bpftrace -c starts the loop once every probe is attached (and cpid is its
 # pid); the loop times itself, so bpftrace's start (seconds under
@@ -142,7 +152,9 @@ median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int(
 # each must agree with W_OPS, so the table shows the last round's and the
 # log shows all.
 peer_bench() {
-	local name=$1 rounds=${BENCH_ROUNDS:-5} r i c n=${#PEER_CASES[@]}
+	local name=$1 rounds=${BENCH_ROUNDS:-5} r i c n
+	peer_cases
+	n=${#PEER_CASES[@]}
 	declare -gA PB_NS=() PB_SAMPLES=() PB_SETUP=()
 	PB_MISSED=
 	for r in $(seq 1 "$rounds"); do
@@ -184,7 +196,7 @@ peer_report() {
 		s=$(echo "${PB_SAMPLES[$c]}" | tr ' ' '\n' | sed -n 's/.*=//p' | paste -sd/)
 		awk -v c="$c" -v m="${med[$c]}" -v z="$m0" -v sl="${med[stacklat]}" -v s="$s" 'BEGIN {
 			a = m - z; r = "-"
-			if (c != "none" && c != "stacklat" && a > 0)
+			if (c != "none" && c != "stacklat" && c != "stacklat_s16" && a > 0)
 				r = sprintf("%.2f", (sl - z) / a)
 			printf "%-11s %10.1f %10.1f %14s  %s\n", c, m, a, r, (c == "none" || c == "bt_attach" ? "-" : s)
 		}'
@@ -196,6 +208,14 @@ peer_report() {
 		f = d - z > 0 ? 100 * (a - z) / (d - z) : 0
 		printf "; the attachment is %.0f%% of bt_default'"'"'s added time\n", f
 	}'
+	[ -z "${med[stacklat_s16]:-}" ] ||
+		awk -v z="$m0" -v s="${med[stacklat_s16]}" -v d="${med[bt_default]}" -v t="${med[bt_tuned]}" -v f="${med[ftrace]}" 'BEGIN {
+			printf "stacklat at sample 16: added %.1f ns/op", s - z
+			if (d - z > 0) printf "; / bt_default %.2f", (s - z) / (d - z)
+			if (t - z > 0) printf ", / bt_tuned %.2f", (s - z) / (t - z)
+			if (f - z > 0) printf ", / ftrace %.2f", (s - z) / (f - z)
+			printf "\n"
+		}'
 	echo "stacklat: probe hits the kernel missed, per round: $PB_MISSED"
 	for c in bt_default bt_tuned bt_attach; do
 		[ -z "${PB_SETUP[$c]:-}" ] || echo "$c: bpftrace start+exit outside the loop, s per run: ${PB_SETUP[$c]}"

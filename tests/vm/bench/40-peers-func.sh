@@ -15,6 +15,7 @@ W_RUN=("$SL_REPO/tests/vm/helpers/sl-spin" -n "$N" -t 0)
 W_OPS=$N
 W_EXPECT=$N
 W_STAGES="func"
+W_SAMPLE=func
 W_FT_STAGES="func"
 W_BT_DEFAULT=$PB_DIR/func-default.bt
 W_BT_TUNED=$PB_DIR/func-tuned.bt
