@@ -44,6 +44,7 @@
 #include "events.h"
 #include "dim.h"
 #include "keyed.h"
+#include "sample.h"
 #include "stack.h"
 #include "pipeline.h"
 #include "clock.h"

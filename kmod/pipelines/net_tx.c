@@ -305,6 +305,9 @@ static void sl_tx_ip(struct sl_ev *ev, struct sock *sk, struct sk_buff *skb,
 			return;
 		}
 	}
+	/* the packet's chain starts here: sample it (one in N) */
+	if (!sl_sample_take(p))
+		return;
 	e = sl_chain_start(p, (unsigned long)skb, TX_IP, sl_ev_now(ev));
 	if (!e)
 		return;
@@ -591,5 +594,11 @@ SL_PIPELINE(net_tx) = {
 	.on_record = sl_tx_on_record,
 	.on_drop = sl_tx_on_drop,
 	.ev_obj = sl_tx_ev_obj,
+	/*
+	 * a packet, at IP output (sl_tx_ip(): where its skb's chain starts;
+	 * the application's and TCP's times before it are kept for every
+	 * send, and only a followed skb takes them on)
+	 */
+	.sampling = true,
 };
 

@@ -14,6 +14,9 @@
 #    filtered on the server's port (its requests only): R seen at the
 #    first point, R/8 followed, R/8 samples in the total and in every
 #    stage (loopback's receive runs in the sender's softirq, on CPU 0);
+#    net_tx at sample 4 on the same rounds, filtered on the server's
+#    port (its responses): R seen at IP output, where a packet's chain
+#    starts, R/4 followed, R/4 in every UDP stage and the total;
 #  - sample 1 follows every object again (R of R), and the counts start
 #    over;
 #  - the automatic rate ("sample func auto 1000": a budget of 1,000
@@ -100,16 +103,24 @@ ctl disable func
 
 # ---- net_rx: a packet, at the first point armed
 ctl enable net_rx
+ctl enable net_tx
 port=5221
 ctl filter net_rx clear lport=$port
+ctl filter net_tx clear lport=$port
 ctl sample net_rx 8
+ctl sample net_tx 4
 run_pair - - udp 127.0.0.1 $port $R $SIZE rr
-cat "$SL_DBG/net_rx"
+cat "$SL_DBG/net_rx" "$SL_DBG/net_tx"
 grep '^  sample' "$SL_DBG/status"
 assert_eq "net_rx: datagrams seen at the first point" $R "$(sample net_rx sample_seen)"
 assert_eq "net_rx: followed" $((R / 8)) "$(sample net_rx sample_followed)"
 expect net_rx $((R / 8)) $RX_STAGES total
 sums_match net_rx $RX_STAGES
+assert_eq "net_tx: responses seen at IP output" $R "$(sample net_tx sample_seen)"
+assert_eq "net_tx: followed" $((R / 4)) "$(sample net_tx sample_followed)"
+expect net_tx $((R / 4)) $TX_UDP_STAGES total
+sums_match net_tx $TX_UDP_STAGES
+ctl disable net_tx
 # every object again: the counts start over, the stages count all
 ctl sample net_rx 1
 ctl reset net_rx
@@ -145,4 +156,4 @@ if "$SL_TOOL" sample block 4 2> /dev/null; then fail "stacklat sample block 4 ac
 assert_eq "net_rx's rate after refused changes" 8 "$(sample net_rx sample)"
 assert_eq "block: no sample key (it cannot sample)" none "$(sample block sample)"
 ctl disable net_rx
-pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; sample 1 follows all; bad input refused"
+pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; net_tx 1 in 4: $R seen, $((R / 4)) followed; sample 1 follows all; bad input refused"
