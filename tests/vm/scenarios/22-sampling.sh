@@ -16,7 +16,9 @@
 #    stage (loopback's receive runs in the sender's softirq, on CPU 0);
 #    net_tx at sample 4 on the same rounds, filtered on the server's
 #    port (its responses): R seen at IP output, where a packet's chain
-#    starts, R/4 followed, R/4 in every UDP stage and the total;
+#    starts, R/4 followed, R/4 in every UDP stage and the total; and
+#    on R TCP rounds, the responses' segments (R, and one more a
+#    retransmission) seen, a quarter followed in every TCP stage;
 #  - sample 1 follows every object again (R of R), and the counts start
 #    over;
 #  - the automatic rate ("sample func auto 1000": a budget of 1,000
@@ -120,6 +122,16 @@ assert_eq "net_tx: responses seen at IP output" $R "$(sample net_tx sample_seen)
 assert_eq "net_tx: followed" $((R / 4)) "$(sample net_tx sample_followed)"
 expect net_tx $((R / 4)) $TX_UDP_STAGES total
 sums_match net_tx $TX_UDP_STAGES
+# TCP: the same on R rounds of a loopback connection (the responses'
+# segments; a retransmitted one is one more at IP output)
+no_tlp -
+ctl reset net_tx
+ctl sample net_tx 4
+ctl filter net_tx clear lport=$((port + 100))
+run_pair - - tcp 127.0.0.1 $((port + 100)) $R $SIZE rr
+assert_eq "net_tx TCP: segments seen at IP output" $((R + SRV_RETRANS)) "$(sample net_tx sample_seen)"
+assert_eq "net_tx TCP: followed" $(((R + SRV_RETRANS + 3) / 4)) "$(sample net_tx sample_followed)"
+expect net_tx $(((R + SRV_RETRANS + 3) / 4)) $TX_TCP_STAGES total
 ctl disable net_tx
 # every object again: the counts start over, the stages count all
 ctl sample net_rx 1
