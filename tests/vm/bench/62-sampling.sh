@@ -4,9 +4,9 @@
 # "sample PIPELINE S", S = 1, 4, 16, 64, for the pipelines that sample:
 #  - func on __x64_sys_getppid, a getppid(2) loop (sl-spin, one thread):
 #    STACKLAT-BENCH func-sample-S;
-#  - net_rx, UDP request/response rounds of 64 bytes over loopback
-#    (sl-loop udp: two datagrams a round, each a net_rx chain at S = 1):
-#    STACKLAT-BENCH net-rx-sample-S.
+#  - net_rx and net_tx, UDP request/response rounds of 64 bytes over
+#    loopback (sl-loop udp: two datagrams a round, each a net_rx and a
+#    net_tx chain at S = 1), both at S: STACKLAT-BENCH net-sample-S.
 # A call or packet not followed still costs its hook hits (docs/overhead.md,
 # "Sampling"): the curve flattens at the attachment's cost.  See bench.sh
 # for the rounds (none, idle and armed alternate in one boot).
@@ -24,7 +24,9 @@ arm_func() {
 }
 arm_net() {
 	echo "sample net_rx $S" > "$SL_DBG/control"
+	echo "sample net_tx $S" > "$SL_DBG/control"
 	echo "enable net_rx" > "$SL_DBG/control"
+	echo "enable net_tx" > "$SL_DBG/control"
 }
 # what was followed, for the record: the status line (none at S = 1)
 seen() { grep -E '^  sample: 1 in' "$SL_DBG/status" || true; }
@@ -32,5 +34,5 @@ for S in 1 4 16 64; do
 	bench_compare "func-sample-$S" "${BENCH_ROUNDS:-5}" "$SL_REPO/tests/vm/helpers/sl-spin -n $N -t 1" arm_func seen
 done
 for S in 1 4 16 64; do
-	bench_compare "net-rx-sample-$S" "${BENCH_ROUNDS:-5}" "$SL_REPO/tests/vm/helpers/sl-loop udp $NN" arm_net seen
+	bench_compare "net-sample-$S" "${BENCH_ROUNDS:-5}" "$SL_REPO/tests/vm/helpers/sl-loop udp $NN" arm_net seen
 done
