@@ -610,7 +610,7 @@ nomem:
  * Does a live buffer want to grow (more than half used, or full, and not
  * at its bound)?  Its used and full are read racily: a hint.
  */
-static bool sl_keyed_crowded(struct sl_keyed *t)
+bool sl_keyed_crowded(struct sl_keyed *t)
 {
 	struct sl_keyed_buf *b;
 	unsigned int cpu, live;

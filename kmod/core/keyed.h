@@ -182,6 +182,8 @@ struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
 				 u64 linger_ns,
 				 const struct sl_keyed_ops *ops);
 void sl_keyed_destroy(struct sl_keyed *t);
+/* Process context: does a live CPU buffer want to grow (an early fold)? */
+bool sl_keyed_crowded(struct sl_keyed *t);
 /* Bytes of the CPU buffers of each CPU that has them, on average. */
 u64 sl_keyed_cpu_bytes(struct sl_keyed *t);
 
