@@ -349,8 +349,16 @@ static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side,
 			keys[slot] = 0;
 			memset(v, 0, t->nvals * sizeof(u64));
 		}
-		for (r = 0; r < b->nretired; r++)
-			t->dead[ndead++] = b->retired[r];
+		/*
+		 * room for one side's notes; a fold that drains both (buffers
+		 * grew) counts the rare excess lost
+		 */
+		for (r = 0; r < b->nretired; r++) {
+			if (ndead < t->ncpus * SL_KEYED_RETIRE)
+				t->dead[ndead++] = b->retired[r];
+			else
+				t->retire_lost++;
+		}
 		t->full += b->full;
 		t->busy += b->nbusy;
 		t->retire_lost += b->retire_lost;
@@ -486,7 +494,7 @@ void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st)
 	};
 	st->grows = t->grows;
 	st->bytes = sizeof(*t) + sl_kf_bytes(t) +
-		    (u64)t->ncpus * (2 * SL_KEYED_RETIRE * sizeof(u32) +
+		    (u64)t->ncpus * (SL_KEYED_RETIRE * sizeof(u32) +
 				     2 * sizeof(void *) + sizeof(u32));
 	/* what the live buffers lost since the last fold, too */
 	for (side = 0; side < 2; side++)
@@ -595,8 +603,7 @@ struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
 	t->rowof = kvcalloc(t->slots, sizeof(*t->rowof), GFP_KERNEL);
 	t->meta = kvcalloc(rows, sizeof(*t->meta), GFP_KERNEL);
 	t->vals = kvcalloc((size_t)rows * nvals, sizeof(u64), GFP_KERNEL);
-	/* a fold drains both sides when buffers grow */
-	t->dead = kvcalloc((size_t)t->ncpus * 2 * SL_KEYED_RETIRE,
+	t->dead = kvcalloc((size_t)t->ncpus * SL_KEYED_RETIRE,
 			   sizeof(*t->dead), GFP_KERNEL);
 	if (!t->keys || !t->rowof || !t->meta || !t->vals || !t->dead)
 		goto nomem;
