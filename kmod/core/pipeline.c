@@ -401,6 +401,7 @@ int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
 	if (!p->priv.keyed) {
 		p->priv.keyed = sl_keyed_create(nvals, sl_keyed_rows,
 					   min(sl_keyed_cpu_rows,
+					       p->keyed_cpu_start ?:
 					       SL_KEYED_CPU_START),
 					   sl_keyed_cpu_rows,
 					   sl_keyed_linger_ns, ops);
