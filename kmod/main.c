@@ -86,7 +86,7 @@ MODULE_PARM_DESC(keyed_rows,
 static struct sl_uint_param keyed_cpu_rows = { 512, 64, 1U << 14 };
 module_param_cb(keyed_cpu_rows, &sl_uint_ops, &keyed_cpu_rows, 0444);
 MODULE_PARM_DESC(keyed_cpu_rows,
-		 "rows each CPU counts in between folds (it has two such buffers), 64..16384 (default 512)");
+		 "rows each CPU counts in between folds, at most (it has two such buffers, from 64 rows, grown x4 when a fold finds one more than half used), 64..16384 (default 512)");
 
 static struct sl_uint_param keyed_linger_ms = { 5000, 0, 3600000 };
 module_param_cb(keyed_linger_ms, &sl_uint_ops, &keyed_linger_ms, 0444);

@@ -193,6 +193,8 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 		add_u64(l, "rows", k->rows);
 		add_u64(l, "max_rows", k->max_rows);
 		add_u64(l, "cpu_rows", k->cpu_rows);
+		add_u64(l, "cpu_rows_now", k->cpu_rows_now);
+		add_u64(l, "grows", k->grows);
 		add_u64(l, "cpus", k->cpus);
 		add_u64(l, "row_bytes", k->row_bytes);
 		add_u64(l, "row_bytes_cpu", k->row_bytes_cpu);

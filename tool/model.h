@@ -80,8 +80,9 @@ struct hook_info {
 /* A pipeline's keyed table (GET_PIPELINES' STACKLAT_PIPE_A_KEYED). */
 struct keyed_info {
 	uint32_t rows, max_rows, cpu_rows, cpus, row_bytes, row_bytes_cpu;
+	uint32_t cpu_rows_now;
 	uint64_t bytes, linger_ns, folds, full, busy, dropped, dropped_rows;
-	uint64_t aged, aged_rows, retire_lost;
+	uint64_t aged, aged_rows, retire_lost, grows;
 };
 
 struct pipe_info {

@@ -482,6 +482,8 @@ static void parse_keyed_stats(struct nlattr *nest, struct pipe_info *pi)
 	k->rows = get_u32(t[STACKLAT_KEYED_A_ROWS]);
 	k->max_rows = get_u32(t[STACKLAT_KEYED_A_MAX_ROWS]);
 	k->cpu_rows = get_u32(t[STACKLAT_KEYED_A_CPU_ROWS]);
+	k->cpu_rows_now = get_u32(t[STACKLAT_KEYED_A_CPU_ROWS_NOW]);
+	k->grows = get_u64(t[STACKLAT_KEYED_A_GROWS]);
 	k->cpus = get_u32(t[STACKLAT_KEYED_A_CPUS]);
 	k->row_bytes = get_u32(t[STACKLAT_KEYED_A_ROW_BYTES]);
 	k->row_bytes_cpu = get_u32(t[STACKLAT_KEYED_A_ROW_BYTES_CPU]);

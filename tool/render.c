@@ -200,13 +200,15 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 	if (p->has_keyed) {
 		const struct keyed_info *k = &p->keyed;
 
-		fprintf(f, "  keyed rows: %u/%u used, %u B a row folded; %u rows a CPU buffer, 2 buffers x %u CPUs, %u B a row there; %llu KiB in all\n",
-			k->rows, k->max_rows, k->row_bytes, k->cpu_rows, k->cpus,
-			k->row_bytes_cpu, ull(k->bytes >> 10));
-		fprintf(f, "  keyed: folds=%llu full=%llu busy=%llu dropped=%llu dropped_rows=%llu aged=%llu aged_rows=%llu retire_lost=%llu linger=%llums\n",
+		fprintf(f, "  keyed rows: %u/%u used, %u B a row folded; %u rows a CPU buffer (grows to %u), 2 buffers x %u CPUs, %u B a row there; %llu KiB in all\n",
+			k->rows, k->max_rows, k->row_bytes, k->cpu_rows_now,
+			k->cpu_rows, k->cpus, k->row_bytes_cpu,
+			ull(k->bytes >> 10));
+		fprintf(f, "  keyed: folds=%llu full=%llu busy=%llu dropped=%llu dropped_rows=%llu aged=%llu aged_rows=%llu retire_lost=%llu linger=%llums grows=%llu\n",
 			ull(k->folds), ull(k->full), ull(k->busy), ull(k->dropped),
 			ull(k->dropped_rows), ull(k->aged), ull(k->aged_rows),
-			ull(k->retire_lost), ull(k->linger_ns / 1000000));
+			ull(k->retire_lost), ull(k->linger_ns / 1000000),
+			ull(k->grows));
 	}
 	if (p->has_fprobe)
 		fprintf(f, "  fprobe (the return points): nmissed=%llu\n",

@@ -27,7 +27,7 @@ enum stacklat_keyed_stats_attr {
 	STACKLAT_KEYED_A_UNSPEC,
 	STACKLAT_KEYED_A_ROWS,		/* u32, rows in use */
 	STACKLAT_KEYED_A_MAX_ROWS,	/* u32 */
-	STACKLAT_KEYED_A_CPU_ROWS,	/* u32, rows a CPU buffer holds */
+	STACKLAT_KEYED_A_CPU_ROWS,	/* u32, rows a CPU buffer grows to */
 	STACKLAT_KEYED_A_CPUS,		/* u32 */
 	STACKLAT_KEYED_A_ROW_BYTES,	/* u32, bytes a folded row takes */
 	STACKLAT_KEYED_A_ROW_BYTES_CPU,	/* u32, bytes a row takes in a CPU
@@ -44,6 +44,12 @@ enum stacklat_keyed_stats_attr {
 	STACKLAT_KEYED_A_AGED_ROWS,	/* u64 */
 	STACKLAT_KEYED_A_RETIRE_LOST,	/* u64 */
 	STACKLAT_KEYED_A_PAD,
+	STACKLAT_KEYED_A_CPU_ROWS_NOW,	/* u32, rows of the largest CPU
+					 * buffer now (they start small and
+					 * grow when a fold finds one more
+					 * than half used)
+					 */
+	STACKLAT_KEYED_A_GROWS,		/* u64, CPU buffers grown */
 	__STACKLAT_KEYED_A_LAST
 };
 #define STACKLAT_KEYED_A_MAX (__STACKLAT_KEYED_A_LAST - 1)

@@ -2,10 +2,11 @@
 /*
  * Keyed aggregation (see keyed.h for the design and the contract).
  *
- * A CPU buffer is one allocation: the header, then keys[cpu_slots] (u64, 0
- * free), rowof[cpu_slots] (u32: the row of a slot's key), slotof[cpu_rows]
- * (u32: the slot of a row, for clearing) and vals[cpu_rows][nvals].  Rows
- * are dense, in claim order: a fold reads and clears only those in use.
+ * A CPU buffer is one allocation: the header, then keys[slots] (u64, 0
+ * free), rowof[slots] (u32: the row of a slot's key), slotof[rows]
+ * (u32: the slot of a row, for clearing) and vals[rows][nvals]; its shape
+ * is in its header (it grows: sl_kf_grow()).  Rows are dense, in claim
+ * order: a fold reads and clears only those in use.
  * Within a fold period nothing is removed from a buffer, so a lookup may
  * stop at the first free slot.
  *
@@ -42,22 +43,64 @@ static __always_inline u64 *sl_kb_keys(struct sl_keyed_buf *b)
 	return (u64 *)(b + 1);
 }
 
-static __always_inline u32 *sl_kb_rowof(const struct sl_keyed *t,
-					struct sl_keyed_buf *b)
+static __always_inline u32 *sl_kb_rowof(struct sl_keyed_buf *b)
 {
-	return (u32 *)((char *)b + t->off_rowof);
+	return (u32 *)((char *)b + b->off_rowof);
 }
 
-static __always_inline u32 *sl_kb_slotof(const struct sl_keyed *t,
-					 struct sl_keyed_buf *b)
+static __always_inline u32 *sl_kb_slotof(struct sl_keyed_buf *b)
 {
-	return (u32 *)((char *)b + t->off_slotof);
+	return (u32 *)((char *)b + b->off_slotof);
 }
 
 static __always_inline u64 *sl_kb_vals(const struct sl_keyed *t,
 				       struct sl_keyed_buf *b, unsigned int row)
 {
-	return (u64 *)((char *)b + t->off_vals) + (size_t)row * t->nvals;
+	return (u64 *)((char *)b + b->off_vals) + (size_t)row * t->nvals;
+}
+
+/* A CPU buffer's shape for @rows: keys, rowof by slot, slotof, vals. */
+static size_t sl_kb_shape(const struct sl_keyed *t, unsigned int rows,
+			  struct sl_keyed_buf *b)
+{
+	/* at most 3/4 of the slots in use */
+	unsigned int slots = roundup_pow_of_two(rows + rows / 3 + 1);
+	size_t off_rowof, off_slotof, off_vals;
+
+	off_rowof = sizeof(*b) + (size_t)slots * sizeof(u64);
+	off_slotof = off_rowof + (size_t)slots * sizeof(u32);
+	off_vals = ALIGN(off_slotof + (size_t)rows * sizeof(u32), sizeof(u64));
+	if (b) {
+		b->rows = rows;
+		b->slots = slots;
+		b->bits = ilog2(slots);
+		b->off_rowof = off_rowof;
+		b->off_slotof = off_slotof;
+		b->off_vals = off_vals;
+	}
+	return off_vals + (size_t)rows * t->nvals * sizeof(u64);
+}
+
+static size_t sl_kb_bytes(const struct sl_keyed *t, unsigned int rows)
+{
+	return sl_kb_shape(t, rows, NULL);
+}
+
+/* Process context: a cleared buffer of @rows rows for @cpu, counted. */
+static struct sl_keyed_buf *sl_kb_alloc(struct sl_keyed *t, unsigned int rows,
+					 unsigned int cpu)
+{
+	size_t n = sl_kb_bytes(t, rows);
+	struct sl_keyed_buf *b;
+
+	b = kvzalloc_node(n, SL_GFP_BIG, cpu_to_node(cpu));
+	if (!b)
+		return NULL;
+	sl_kb_shape(t, rows, b);
+	b->cpu = cpu;
+	b->bytes = n;
+	atomic64_add(n, &t->buf_bytes);
+	return b;
 }
 
 /* ---- probe context ---------------------------------------------------- */
@@ -66,24 +109,24 @@ notrace u64 *sl_keyed_row(struct sl_keyed *t, struct sl_keyed_buf *b, u64 key,
 			  bool *fresh)
 {
 	u64 *keys = sl_kb_keys(b);
-	unsigned int mask = t->cpu_slots - 1;
-	unsigned int i = hash_64(key, t->cpu_bits), n, row;
+	unsigned int mask = b->slots - 1;
+	unsigned int i = hash_64(key, b->bits), n, row;
 	u64 k;
 
 	for (n = 0; n < SL_KEYED_PROBES; n++, i = (i + 1) & mask) {
 		k = keys[i];
 		if (k == key) {
 			*fresh = false;
-			return sl_kb_vals(t, b, sl_kb_rowof(t, b)[i]);
+			return sl_kb_vals(t, b, sl_kb_rowof(b)[i]);
 		}
 		if (k)
 			continue;
 		row = b->used;
-		if (unlikely(row >= t->cpu_rows))
+		if (unlikely(row >= b->rows))
 			break;
 		keys[i] = key;
-		sl_kb_rowof(t, b)[i] = row;
-		sl_kb_slotof(t, b)[row] = i;
+		sl_kb_rowof(b)[i] = row;
+		sl_kb_slotof(b)[row] = i;
 		b->used = row + 1;
 		*fresh = true;
 		return sl_kb_vals(t, b, row);
@@ -255,28 +298,67 @@ static void sl_kf_age(struct sl_keyed *t, const u32 *dead, unsigned int ndead,
 	}
 }
 
-/* Fold the buffers of side @side (no writer uses them any more). */
-static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side)
+/*
+ * After @b (@cpu's buffer of @side, drained) was full or more than half
+ * used: @cpu's buffers grow, this one now (no writer uses it), the other
+ * when it is drained.  If the allocation fails, the buffer stays as it was.
+ */
+static void sl_kf_grow(struct sl_keyed *t, unsigned int side,
+		       unsigned int cpu, struct sl_keyed_buf *b, bool busy)
 {
-	unsigned int cpu, r, ndead = 0;
+	struct sl_keyed_buf *nb;
+
+	if (busy && t->want[cpu] <= b->rows && b->rows < t->cpu_rows)
+		t->want[cpu] = min_t(u32, b->rows * SL_KEYED_CPU_GROW,
+				     t->cpu_rows);
+	if (t->want[cpu] <= b->rows)
+		return;
+	nb = sl_kb_alloc(t, t->want[cpu], cpu);
+	if (!nb)
+		return;
+	/* release: the new buffer's zeroes before it goes live */
+	smp_store_release(&t->buf[side][cpu], nb);
+	atomic64_sub(b->bytes, &t->buf_bytes);
+	kvfree(b);
+	t->grows++;
+}
+
+/*
+ * Fold the buffers of side @side (no writer uses them any more), their
+ * ended groups noted in t->dead after the @ndead there; the count now.
+ */
+static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side,
+				unsigned int ndead)
+{
+	unsigned int cpu, r;
 	struct sl_keyed_buf *b;
 	u64 *keys, *v;
+	bool busy;
 	u32 slot;
 
 	for (cpu = 0; cpu < t->ncpus; cpu++) {
 		b = READ_ONCE(t->buf[side][cpu]);
 		if (!b)
 			continue;
+		busy = b->full || b->used > b->rows / 2;
 		keys = sl_kb_keys(b);
 		for (r = 0; r < b->used; r++) {
-			slot = sl_kb_slotof(t, b)[r];
+			slot = sl_kb_slotof(b)[r];
 			v = sl_kb_vals(t, b, r);
 			sl_kf_add(t, keys[slot], v);
 			keys[slot] = 0;
 			memset(v, 0, t->nvals * sizeof(u64));
 		}
-		for (r = 0; r < b->nretired; r++)
-			t->dead[ndead++] = b->retired[r];
+		/*
+		 * room for one side's notes; a fold that drains both (buffers
+		 * grew) counts the rare excess lost
+		 */
+		for (r = 0; r < b->nretired; r++) {
+			if (ndead < t->ncpus * SL_KEYED_RETIRE)
+				t->dead[ndead++] = b->retired[r];
+			else
+				t->retire_lost++;
+		}
 		t->full += b->full;
 		t->busy += b->nbusy;
 		t->retire_lost += b->retire_lost;
@@ -285,6 +367,7 @@ static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side)
 		b->full = 0;
 		b->nbusy = 0;
 		b->retire_lost = 0;
+		sl_kf_grow(t, side, cpu, b, busy);
 	}
 	return ndead;
 }
@@ -293,13 +376,23 @@ static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side)
 static void sl_kf_fold(struct sl_keyed *t, u64 now)
 {
 	unsigned int old = t->live, ndead;
+	u64 grows = t->grows;
 
 	/* the cleared buffers go live; then no update uses the old ones */
 	smp_store_release(&t->live, old ^ 1);
 	synchronize_rcu();
 	t->fold_gen++;
 	t->folds++;
-	ndead = sl_kf_drain(t, old);
+	ndead = sl_kf_drain(t, old, 0);
+	if (t->grows != grows) {
+		/*
+		 * Buffers grew: they go live now, and the other side (what
+		 * was counted in the grace period) is drained and grows too.
+		 */
+		smp_store_release(&t->live, old);
+		synchronize_rcu();
+		ndead = sl_kf_drain(t, old ^ 1, ndead);
+	}
 	if (ndead)
 		sort(t->dead, ndead, sizeof(*t->dead), sl_kf_cmp_u32, NULL);
 	sl_kf_age(t, t->dead, ndead, now);
@@ -360,6 +453,13 @@ u64 sl_keyed_gen(struct sl_keyed *t)
 	return t->gen;
 }
 
+u64 sl_keyed_cpu_bytes(struct sl_keyed *t)
+{
+	s64 n = atomic64_read(&t->buf_cpus);
+
+	return n > 0 ? (u64)atomic64_read(&t->buf_bytes) / (u64)n : 0;
+}
+
 /* Bytes of the folded table: slots (key, row) and rows (values, meta). */
 static u64 sl_kf_bytes(const struct sl_keyed *t)
 {
@@ -379,7 +479,8 @@ void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st)
 		.max_rows = t->max_rows,
 		.cpu_rows = t->cpu_rows,
 		.row_bytes = (u32)(sl_kf_bytes(t) / t->max_rows),
-		.row_bytes_cpu = (u32)(t->buf_bytes / t->cpu_rows),
+		.row_bytes_cpu = (u32)(sl_kb_bytes(t, t->cpu_rows) /
+				       t->cpu_rows),
 		.linger_ns = t->linger_ns,
 		.folds = t->folds,
 		.full = t->full,
@@ -391,9 +492,10 @@ void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st)
 		.aged_rows = t->aged_rows,
 		.retire_lost = t->retire_lost,
 	};
+	st->grows = t->grows;
 	st->bytes = sizeof(*t) + sl_kf_bytes(t) +
 		    (u64)t->ncpus * (SL_KEYED_RETIRE * sizeof(u32) +
-				     2 * sizeof(void *));
+				     2 * sizeof(void *) + sizeof(u32));
 	/* what the live buffers lost since the last fold, too */
 	for (side = 0; side < 2; side++)
 		for (cpu = 0; cpu < t->ncpus; cpu++) {
@@ -401,7 +503,9 @@ void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st)
 			if (!b)
 				continue;
 			st->cpus += side == 0;
-			st->bytes += t->buf_bytes;
+			st->bytes += b->bytes;
+			st->cpu_rows_now = max_t(u32, st->cpu_rows_now,
+						 b->rows);
 			st->full += READ_ONCE(b->full);
 			st->busy += READ_ONCE(b->nbusy);
 			st->retire_lost += READ_ONCE(b->retire_lost);
@@ -430,6 +534,7 @@ void sl_keyed_destroy(struct sl_keyed *t)
 	kvfree(t->meta);
 	kvfree(t->vals);
 	kvfree(t->dead);
+	kfree(t->want);
 	kfree(t);
 }
 
@@ -443,17 +548,20 @@ static int sl_keyed_cpu_alloc(struct sl_cpus_user *u, unsigned int cpu)
 	for (side = 0; side < 2; side++) {
 		if (t->buf[side][cpu])
 			continue;
-		b = kvzalloc_node(t->buf_bytes, SL_GFP_BIG, cpu_to_node(cpu));
+		b = sl_kb_alloc(t, t->cpu_start, cpu);
 		if (!b)
 			return -ENOMEM;
 		/* release: zeroed before a writer or the folder sees it */
 		smp_store_release(&t->buf[side][cpu], b);
+		if (side == 0)
+			atomic64_inc(&t->buf_cpus);
 	}
 	return 0;
 }
 
 struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
-				 unsigned int cpu_rows, u64 linger_ns,
+				 unsigned int cpu_start, unsigned int cpu_rows,
+				 u64 linger_ns,
 				 const struct sl_keyed_ops *ops)
 {
 	unsigned int side;
@@ -461,7 +569,8 @@ struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
 
 	if (!nvals || nvals > SL_KEYED_MAX_VALS ||
 	    rows < SL_KEYED_MIN_ROWS || rows > SL_KEYED_MAX_ROWS ||
-	    cpu_rows < SL_KEYED_MIN_ROWS || cpu_rows > SL_KEYED_MAX_ROWS)
+	    cpu_rows < SL_KEYED_MIN_ROWS || cpu_rows > SL_KEYED_MAX_ROWS ||
+	    cpu_start < SL_KEYED_MIN_ROWS || cpu_start > cpu_rows)
 		return NULL;
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
@@ -470,20 +579,16 @@ struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
 	t->nvals = nvals;
 	t->ops = ops;
 	t->linger_ns = linger_ns;
-	/* at most 3/4 of the slots in use */
+	t->cpu_start = cpu_start;
 	t->cpu_rows = cpu_rows;
-	t->cpu_slots = roundup_pow_of_two(cpu_rows + cpu_rows / 3 + 1);
-	t->cpu_bits = ilog2(t->cpu_slots);
+	/* at most 3/4 of the slots in use */
 	t->max_rows = rows;
 	t->slots = roundup_pow_of_two(rows + rows / 3 + 1);
 	t->bits = ilog2(t->slots);
 	t->ncpus = nr_cpu_ids;
-	t->off_rowof = sizeof(struct sl_keyed_buf) +
-		       (size_t)t->cpu_slots * sizeof(u64);
-	t->off_slotof = t->off_rowof + (size_t)t->cpu_slots * sizeof(u32);
-	t->off_vals = ALIGN(t->off_slotof + (size_t)cpu_rows * sizeof(u32),
-			    sizeof(u64));
-	t->buf_bytes = t->off_vals + (size_t)cpu_rows * nvals * sizeof(u64);
+	t->want = kcalloc(t->ncpus, sizeof(*t->want), GFP_KERNEL);
+	if (!t->want)
+		goto nomem;
 	for (side = 0; side < 2; side++) {
 		t->buf[side] = kcalloc(t->ncpus, sizeof(*t->buf[side]),
 				       GFP_KERNEL);
@@ -508,14 +613,39 @@ nomem:
 	return NULL;
 }
 
+/*
+ * Does a live buffer want to grow (more than half used, or full, and not
+ * at its bound)?  Its used and full are read racily: a hint.
+ */
+bool sl_keyed_crowded(struct sl_keyed *t)
+{
+	struct sl_keyed_buf *b;
+	unsigned int cpu, live;
+
+	mutex_lock(&t->lock);
+	live = READ_ONCE(t->live);
+	for (cpu = 0; cpu < t->ncpus; cpu++) {
+		b = READ_ONCE(t->buf[live][cpu]);
+		if (b && b->rows < t->cpu_rows &&
+		    (READ_ONCE(b->used) > b->rows / 2 || READ_ONCE(b->full)))
+			break;
+	}
+	mutex_unlock(&t->lock);
+	return cpu < t->ncpus;
+}
+
 #ifndef SL_USERSPACE
+/* A fold each period, or early (so a buffer grows) when one is crowded. */
 static void sl_keyed_work(struct work_struct *w)
 {
 	struct sl_keyed *t = container_of(to_delayed_work(w), struct sl_keyed,
 					  work);
 
-	sl_keyed_fold(t, ktime_get_mono_fast_ns());
-	queue_delayed_work(sl_compat_unbound_wq, &t->work, t->period);
+	if (time_after_eq(jiffies, t->next) || sl_keyed_crowded(t)) {
+		sl_keyed_fold(t, ktime_get_mono_fast_ns());
+		t->next = jiffies + t->period;
+	}
+	queue_delayed_work(sl_compat_unbound_wq, &t->work, t->tick);
 }
 
 void sl_keyed_start(struct sl_keyed *t, unsigned int period_ms)
@@ -524,8 +654,10 @@ void sl_keyed_start(struct sl_keyed *t, unsigned int period_ms)
 		return;
 	INIT_DELAYED_WORK(&t->work, sl_keyed_work);
 	t->period = max(1UL, msecs_to_jiffies(period_ms));
+	t->tick = max(1UL, t->period / 8);
+	t->next = jiffies + t->period;
 	t->running = true;
-	queue_delayed_work(sl_compat_unbound_wq, &t->work, t->period);
+	queue_delayed_work(sl_compat_unbound_wq, &t->work, t->tick);
 }
 
 void sl_keyed_stop(struct sl_keyed *t)

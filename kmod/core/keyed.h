@@ -9,10 +9,16 @@
  * sl_keyed_begin() and sl_keyed_end() with preemption off, on this CPU's
  * live buffer only: it finds or claims the key's row and adds to it with
  * plain stores - no atomic, no lock, no allocation, nothing that sleeps.
- * An update that finds no row (the buffer holds cpu_rows keys already, or
+ * An update that finds no row (the buffer holds its rows' keys already, or
  * its probe window is full) is lost and counted ("full"); one nested in
  * another on the same CPU (a probe in an interrupt) is lost and counted
  * ("busy").
+ *
+ * Memory follows use: a CPU's buffers start at cpu_start rows and grow
+ * (by SL_KEYED_CPU_GROW, up to cpu_rows) when a fold finds one full or
+ * more than half used; the folding work looks at the live buffers eight
+ * times a period and folds early when one is more than half used, so that
+ * a burst of new keys rarely fills a small buffer before it grows.
  *
  * Readers.  sl_keyed_fold(), process context: flip which buffer is live,
  * synchronize_rcu() - every update that could still be writing to the old
@@ -68,6 +74,8 @@
 #define SL_KEYED_PROBES		32	/* slots an update looks at */
 #define SL_KEYED_MIN_ROWS	16
 #define SL_KEYED_MAX_ROWS	(1U << 22)
+#define SL_KEYED_CPU_START	64	/* rows a CPU buffer starts with (module) */
+#define SL_KEYED_CPU_GROW	4	/* and grows by, at a fold */
 
 /* The group of a key: its top 32 bits. */
 static __always_inline u32 sl_keyed_group(u64 key)
@@ -85,12 +93,16 @@ struct sl_keyed_ops {
 	bool (*alive)(u32 grp);
 };
 
-/* One CPU's buffer (its header; slots and rows follow it). */
+/* One CPU's buffer (its header; slots and rows follow it, its own shape). */
 struct sl_keyed_buf {
 	u32 busy;			/* an update is under way */
 	u32 used;			/* rows claimed since the last fold */
 	u32 nretired;
-	u32 pad;
+	u32 rows;			/* its shape: rows, slots (2^bits) */
+	u32 slots, bits;
+	u32 off_rowof, off_slotof, off_vals;
+	u32 cpu;			/* whose */
+	u64 bytes;			/* the whole buffer */
 	u64 full;			/* updates lost: no row */
 	u64 nbusy;			/* updates lost: nested */
 	u64 retire_lost;		/* retire notes lost: no room */
@@ -107,11 +119,10 @@ struct sl_keyed_meta {
 struct sl_keyed {
 	/* the shape, fixed at create */
 	unsigned int nvals;
-	unsigned int cpu_bits, cpu_slots, cpu_rows;
+	unsigned int cpu_start;		/* rows a CPU buffer starts with */
+	unsigned int cpu_rows;		/* the most rows a CPU buffer grows to */
 	unsigned int bits, slots, max_rows;
 	unsigned int ncpus;		/* buffers per side (nr_cpu_ids) */
-	size_t buf_bytes;		/* one CPU buffer */
-	size_t off_rowof, off_slotof, off_vals;
 	u64 linger_ns;
 	const struct sl_keyed_ops *ops;
 
@@ -121,6 +132,10 @@ struct sl_keyed {
 	struct sl_keyed_buf **buf[2];
 	struct sl_cpus_user cpus;
 	atomic64_t nobuf;		/* updates on a CPU without buffers */
+	atomic64_t buf_bytes;		/* of all CPU buffers */
+	atomic64_t buf_cpus;		/* CPUs with buffers */
+	u32 *want;			/* [cpu]: rows its buffers grow to */
+	u64 grows;			/* buffers grown */
 
 	/* the folded table, process context under @lock */
 	struct mutex lock;
@@ -136,7 +151,7 @@ struct sl_keyed {
 	u64 retire_lost;
 #ifndef SL_USERSPACE
 	struct delayed_work work;
-	unsigned long period;
+	unsigned long period, tick, next;
 	bool running;
 #endif
 };
@@ -144,10 +159,12 @@ struct sl_keyed {
 struct sl_keyed_stats {
 	u32 rows;			/* folded rows in use */
 	u32 max_rows;			/* their bound */
-	u32 cpu_rows;			/* keys a CPU buffer takes per fold */
+	u32 cpu_rows;			/* keys a CPU buffer takes per fold, at most */
 	u32 cpus;			/* CPUs with buffers (two each) */
 	u32 row_bytes;			/* bytes a folded row takes */
 	u32 row_bytes_cpu;		/* bytes a row takes in one CPU buffer */
+	u32 cpu_rows_now;		/* the largest CPU buffer's rows now */
+	u64 grows;			/* CPU buffers grown */
 	u64 bytes;			/* the whole table */
 	u64 linger_ns;
 	u64 folds;
@@ -161,9 +178,14 @@ struct sl_keyed_stats {
 };
 
 struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
-				 unsigned int cpu_rows, u64 linger_ns,
+				 unsigned int cpu_start, unsigned int cpu_rows,
+				 u64 linger_ns,
 				 const struct sl_keyed_ops *ops);
 void sl_keyed_destroy(struct sl_keyed *t);
+/* Process context: does a live CPU buffer want to grow (an early fold)? */
+bool sl_keyed_crowded(struct sl_keyed *t);
+/* Bytes of the CPU buffers of each CPU that has them, on average. */
+u64 sl_keyed_cpu_bytes(struct sl_keyed *t);
 
 /* ---- probe context ---------------------------------------------------- */
 

@@ -352,7 +352,7 @@ u64 sl_pipeline_mem_cpu(const struct sl_pipeline *p)
 	if (p->priv.hists_live)
 		n += (u64)p->max_stages * sizeof(struct sl_hist_cpu);
 	if (p->priv.keyed)
-		n += 2 * (u64)p->priv.keyed->buf_bytes;
+		n += sl_keyed_cpu_bytes(p->priv.keyed);
 	return n;
 }
 
@@ -400,6 +400,9 @@ int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
 {
 	if (!p->priv.keyed) {
 		p->priv.keyed = sl_keyed_create(nvals, sl_keyed_rows,
+					   min(sl_keyed_cpu_rows,
+					       p->keyed_cpu_start ?:
+					       SL_KEYED_CPU_START),
 					   sl_keyed_cpu_rows,
 					   sl_keyed_linger_ns, ops);
 		if (!p->priv.keyed)

@@ -501,6 +501,12 @@ struct sl_pipeline {
 	void (*keyed_show)(struct seq_file *m, u64 key, const u64 *v);
 	int (*keyed_put)(struct sk_buff *skb, u64 key, const u64 *v);
 	/*
+	 * Rows a CPU buffer of its keyed table starts with (they grow, up
+	 * to keyed_cpu_rows=): 0 for SL_KEYED_CPU_START; more where a new
+	 * process alone brings dozens of keys (syscalls).
+	 */
+	unsigned int keyed_cpu_start;
+	/*
 	 * Process context, optional: what stack @id of its stack table says
 	 * (offcpu: the function the thread blocked in), written into @buf as
 	 * a slow event's where[] when the event is read (_F_STACK without

@@ -204,6 +204,9 @@ static int sl_nl_put_keyed_stats(struct sk_buff *skb, struct sl_keyed *t)
 	    nla_put_u32(skb, STACKLAT_KEYED_A_ROWS, st.rows) ||
 	    nla_put_u32(skb, STACKLAT_KEYED_A_MAX_ROWS, st.max_rows) ||
 	    nla_put_u32(skb, STACKLAT_KEYED_A_CPU_ROWS, st.cpu_rows) ||
+	    nla_put_u32(skb, STACKLAT_KEYED_A_CPU_ROWS_NOW, st.cpu_rows_now) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_GROWS, st.grows,
+			  STACKLAT_KEYED_A_PAD) ||
 	    nla_put_u32(skb, STACKLAT_KEYED_A_CPUS, st.cpus) ||
 	    nla_put_u32(skb, STACKLAT_KEYED_A_ROW_BYTES, st.row_bytes) ||
 	    nla_put_u32(skb, STACKLAT_KEYED_A_ROW_BYTES_CPU, st.row_bytes_cpu) ||

@@ -90,6 +90,7 @@ typedef struct {
 #define atomic64_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
 #define atomic64_add(i, v)	((void)__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED))
 #define atomic64_inc(v)		atomic64_add(1, (v))
+#define atomic64_sub(i, v)	((void)__atomic_fetch_sub(&(v)->counter, (i), __ATOMIC_RELAXED))
 
 static inline bool atomic_try_cmpxchg_acquire(atomic_t *v, int *old, int new)
 {

@@ -156,7 +156,7 @@ static void check_weight(struct sl_keyed *t, u64 made)
 /* exact sums (and a maximum) per key across folds, against a model */
 static void test_exact(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 0, &ops_max);
+	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 1024, 0, &ops_max);
 	static u64 cnt[300], sum[300], mx[300];
 	struct sl_keyed_stats st;
 	u64 v[NV], made = 0;
@@ -213,7 +213,7 @@ static void test_exact(void **state)
 /* a CPU buffer takes cpu_rows keys a fold; the rest is counted full */
 static void test_full(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 64, 16, 0, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 64, 16, 16, 0, NULL);
 	struct sl_keyed_stats st;
 	unsigned int i, ok = 0;
 	u64 v[NV], made = 0;
@@ -280,7 +280,7 @@ static void test_full(void **state)
 /* a nested update on the same CPU is refused and counted busy */
 static void test_busy(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 64, 16, 0, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 64, 16, 16, 0, NULL);
 	struct sl_keyed_buf *b = sl_keyed_begin(t);
 	struct sl_keyed_stats st;
 	bool fresh;
@@ -304,7 +304,7 @@ static void test_busy(void **state)
 /* ended groups age out after the linger time, and only they */
 static void test_aging(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 1024, 256, 50 * MS, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 1024, 256, 256, 50 * MS, NULL);
 	struct sl_keyed_stats st;
 	unsigned int i;
 	u64 v[NV], made = 0;
@@ -371,7 +371,7 @@ static bool alive_below(u32 grp)
 static void test_retire_lost_alive(void **state)
 {
 	static const struct sl_keyed_ops ops = { .alive = alive_below };
-	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 0, &ops);
+	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 1024, 0, &ops);
 	struct sl_keyed_stats st;
 	unsigned int i;
 	u64 made = 0;
@@ -412,7 +412,7 @@ static void test_retire_lost_alive(void **state)
  */
 static void test_churn_bounded(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 256, 64, 3 * MS, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 256, 64, 64, 3 * MS, NULL);
 	struct sl_keyed_stats st;
 	unsigned int g, j, maxrows = 0, now = 0;
 	u64 made = 0;
@@ -447,7 +447,7 @@ static void test_churn_bounded(void **state)
 /* removals in the middle of clusters (backward shift), many times over */
 static void test_remove_shift(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 512, 512, 0, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 512, 512, 512, 0, NULL);
 	unsigned int round, i;
 	u64 v[NV], made = 0;
 
@@ -517,7 +517,7 @@ static void *mt_writer(void *arg)
  */
 static void test_mt_fold(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 0, &ops_max);
+	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 1024, 0, &ops_max);
 	struct mt m[2];
 	pthread_t th[2];
 	pthread_barrier_t bar;
@@ -563,14 +563,75 @@ static void test_mt_fold(void **state)
 	sl_keyed_destroy(t);
 }
 
+/*
+ * A CPU buffer starts small and grows at a fold that finds it more than
+ * half used or full (both sides at once), up to its bound; the work's
+ * early-fold hint says when a live buffer is crowded.
+ */
+static void test_grow(void **state)
+{
+	struct sl_keyed *t = sl_keyed_create(NV, 4096, 16, 256, 0, NULL);
+	struct sl_keyed_stats st;
+	unsigned int i, ok = 0;
+	u64 v[NV], made = 0, b0;
+
+	(void)state;
+	assert_non_null(t);
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.cpu_rows, 256);
+	assert_int_equal(st.cpu_rows_now, 16);
+	b0 = st.bytes;
+	for (i = 0; i < 8; i++, made++)
+		ok += upd(t, KEY(1, i), 1);
+	assert_false(sl_keyed_crowded(t));
+	for (; i < 30; i++, made++)
+		ok += upd(t, KEY(1, i), 1);
+	assert_true(sl_keyed_crowded(t));
+	assert_int_equal(ok, 16);
+	sl_keyed_fold(t, 0);
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.full, 14);
+	assert_int_equal(st.cpu_rows_now, 64);
+	assert_int_equal(st.grows, 2);	/* this CPU's two, not the idle CPUs' */
+	assert_true(st.bytes > b0);
+	assert_false(sl_keyed_crowded(t));
+	/* both sides grew: the next period takes 60 new keys */
+	for (i = 100, ok = 0; i < 160; i++, made++)
+		ok += upd(t, KEY(2, i), 1);
+	assert_int_equal(ok, 60);
+	sl_keyed_fold(t, 0);
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.cpu_rows_now, 256);
+	/* at its bound: no further growth, the rest counted full */
+	for (i = 200, ok = 0; i < 500; i++, made++)
+		ok += upd(t, KEY(3, i), 1);
+	assert_int_equal(ok, 256);
+	assert_false(sl_keyed_crowded(t));
+	sl_keyed_fold(t, 0);
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.cpu_rows_now, 256);
+	assert_int_equal(st.full, 14 + 44);
+	assert_int_equal(st.grows, 4);
+	assert_true(get(t, KEY(2, 100), v));
+	assert_int_equal(v[0], 1);
+	check_folded(t);
+	check_weight(t, made);
+	sl_keyed_destroy(t);
+}
+
 static void test_create_bounds(void **state)
 {
 	(void)state;
-	assert_null(sl_keyed_create(0, 64, 64, 0, NULL));
-	assert_null(sl_keyed_create(SL_KEYED_MAX_VALS + 1, 64, 64, 0, NULL));
-	assert_null(sl_keyed_create(4, SL_KEYED_MIN_ROWS - 1, 64, 0, NULL));
-	assert_null(sl_keyed_create(4, 64, SL_KEYED_MIN_ROWS - 1, 0, NULL));
-	assert_null(sl_keyed_create(4, 64, SL_KEYED_MAX_ROWS + 1, 0, NULL));
+	assert_null(sl_keyed_create(0, 64, 64, 64, 0, NULL));
+	assert_null(sl_keyed_create(SL_KEYED_MAX_VALS + 1, 64, 64, 64, 0, NULL));
+	assert_null(sl_keyed_create(4, SL_KEYED_MIN_ROWS - 1, 64, 64, 0, NULL));
+	assert_null(sl_keyed_create(4, 64, SL_KEYED_MIN_ROWS - 1,
+				    SL_KEYED_MIN_ROWS - 1, 0, NULL));
+	assert_null(sl_keyed_create(4, 64, SL_KEYED_MAX_ROWS + 1,
+				    SL_KEYED_MAX_ROWS + 1, 0, NULL));
+	/* a CPU buffer starts at least as large as the least, at most its bound */
+	assert_null(sl_keyed_create(4, 64, SL_KEYED_MIN_ROWS - 1, 64, 0, NULL));
+	assert_null(sl_keyed_create(4, 64, 128, 64, 0, NULL));
 }
 
 int main(void)
@@ -579,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_create_bounds),
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_aging),
 		cmocka_unit_test(test_retire_lost_alive),
