@@ -103,7 +103,12 @@ void sld_exit(unsigned long body, unsigned long ret)
 	this_cpu_dec(sld_count.inflight);
 }
 
+#ifdef SLD_OPS_FUNC_IP
+static int sld_ops_func(struct ftrace_ops *op, unsigned long ip,
+			enum ftrace_ops_cmd cmd)
+#else
 static int sld_ops_func(struct ftrace_ops *op, enum ftrace_ops_cmd cmd)
+#endif
 {
 	/*
 	 * Sharing with an IPMODIFY user (livepatch, a kprobe with a post

@@ -10,14 +10,16 @@
  * call the body with the arguments restored, call sld_exit(body, ret) and
  * return to the caller with the body's return value: no return address is
  * replaced.  Register arguments only: a function with arguments on the
- * stack would find ours there, not its caller's.
+ * stack would find ours there, not its caller's.  SYM_TYPED_FUNC_START:
+ * an ENDBR on IBT kernels (7.x's SYM_FUNC_START has none); objtool
+ * validates the whole of it and makes its ORC entries.
  */
 #include <linux/linkage.h>
-#include <asm/nospec-branch.h>
+#include <linux/cfi_types.h>
 #include <asm/unwind_hints.h>
 
 	.text
-SYM_FUNC_START(sl_direct_tramp)
+SYM_TYPED_FUNC_START(sl_direct_tramp)
 	pushq	%rbp
 	movq	%rsp, %rbp
 	/* 6 argument registers and the return value; rsp 16-aligned */
@@ -37,8 +39,14 @@ SYM_FUNC_START(sl_direct_tramp)
 	movq	24(%rsp), %rcx
 	movq	32(%rsp), %r8
 	movq	40(%rsp), %r9
+	/*
+	 * Into the body by a return, not an indirect call: under IBT an
+	 * indirect call must land on an ENDBR, which the body (after the
+	 * fentry call) does not start with.  ftrace_regs_caller enters us
+	 * the same way.  The body returns here, after the call.
+	 */
 	movq	8(%rbp), %rax
-	CALL_NOSPEC rax
+	call	sld_call_body
 	movq	%rax, 48(%rsp)
 	movq	8(%rbp), %rdi
 	movq	%rax, %rsi
@@ -51,3 +59,11 @@ SYM_FUNC_START(sl_direct_tramp)
 	UNWIND_HINT_FUNC
 	RET
 SYM_FUNC_END(sl_direct_tramp)
+
+/* jumps to %rax by a return; the call that came here is its return */
+SYM_FUNC_START_LOCAL(sld_call_body)
+	pushq	%rax
+	/* for objtool and ORC: the body's address at 0(%rsp), returned to */
+	UNWIND_HINT_FUNC
+	RET
+SYM_FUNC_END(sld_call_body)
