@@ -9,6 +9,8 @@
 #    return value its parent's tgid; direct alone, with an IPMODIFY kprobe
 #    (post handler) on the function, with the function tracer on it, and
 #    a kretprobe for comparison;
+#  - without the ops_func that accepts IPMODIFY users: refused either way;
+#  - a second direct caller: refused;
 #  - unwinding: a stack taken inside the body (func_stack_trace on
 #    __task_pid_nr_ns) goes through the trampoline to do_syscall_64;
 #  - unload with calls in flight: 10 load/unload cycles while two threads
@@ -42,14 +44,14 @@ dmesg -C
 
 # exact NAME INSMOD_ARGS...: N getppid of one process, counted exactly
 exact() {
-	local name=$1 e x bad inf
+	local name=$1 e x bad hits
 	shift
 	insmod "$KO" "$@" || fail "$name: insmod $* failed"
 	# sl-spin writes "filter direct tgid=<itself>" before its calls
 	# what ftrace has on the function (flags: R regs, I IPMODIFY, D direct)
 	note "$name: $(grep -A1 getppid $T/enabled_functions | tr "\n\t" "  " || true)"
 	"$SPIN" -n $N -t 0 -f $P/filter -p direct > /dev/null
-	read -r e x bad inf hits < $P/stats
+	read -r e x bad _ hits < $P/stats
 	rmmod sl_direct
 	case "$*" in
 	*ipmod=1*) [ "$hits" -ge "$N" ] || fail "$name: the kprobe ran $hits times" ;;
@@ -83,6 +85,26 @@ if insmod "$KO2" mode=direct 2> /dev/null; then
 	fail "a second direct caller on the same function was accepted"
 fi
 note "second direct caller: $(dmesg | grep 'sl_direct2: direct on' | tail -1)"
+rmmod sl_direct
+# without ops_func, a direct call and an IPMODIFY user exclude each other
+# (livepatch's kind): noted, which error, both orders
+insmod "$KO" mode=direct ipmod=1 noshare=1 2> /dev/null && rmmod sl_direct &&
+	fail "noshare: a direct call without ops_func beside an IPMODIFY kprobe"
+note "noshare, kprobe first: $(dmesg | grep 'sl_direct: direct on' | tail -1)"
+insmod "$KO" mode=direct noshare=1
+if insmod "$KO2" mode=none ipmod=1 2> /dev/null; then
+	# 7.3 takes it: note where it went and that both still run
+	note "noshare, direct first: kprobe accepted: $(grep -A1 getppid $T/enabled_functions | tr '\n\t' '  ' || true)"
+	"$SPIN" -n $N -t 0 -f $P/filter -p direct > /dev/null
+	read -r e _ _ _ _ < $P/stats
+	read -r _ _ _ _ hits < /sys/module/sl_direct2/parameters/stats
+	note "noshare, direct first: direct entries $e, kprobe hits $hits"
+	rmmod sl_direct2
+	[ "$e" = "$N" ] || fail "noshare, direct first: direct entries $e"
+	echo 0 > $P/tgid
+else
+	note "noshare, direct first: $(dmesg | grep 'sl_direct2: kprobe' | tail -1)"
+fi
 # a kretprobe beside the direct call: both see every call of sl-spin,
 # return values right (all processes counted: not exact, >= N)
 insmod "$KO2" mode=krp
@@ -136,7 +158,7 @@ kill "$bg"
 wait "$bg" 2>/dev/null || true
 bg=
 lines=$(dmesg | grep -c 'sl_direct: direct entries' || true)
-assert_eq "unload lines" 15 "$lines"
+assert_eq "unload lines" 16 "$lines"
 dmesg | grep 'sl_direct: direct entries' | tail -10 | while read -r l; do
 	set -- ${l#*entries }
 	[ "$1" = "$3" ] && [ "$5" = 0 ] && [ "$7" = 0 ] || fail "unload in flight: $l"

@@ -10,7 +10,7 @@ b=$cache/build/$k-direct
 H=$(ls -d "$cache"/k/"$k"/root/usr/src/linux-headers-*-amd64 | head -1)
 rm -rf "$b"
 mkdir -p "$b"
-cp "$here"/Kbuild "$here"/*.c "$here"/*.S "$b"/
+cp "$here"/Kbuild "$here"/*.c "$here"/*.h "$here"/*.S "$b"/
 # a second copy, sl_direct2: a second direct caller (or a kretprobe)
 # on the same function beside the first
 cp "$b"/main.c "$b"/main2.c

@@ -10,7 +10,8 @@
  * mode=direct: tramp.S is called from the function's fentry site and calls
  * the function's body itself; mode=krp: a kretprobe with an entry handler;
  * ipmod=1 also puts a kprobe with a post handler on the function (ftrace's
- * IPMODIFY user, as livepatch is), before the direct call.  Both count
+ * IPMODIFY user, as livepatch is), before the direct call; noshare=1
+ * registers the direct call without the ops_func that accepts such users.  Both count
  * entries, exits and, for getppid, returns that are not the caller's
  * parent's tgid; /sys/module/sl_direct/parameters/stats reads
  * "entries exits bad_ret inflight" and the unload prints them.
@@ -26,12 +27,17 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+#include "sl_direct.h"
+
 static char *mode = "direct";
 module_param(mode, charp, 0444);
 static char *func = "__x64_sys_getppid";
 module_param(func, charp, 0444);
 static bool ipmod;
 module_param(ipmod, bool, 0444);
+/* no ops_func: what a direct ops that does not accept IPMODIFY users meets */
+static bool noshare;
+module_param(noshare, bool, 0444);
 /* count the calls of this process only (0: all); inflight counts all */
 static int tgid;
 module_param(tgid, int, 0644);
@@ -54,6 +60,7 @@ struct sld_count {
 	unsigned long entries, exits, bad_ret;
 	long inflight;
 };
+
 static DEFINE_PER_CPU(struct sld_count, sld_count);
 static bool check_ppid;
 
@@ -63,10 +70,6 @@ static bool sld_mine(void)
 
 	return !t || current->tgid == t;
 }
-
-void sl_direct_tramp(void);
-void sld_entry(unsigned long body, unsigned long *args);
-void sld_exit(unsigned long body, unsigned long ret);
 
 /* the expected getppid(): the caller's real parent's tgid in its pidns */
 static void sld_check(unsigned long ret)
@@ -219,11 +222,11 @@ static void sld_direct_off(void)
 	 * RCU Tasks does not: inflight counts it).
 	 */
 	synchronize_rcu_tasks();
-	for (i = 0; i < 10000; i++) {
+	for (i = 0; i < 500; i++) {
 		sld_sum(&s);
 		if (!s.inflight)
 			break;
-		msleep(1);
+		msleep(20);
 	}
 	if (s.inflight)
 		pr_err("%ld calls still in the body\n", s.inflight);
@@ -259,6 +262,9 @@ static int __init sld_init(void)
 	}
 	if (!strcmp(mode, "direct")) {
 		unsigned long ip = sld_addr(func);
+
+		if (noshare)
+			sld_ops.ops_func = NULL;
 
 		/*
 		 * By address: 6.1 lists __x64_sys_getppid's fentry site under
