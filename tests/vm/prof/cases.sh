@@ -27,14 +27,25 @@ block)
 	sl_modprobe null_blk nr_devices=1
 	run="$loop dio /dev/nullb0 $N"
 	arm() { echo "enable block" > "$SL_DBG/control"; } ;;
+d-none|d-direct|d-krp)
+	# issue 31's direct-call study (tests/vm/prof/direct, built by its
+	# build.sh): getppid bare, with sl_direct.ko's direct call, with its
+	# kretprobe; stacklat loaded, nothing enabled
+	run="$SL_REPO/tests/vm/helpers/sl-spin -n $N -t 1"
+	arm() {
+		[ "$case" = d-none ] ||
+			insmod "$SL_REPO/tests/vm/.cache/build/${KERNEL%%+*}-direct/sl_direct.ko" mode="${case#d-}"
+	} ;;
 *)
-	fail "unknown case '$case' (func, net, storage, block)" ;;
+	fail "unknown case '$case' (func, net, storage, block, d-none, d-direct, d-krp)" ;;
 esac
 [ "$which" = base ] && SL_KO=$SL_KO_BASE
 sl_load
-awk '$2 ~ /^[tT]$/ && $1 !~ /^0+$/ { print "KSYM", $1, $3, $4 }' /proc/kallsyms > /tmp/sl-ksyms
 arm
+# after arm: a module it loads has its symbols listed too
+awk '$2 ~ /^[tT]$/ && $1 !~ /^0+$/ { print "KSYM", $1, $3, $4 }' /proc/kallsyms > /tmp/sl-ksyms
 $run
+rmmod sl_direct 2> /dev/null || true
 sl_unload
 cat /tmp/sl-ksyms
 pass "$case ($which): $N operations"
