@@ -139,6 +139,31 @@ sl_nullblk() {
 # The host keeps connecting, so each accepted connection is one instruction.
 host_peer_port() { echo "$SL_GUESTPORT"; }
 
+# sl_wait_usr1 PID: wait (up to 5 s) until PID catches SIGUSR1 (bit 10 of
+# SigCgt): the test helpers that wait for it to start (sl-span, sl-ufunc)
+sl_wait_usr1() {
+	local m
+	for _ in $(seq 50); do
+		m=$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$1/status" 2> /dev/null || true)
+		[ -n "$m" ] && [ $(( 0x$m & 0x200 )) != 0 ] && return 0
+		sleep 0.1
+	done
+	fail "$(cat "/proc/$1/comm" 2> /dev/null || echo process) $1 never caught SIGUSR1"
+}
+
+# sl_wait_asleep PID: wait (up to 5 s) until PID's thread sleeps in
+# nanosleep (glibc's nanosleep is clock_nanosleep, 230 on x86_64;
+# nanosleep itself 35)
+sl_wait_asleep() {
+	local s
+	for _ in $(seq 50); do
+		s=$(cut -d' ' -f1 "/proc/$1/syscall" 2> /dev/null || true)
+		[ "$s" = 230 ] || [ "$s" = 35 ] && return 0
+		sleep 0.1
+	done
+	fail "$(cat "/proc/$1/comm" 2> /dev/null || echo process) $1 never entered its sleep"
+}
+
 # sl_count SHORT LONG: a loop's count, SHORT in make check and LONG under
 # make soak (SL_SOAK=1).  make check runs every scenario on five kernels
 # inside CI's 90 minutes; the long counts find what is rare.

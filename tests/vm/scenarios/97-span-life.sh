@@ -19,29 +19,10 @@ set -euo pipefail
 
 SP=$SL_REPO/tests/vm/helpers/sl-span
 US=3000000
-# asleep PID: wait (up to 5 s) until PID's thread is in clock_nanosleep
-# (x86-64 system call 230) or nanosleep (35)
-asleep() {
-	local s
-	for _ in $(seq 50); do
-		s=$(cut -d' ' -f1 "/proc/$1/syscall" 2> /dev/null || true)
-		[ "$s" = 230 ] || [ "$s" = 35 ] && return 0
-		sleep 0.1
-	done
-	fail "sl-span $1 never slept"
-}
-# ready PID: wait until PID catches SIGUSR1 (bit 10), then start it
+# go PID: once PID catches SIGUSR1, start it
 go() {
-	local m
-	for _ in $(seq 50); do
-		m=$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$1/status" 2> /dev/null || true)
-		if [ -n "$m" ] && [ $(( 0x$m & 0x200 )) != 0 ]; then
-			kill -USR1 "$1"
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "sl-span $1 never caught SIGUSR1"
+	sl_wait_usr1 "$1"
+	kill -USR1 "$1"
 }
 cnt_span() { awk -v s="$1" '$1 == s { print $2 }' "$SL_DBG/span"; }
 KK="__x64_sys_getppid __x64_sys_getuid"
@@ -66,7 +47,7 @@ assert_eq "sl, one round" 1 "$(cnt_span sl)"
 "$SP" 1 $US > /dev/null & P=$!
 "$SL_TOOL" filter span tgid=$P
 go $P
-asleep $P
+sl_wait_asleep $P
 "$SL_TOOL" span del kk || fail "span del kk mid-round"
 "$SL_TOOL" span del sl || fail "span del sl mid-sleep"
 "$SL_TOOL" span add kk $KK || fail "span add kk again"
@@ -79,7 +60,7 @@ assert_eq "sl: no row" "" "$(cnt_span sl)"
 "$SP" 1 $US > /dev/null & P=$!
 "$SL_TOOL" filter span tgid=$P
 go $P
-asleep $P
+sl_wait_asleep $P
 sl_unload
 wait $P || fail "sl-span exited $? after rmmod mid-sleep"
 pass "one round: 1 sample of each span; del + add mid-round: 0 (old chain not matched); del and rmmod with a return point in flight: the thread returns (exit 0)"

@@ -61,16 +61,6 @@ for p in d.get("pipelines", [d]):
         if s["name"] == sys.argv[1]:
             print(s[sys.argv[2]])' "$1" "$2"
 }
-# ready PID: wait (up to 5 s) until PID catches SIGUSR1 (bit 10)
-ready() {
-	local m
-	for _ in $(seq 50); do
-		m=$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$1/status" 2> /dev/null || true)
-		[ -n "$m" ] && [ $(( 0x$m & 0x200 )) != 0 ] && return 0
-		sleep 0.1
-	done
-	fail "sl-span $1 never caught SIGUSR1"
-}
 
 sl_nullblk 1 irqmode=2 completion_nsec=$T queue_mode=2 gb=1
 sl_load max_spans=4
@@ -88,7 +78,7 @@ grep -Eq "^  hook /.*/sl-span:0x[0-9a-f]+%return +armed +uretprobe " "$SL_DBG/st
 hooks
 echo "threshold span 10000000" > "$SL_DBG/control"
 "$SL_TOOL" events -d 0.2 span > /dev/null	# drain
-ready $A
+sl_wait_usr1 $A
 kill -USR1 $A
 wait $A || fail "sl-span failed"
 cat "$TD/a"
@@ -128,7 +118,7 @@ for t in "tp:raw_syscalls:sys_enter" "tp:raw_syscalls:sys_exit"; do
 	grep -Eq "^  hook $t +armed +tracepoint " "$SL_DBG/status" || fail "$t not an armed tracepoint: $(hooks)"
 done
 "$SL_TOOL" filter span tgid=$B
-ready $B
+sl_wait_usr1 $B
 kill -USR1 $B
 wait $B || fail "sl-span B failed"
 cat "$TD/b"

@@ -36,30 +36,10 @@ lost() {
 		cur == "func" && $1 == "lost:" { for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == k) print a[2] } }' "$SL_DBG/status"
 }
 count() { awk '$1 == "sl_ufunc_work" { print $2 }' "$SL_DBG/func"; }
-ready() {
-	local i m
-	for i in $(seq 50); do
-		m=$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$1/status" 2> /dev/null || true)
-		[ -n "$m" ] && [ $(( 0x$m & 0x200 )) != 0 ] && return 0
-		sleep 0.1
-	done
-	fail "sl-ufunc $1 never caught SIGUSR1"
-}
-# inside PID: wait until PID sleeps in nanosleep (glibc's nanosleep is
-# clock_nanosleep, 230 on x86_64; nanosleep itself 35)
-inside() {
-	local i s
-	for i in $(seq 50); do
-		s=$(cut -d' ' -f1 "/proc/$1/syscall" 2> /dev/null || true)
-		[ "$s" = 230 ] || [ "$s" = 35 ] && return 0
-		sleep 0.1
-	done
-	fail "sl-ufunc $1 never entered its sleep"
-}
 # start N US: a copy of sl-ufunc making N calls of US us, started; sets P
 start() {
 	"$T/uf" "$1" "$2" 0 > "$T/out.$3" & P=$!
-	ready $P
+	sl_wait_usr1 $P
 	kill -USR1 $P
 }
 
@@ -70,7 +50,7 @@ echo "enable func" > "$SL_DBG/control"
 "$SL_TOOL" func add "$F" || fail "func add $F"
 s0=$(lost stale)
 start 1 3000000 kill
-inside $P
+sl_wait_asleep $P
 kill -KILL $P
 wait $P 2> /dev/null || true
 for i in $(seq 40); do
@@ -82,7 +62,7 @@ assert_eq "entries reclaimed stale after the kill" 1 $(( $(lost stale) - s0 ))
 
 # ---- func del with a call in flight
 start 1 800000 del
-inside $P
+sl_wait_asleep $P
 "$SL_TOOL" func del "$F" || fail "func del with a call in flight"
 wait $P || fail "sl-ufunc exited $? after func del mid-call"
 grep -q "^calls=1 " "$T/out.del" || fail "sl-ufunc after func del: $(cat "$T/out.del")"
@@ -152,7 +132,7 @@ echo "threshold func 0" > "$SL_DBG/control"
 # ---- rmmod with a call in flight
 "$SL_TOOL" func add "$F" || fail "func add $F"
 start 1 800000 rmmod
-inside $P
+sl_wait_asleep $P
 sl_unload
 wait $P || fail "sl-ufunc exited $? after rmmod mid-call"
 grep -q "^calls=1 " "$T/out.rmmod" || fail "sl-ufunc after rmmod: $(cat "$T/out.rmmod")"

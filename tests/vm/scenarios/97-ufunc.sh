@@ -44,16 +44,6 @@ lost() {
 		cur == "func" && $1 == "lost:" { for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == k) print a[2] } }' "$SL_DBG/status"
 }
 hooks() { grep '^  hook' "$SL_DBG/status" || true; }
-# ready PID: wait (up to 5 s) until sl-ufunc PID catches SIGUSR1 (bit 10)
-ready() {
-	local i m
-	for i in $(seq 50); do
-		m=$(awk '$1 == "SigCgt:" { print $2 }' "/proc/$1/status" 2> /dev/null || true)
-		[ -n "$m" ] && [ $(( 0x$m & 0x200 )) != 0 ] && return 0
-		sleep 0.1
-	done
-	fail "sl-ufunc $1 never caught SIGUSR1"
-}
 
 sl_load
 echo "enable func" > "$SL_DBG/control"
@@ -94,8 +84,8 @@ grep -Eq "^  hook /.*/libc\.so\.6:0x[0-9a-f]+ +armed +uprobe " "$SL_DBG/status" 
 f0=$(lost filtered)
 echo "threshold func 10000000" > "$SL_DBG/control"
 "$SL_TOOL" events -d 0.2 func > /dev/null	# drain
-ready $A
-ready $B
+sl_wait_usr1 $A
+sl_wait_usr1 $B
 kill -USR1 $A $B
 wait $A || fail "sl-ufunc A failed"
 wait $B || fail "sl-ufunc B failed"
