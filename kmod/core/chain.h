@@ -47,8 +47,9 @@ static __always_inline bool sl_record(struct sl_pipeline *p, unsigned int stage,
 /*
  * Probe context: @delta is the total of an object that ended in its own
  * task (current): recorded in that task's cgroup slot when the pipeline
- * keeps per-cgroup totals (cgroup_totals) and they are on (cgtotals).  The engine calls it at SPAN
- * and END rows; a pipeline that ends its objects itself calls it there.
+ * keeps per-cgroup totals (cgroup_totals) and they are on (cgtotals).
+ * The engine calls it at SPAN and END rows; a pipeline that ends its
+ * objects itself calls it there.
  */
 static __always_inline void sl_cgroup_record(struct sl_pipeline *p, s64 delta)
 {
