@@ -63,14 +63,27 @@ while time.time() < deadline and os.getppid() == parent:
         time.sleep(0.2)
         continue
     try:
-        s.settimeout(30)
+        # Wait for the instruction as long as QEMU keeps the connection:
+        # its port forward accepts at once and connects to the guest in
+        # the background, retrying its SYN with backoff while the guest's
+        # NIC is down (up to 12 s apart, 75 s in all).  A SYN that finds
+        # the guest's server listening may come late; a client that had
+        # given up by then (it used to after 30 s) closed with the
+        # instruction unread, and the guest's server got a reset.
+        s.settimeout(1)
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         line = b""
         while not line.endswith(b"\n"):
-            d = s.recv(1)
+            try:
+                d = s.recv(1)
+            except socket.timeout:
+                if time.time() > deadline or os.getppid() != parent:
+                    raise
+                continue
             if not d:
                 raise EOFError
             line += d
+        s.settimeout(30)
         cmd = line.decode().split()
         if cmd[0] == "rr":
             n, size = int(cmd[1]), int(cmd[2])
