@@ -21,7 +21,9 @@
 #  - net_rx, net_tx: no filter can name a loopback UDP loop's packets
 #    before the hooks run; the guest is idle and the loop is the only
 #    traffic (loopback: each datagram is one object in each pipeline).
-#  - reqresp: filtered on the server's port (lport), as an operator would.
+#  - reqresp: filtered on the server's port (lport), as an operator would;
+#    over loopback (the client's segments pass the points too) and with
+#    the host peer as the client (reqresp-nic).
 #  - block: null_blk, nothing else does I/O to it.
 # The object counts are the loops' own: N calls, N datagrams each way per
 # N rounds x 2, N requests, N preads, N direct reads, N connections.
@@ -122,6 +124,11 @@ one net_tx none $((2 * N)) "$H/sl-loop" udp "$N"
 LABEL=net_rx-tcp one net_rx none $((2 * N)) "$H/sl-loop" tcp "$N" $((PORT + 1))
 LABEL=net_tx-tcp one net_tx none $((2 * N)) "$H/sl-loop" tcp "$N" $((PORT + 2))
 one reqresp lport "$N" "$H/sl-loop" tcp "$N" "$PORT"
+# a server whose client is elsewhere: the host peer's N one-byte requests
+# through virtio-net (net.sh's serve_host answers them), so only the
+# server's own segments pass the receive and transmit points
+PORT=$SL_GUESTPORT LABEL=reqresp-nic one reqresp lport "$N" \
+	bash -c '. "$SL_REPO/tests/vm/lib.sh"; . "$SL_REPO/tests/vm/net.sh"; serve_host "$1" 1' _ "$N"
 one storage tgid "$N" "$H/sl-loop" pread "$f" "$N"
 if sl_nullblk 1 2>/dev/null; then
 	one block tgid "$N" "$H/sl-loop" dio /dev/nullb0 "$N"
