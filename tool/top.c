@@ -560,7 +560,7 @@ void top_render(FILE *f, const struct top_table *t, const struct top_args *a,
 	if (t->total > t->n)
 		fprintf(f, "(%zu more not shown: -n 0 shows all)\n", t->total - t->n);
 	if (untimed && !a->errors)
-		fprintf(f, "(%llu calls counted without a time: under way when the pipeline was enabled, or longer than stale_ms)\n",
+		fprintf(f, "(%llu calls counted without a time: not followed while sampling, under way when the pipeline was enabled, or longer than stale_ms)\n",
 			(unsigned long long)untimed);
 }
 

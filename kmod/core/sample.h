@@ -42,6 +42,16 @@ static __always_inline bool sl_sample_take(struct sl_pipeline *p)
 	return true;
 }
 
+/*
+ * Does @p skip objects now (sampling 1 in N, N > 1)?  A later point that
+ * finds no chain then expects it, and does not count it lost.  Probe
+ * context.
+ */
+static __always_inline bool sl_sample_skips(const struct sl_pipeline *p)
+{
+	return READ_ONCE(p->priv.sample) > 1;
+}
+
 /* What status says of a pipeline's sampling. */
 struct sl_sample_info {
 	u32 n;			/* 1 in @n followed now (1: every one) */

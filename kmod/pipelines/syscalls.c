@@ -15,7 +15,9 @@
  *                  enabled, or longer than stale_ms so its entry was
  *                  reclaimed, or the in-flight table was full) is counted
  *                  "untimed", never dropped.  exit and exit_group never
- *                  return: not counted.
+ *                  return: not counted.  Sampling ("sample syscalls N")
+ *                  follows one call in N per CPU from sys_enter: the rows
+ *                  still count every call, the others untimed.
  *   process_exit   sched_process_exit: the thread's chain is forgotten (it
  *                  entered exit or exit_group), and when it was the last
  *                  thread of its process, the process's rows are noted to
@@ -173,7 +175,8 @@ static int sl_sc_exit(struct sl_ev *ev, struct sl_flight_ent *unused)
 		timed = t0 && (s64)ns >= 0 && ns <= sl_max_delta_ns;
 		/* the stage, and a slow event above the threshold */
 		sl_chain_finish(p, e);
-	} else {
+	} else if (!sl_sample_skips(p)) {
+		/* while sampling, a call not followed has no chain */
 		sl_loss(p, SL_LOSS_UNMATCHED);
 	}
 	if (!t)
@@ -354,6 +357,7 @@ SL_PIPELINE(syscalls) = {
 	.desc = "system calls per process and syscall: count, errors by errno, time, log2 latency",
 	.key = STACKLAT_KEY_TASK,
 	.filter_caps = SL_F_TGID | SL_F_TID,
+	.sampling = true,		/* a call, at sys_enter */
 	.hooks = sl_sc_hooks,
 	.nhooks = ARRAY_SIZE(sl_sc_hooks),
 	.stages = sl_sc_stages,

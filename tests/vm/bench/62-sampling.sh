@@ -6,7 +6,9 @@
 #    STACKLAT-BENCH func-sample-S;
 #  - net_rx and net_tx, UDP request/response rounds of 64 bytes over
 #    loopback (sl-loop udp: two datagrams a round, each a net_rx and a
-#    net_tx chain at S = 1), both at S: STACKLAT-BENCH net-sample-S.
+#    net_tx chain at S = 1), both at S: STACKLAT-BENCH net-sample-S;
+#  - syscalls, the same getppid(2) loop (each call still counted in its
+#    row, the ones not followed untimed): STACKLAT-BENCH syscalls-sample-S.
 # A call or packet not followed still costs its hook hits (docs/overhead.md,
 # "Sampling"): the curve flattens at the attachment's cost.  See bench.sh
 # for the rounds (none, idle and armed alternate in one boot).
@@ -28,6 +30,10 @@ arm_net() {
 	echo "enable net_rx" > "$SL_DBG/control"
 	echo "enable net_tx" > "$SL_DBG/control"
 }
+arm_sc() {
+	echo "sample syscalls $S" > "$SL_DBG/control"
+	echo "enable syscalls" > "$SL_DBG/control"
+}
 # what was followed, for the record: the status line (none at S = 1)
 seen() { grep -E '^  sample: 1 in' "$SL_DBG/status" || true; }
 for S in 1 4 16 64; do
@@ -35,4 +41,7 @@ for S in 1 4 16 64; do
 done
 for S in 1 4 16 64; do
 	bench_compare "net-sample-$S" "${BENCH_ROUNDS:-5}" "$SL_REPO/tests/vm/helpers/sl-loop udp $NN" arm_net seen
+done
+for S in 1 4 16 64; do
+	bench_compare "syscalls-sample-$S" "${BENCH_ROUNDS:-5}" "$SL_REPO/tests/vm/helpers/sl-spin -n $N -t 1" arm_sc seen
 done

@@ -19,6 +19,10 @@
 #    starts, R/4 followed, R/4 in every UDP stage and the total; and
 #    on R TCP rounds, the responses' segments (R, and one more a
 #    retransmission) seen, a quarter followed in every TCP stage;
+#  - syscalls at sample 4: sl-spin's C getppid(2), filtered on its tgid:
+#    its getppid row counts C calls, C/4 of them timed (the row's
+#    histogram), 3C/4 untimed; a quarter of the calls seen followed, each
+#    a sample of the stage (but exit_group), none counted unmatched;
 #  - sample 1 follows every object again (R of R), and the counts start
 #    over;
 #  - the automatic rate ("sample func auto 1000": a budget of 1,000
@@ -103,6 +107,35 @@ assert_eq "a fixed rate ends auto (budget)" 0 "$(sample func sample_auto)"
 "$SL_TOOL" func del __x64_sys_getppid
 ctl disable func
 
+# ---- syscalls: a call, at sys_enter.  sl-spin sets the filter to its
+# own tgid, then makes C getppid(2) on CPU 0: C consecutive objects of one
+# CPU, of which exactly C/4 are followed whatever came before them.  The
+# row counts every call; the others are untimed, and their exits (no
+# chain) are not unmatched.
+ctl filter syscalls tgid=4194304	# first: none of this shell's calls
+ctl sample syscalls 4
+ctl enable syscalls
+"$SL_REPO/tests/vm/helpers/sl-spin" -n $C -t 0 -f "$SL_DBG/control" -p syscalls > "$T/spin.sc" &
+sp=$!
+wait $sp || fail "sl-spin (syscalls) failed"
+"$SL_TOOL" top syscalls -p $sp -j -n 0 > "$T/sc.json" || fail "top syscalls -p $sp -j failed"
+row() { jq -r --arg f "$1" '[.rows[] | select(.syscall == "getppid")][0][$f] // 0' "$T/sc.json"; }
+assert_eq "syscalls: getppid calls counted" $C "$(row count)"
+assert_eq "syscalls: getppid calls untimed (not followed)" $((C * 3 / 4)) "$(row untimed)"
+assert_eq "syscalls: getppid in the row's histogram" $((C / 4)) \
+	"$(jq '[.rows[] | select(.syscall == "getppid")][0].hist | map(.[2]) | add' "$T/sc.json")"
+seen=$(sample syscalls sample_seen) fol=$(sample syscalls sample_followed)
+[ "$seen" -ge $C ] || fail "syscalls: $seen calls seen at sys_enter, fewer than the $C getppid"
+# every followed call is a sample of the stage but exit_group, which never
+# returns (sl-spin's last call: followed or not, by its place in the turn)
+s=$(cnt syscalls syscall)
+[ "$s" -eq "$fol" ] || [ "$s" -eq $((fol - 1)) ] ||
+	fail "syscalls: $s samples of the stage for $fol followed"
+assert_eq "syscalls: followed, of $seen seen" $(((seen + 3) / 4)) "$fol"
+assert_eq "syscalls: lost unmatched" 0 "$(lost syscalls unmatched)"
+ctl sample syscalls 1
+ctl disable syscalls
+
 # ---- net_rx: a packet, at the first point armed
 ctl enable net_rx
 ctl enable net_tx
@@ -168,4 +201,4 @@ if "$SL_TOOL" sample block 4 2> /dev/null; then fail "stacklat sample block 4 ac
 assert_eq "net_rx's rate after refused changes" 8 "$(sample net_rx sample)"
 assert_eq "block: no sample key (it cannot sample)" none "$(sample block sample)"
 ctl disable net_rx
-pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; net_tx 1 in 4: $R seen, $((R / 4)) followed; sample 1 follows all; bad input refused"
+pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; net_tx 1 in 4: $R seen, $((R / 4)) followed; syscalls 1 in 4: $C getppid counted, $((C / 4)) timed; sample 1 follows all; bad input refused"
