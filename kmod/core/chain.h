@@ -37,10 +37,7 @@ static __always_inline bool sl_record(struct sl_pipeline *p, unsigned int stage,
 		sl_loss(p, SL_LOSS_BAD_DELTA);
 		return false;
 	}
-	if (unlikely(!sl_hist_add(&p->priv.hists[stage], (u64)delta))) {
-		sl_loss(p, SL_LOSS_NOBUF);
-		return false;
-	}
+	sl_hist_add(&p->priv.hists[stage], (u64)delta);
 	return true;
 }
 
@@ -66,8 +63,7 @@ static __always_inline void sl_cgroup_record(struct sl_pipeline *p, s64 delta)
 static __always_inline void sl_record_value(struct sl_pipeline *p,
 					    unsigned int stage, u64 v)
 {
-	if (unlikely(!sl_hist_add(&p->priv.hists[stage], v)))
-		sl_loss(p, SL_LOSS_NOBUF);
+	sl_hist_add(&p->priv.hists[stage], v);
 }
 
 /*

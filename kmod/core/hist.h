@@ -13,6 +13,8 @@
 #else
 #include <linux/types.h>
 #include <linux/smp.h>
+#include <linux/list.h>
+#include <linux/atomic.h>
 #include <asm/local64.h>
 #endif
 
@@ -33,14 +35,34 @@ struct sl_hist_cpu {
 };
 
 /*
- * A histogram: a copy for each CPU that has been online since it was
- * made (cpus.h), not for each possible one - 4.2 KiB a stage and CPU, on
- * a machine with 1024 possible CPUs and 2 online.
+ * What the CPUs without a copy of their own record into: the same counts
+ * with atomic64 operations (min and max by compare-and-exchange).
+ */
+struct sl_hist_shared {
+	atomic64_t sum;
+	atomic64_t min;
+	atomic64_t max;
+	atomic64_t overflow;
+	atomic64_t buckets[STACKLAT_HIST_NBUCKETS];
+};
+
+/*
+ * A histogram: a shared copy, and a copy for each CPU that recorded into
+ * it, made after the fact.  A CPU without a copy records into the shared
+ * one - exactly, at the price of a few uncontended atomics - and asks for
+ * its copy (@want); the grow work (hist.c, in process context, an eighth
+ * of a second while a pipeline is enabled) allocates and publishes it.
+ * So a stage that no CPU records into takes its shared copy only, 4.2 KiB,
+ * not 4.2 KiB on each CPU, and a CPU that comes online loses nothing.
+ * Readers add the shared copy to the CPUs'.
  */
 struct sl_hist {
 	struct sl_hist_cpu **cpu;	/* [nr_cpu_ids], NULL: none yet */
+	struct sl_hist_shared *shared;
+	u8 *want;			/* [nr_cpu_ids]: recorded into shared */
+	bool wanted;			/* some @want set (a hint for the work) */
 	unsigned int ncpus;		/* copies allocated */
-	struct sl_cpus_user cpus;
+	struct list_head node;		/* every histogram, for the grow work */
 };
 
 /* tests/unit instrumentation: a nested update run at a named point */
@@ -80,22 +102,26 @@ static __always_inline void sl_hist_raise(struct sl_hist_cpu *c, u64 cur,
 	} while (unlikely(was != cur) && (cur = was, v > cur));
 }
 
+void sl_hist_add_shared(struct sl_hist *h, unsigned int cpu, u64 v);
+
 /*
  * The update path: a handful of local64 operations on this CPU's copy, no
  * atomics, no locks; the caller runs with preemption off (every probe
  * does), so this CPU's copy stays this CPU's.  A value inside [min, max],
- * nearly every one, costs a read and a compare of each.  False when this
- * CPU has no copy yet (it just came online: cpus.h), for the caller to
- * count.
+ * nearly every one, costs a read and a compare of each.  A CPU without a
+ * copy yet records into the shared one (hist.c).
  */
-static __always_inline bool sl_hist_add(struct sl_hist *h, u64 v)
+static __always_inline void sl_hist_add(struct sl_hist *h, u64 v)
 {
-	struct sl_hist_cpu *c = READ_ONCE(h->cpu[raw_smp_processor_id()]);
+	unsigned int cpu = raw_smp_processor_id();
+	struct sl_hist_cpu *c = READ_ONCE(h->cpu[cpu]);
 	u32 b = stacklat_hist_bucket(v);
 	u64 cur;
 
-	if (unlikely(!c))
-		return false;
+	if (unlikely(!c)) {
+		sl_hist_add_shared(h, cpu, v);
+		return;
+	}
 	if (likely(b < STACKLAT_HIST_NBUCKETS))
 		local64_inc(&c->buckets[b]);
 	else
@@ -107,7 +133,6 @@ static __always_inline bool sl_hist_add(struct sl_hist *h, u64 v)
 	cur = local64_read(&c->max);
 	if (unlikely(v > cur))
 		sl_hist_raise(c, cur, v);
-	return true;
 }
 
 /* A histogram summed over all CPUs, for readers. */
@@ -122,6 +147,10 @@ struct sl_hist_sum {
 
 int sl_hist_init(struct sl_hist *h);
 u64 sl_hist_bytes(const struct sl_hist *h);
+u64 sl_hist_cpu_bytes(const struct sl_hist *h, unsigned int cpu);
+void sl_hist_grow_now(void);
+void sl_hist_poll(bool on);
+void sl_hist_exit(void);
 void sl_hist_free(struct sl_hist *h);
 void sl_hist_reset(struct sl_hist *h);
 void sl_hist_read(const struct sl_hist *h, struct sl_hist_sum *out);

@@ -194,6 +194,8 @@ int sl_pipelines_init(struct sl_pipeline *const *list, unsigned int n)
 static void sl_pipeline_disarm(struct sl_pipeline *p)
 {
 	WRITE_ONCE(p->priv.gate, false);
+	if (p->priv.enabled)
+		sl_hist_poll(false);
 	p->priv.enabled = false;
 	sl_hooks_disarm(p->hooks, p->nhooks);
 	tracepoint_synchronize_unregister();
@@ -226,6 +228,7 @@ void sl_pipelines_exit(void)
 		sl_hooks_release(p);
 		sl_pipeline_free(p);
 	}
+	sl_hist_exit();
 	mutex_unlock(&sl_lock);
 }
 
@@ -240,9 +243,9 @@ static int sl_pipeline_hists_alloc(struct sl_pipeline *p)
 		if (sl_hist_init(&p->priv.hists[i])) {
 			while (i--)
 				sl_hist_free(&p->priv.hists[i]);
-			sl_err("enable %s: no memory for %u histograms of %zu bytes on each of %u CPUs\n",
+			sl_err("enable %s: no memory for %u histograms of %zu bytes\n",
 			       p->name, p->max_stages,
-			       sizeof(struct sl_hist_cpu), num_online_cpus());
+			       sizeof(struct sl_hist_shared));
 			return -ENOMEM;
 		}
 	}
@@ -309,6 +312,8 @@ int sl_pipeline_enable(struct sl_pipeline *p, bool on)
 	/* the entry points on ftrace, all in one code update */
 	sl_hooks_commit(p);
 	p->priv.enabled = true;
+	/* the CPUs' histogram copies follow the samples from now on */
+	sl_hist_poll(true);
 	/* points added at run time (func, span) may come after the enable */
 	if (!armed && p->nhooks && p->key != STACKLAT_KEY_NONE &&
 	    !p->point_add) {
@@ -344,15 +349,38 @@ u64 sl_pipeline_mem_all(struct sl_pipeline *p)
 	return n;
 }
 
-/* What of that each online CPU has: its histogram copies and keyed buffers. */
+/*
+ * What of that each online CPU has: its keyed buffers, and the histogram
+ * copies of the CPU that has the most (they follow the samples).
+ */
 u64 sl_pipeline_mem_cpu(const struct sl_pipeline *p)
 {
-	u64 n = 0;
+	u64 n = 0, c, most = 0;
+	unsigned int i, cpu;
 
-	if (p->priv.hists_live)
-		n += (u64)p->max_stages * sizeof(struct sl_hist_cpu);
+	if (p->priv.hists_live) {
+		for_each_possible_cpu(cpu) {
+			c = 0;
+			for (i = 0; i < p->max_stages; i++)
+				c += sl_hist_cpu_bytes(&p->priv.hists[i], cpu);
+			most = max(most, c);
+		}
+		n += most;
+	}
 	if (p->priv.keyed)
 		n += sl_keyed_cpu_bytes(p->priv.keyed);
+	return n;
+}
+
+/* The CPUs' copies of its histograms, all stages (they follow the samples). */
+unsigned int sl_pipeline_hist_copies(const struct sl_pipeline *p)
+{
+	unsigned int i, n = 0;
+
+	if (!p->priv.hists_live)
+		return 0;
+	for (i = 0; i < p->max_stages; i++)
+		n += READ_ONCE(p->priv.hists[i].ncpus);
 	return n;
 }
 

@@ -105,6 +105,7 @@ int sl_pipeline_set_sample(struct sl_pipeline *p, u32 n, u32 budget,
 void sl_pipeline_losses(struct sl_pipeline *p, struct sl_losses *out);
 int sl_pipelines_enable_list(const char *list);
 u64 sl_pipeline_mem(const struct sl_pipeline *p);
+unsigned int sl_pipeline_hist_copies(const struct sl_pipeline *p);
 u64 sl_pipeline_mem_all(struct sl_pipeline *p);
 u64 sl_pipeline_mem_cpu(const struct sl_pipeline *p);
 int sl_modules_watch(void);

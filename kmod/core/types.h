@@ -40,7 +40,10 @@ enum sl_loss {
 	SL_LOSS_STACK_BUSY,
 	/* events over their pipeline's rate (events.c) */
 	SL_LOSS_SUPPRESSED,
-	/* a sample on a CPU whose histogram copy is not there yet (cpus.h) */
+	/*
+	 * kept for the ABI: a CPU without a histogram copy records into the
+	 * histogram's shared one (hist.c), so nothing counts it any more
+	 */
 	SL_LOSS_NOBUF,
 	SL_LOSS_NR
 };

@@ -113,10 +113,9 @@ static int sl_status_show(struct seq_file *m, void *v)
 		for (j = 0; j < SL_LOSS_NR; j++)
 			seq_printf(m, " %s=%llu", sl_loss_names[j], loss.v[j]);
 		seq_puts(m, "\n");
-		seq_printf(m, "  memory: %llu KiB of histograms (%u stages x %u CPUs)\n",
+		seq_printf(m, "  memory: %llu KiB of histograms (%u stages, %u copies on CPUs)\n",
 			   sl_pipeline_mem(p) >> 10, p->max_stages,
-			   p->max_stages && p->priv.hists_live ?
-			   READ_ONCE(p->priv.hists[0].ncpus) : 0);
+			   sl_pipeline_hist_copies(p));
 		if (sl_fprobe_stats(p, &nfp, &fpm))
 			seq_printf(m, "  fprobe: %u return points, nmissed=%llu\n",
 				   nfp, fpm);

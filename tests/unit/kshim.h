@@ -91,6 +91,13 @@ typedef struct {
 #define atomic64_add(i, v)	((void)__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED))
 #define atomic64_inc(v)		atomic64_add(1, (v))
 #define atomic64_sub(i, v)	((void)__atomic_fetch_sub(&(v)->counter, (i), __ATOMIC_RELAXED))
+/* the kernel's: full barrier, returns the old value */
+static inline s64 atomic64_cmpxchg(atomic64_t *v, s64 old, s64 new)
+{
+	__atomic_compare_exchange_n(&v->counter, &old, new, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return old;
+}
 
 static inline bool atomic_try_cmpxchg_acquire(atomic_t *v, int *old, int new)
 {
@@ -225,6 +232,29 @@ struct mutex {
 #define mutex_init(l)		pthread_mutex_init(&(l)->m, NULL)
 #define mutex_lock(l)		pthread_mutex_lock(&(l)->m)
 #define mutex_unlock(l)		pthread_mutex_unlock(&(l)->m)
+#define DEFINE_MUTEX(l)		struct mutex l = { PTHREAD_MUTEX_INITIALIZER }
+
+/* the kernel's doubly linked list, what hist.c uses of it */
+struct list_head {
+	struct list_head *next, *prev;
+};
+#define LIST_HEAD(n)		struct list_head n = { &(n), &(n) }
+static inline void list_add(struct list_head *e, struct list_head *h)
+{
+	e->next = h->next;
+	e->prev = h;
+	h->next->prev = e;
+	h->next = e;
+}
+static inline void list_del(struct list_head *e)
+{
+	e->prev->next = e->next;
+	e->next->prev = e->prev;
+}
+#define list_for_each_entry(pos, head, member)				\
+	for ((pos) = container_of((head)->next, __typeof__(*(pos)), member); \
+	     &(pos)->member != (head);					\
+	     (pos) = container_of((pos)->member.next, __typeof__(*(pos)), member))
 
 static inline void sort(void *base, size_t num, size_t size,
 			int (*cmp)(const void *, const void *), void *swap)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "hist.h"
 
@@ -26,7 +27,20 @@ static struct sl_hist_cpu *mine(void)
 	return h.cpu[raw_smp_processor_id()];
 }
 
+/* a histogram with a copy for this thread's "CPU", and nothing in it */
 static int setup(void **state)
+{
+	(void)state;
+	if (sl_hist_init(&h))
+		return -1;
+	sl_hist_add(&h, 1);
+	sl_hist_grow_now();
+	sl_hist_reset(&h);
+	return mine() ? 0 : -1;
+}
+
+/* a histogram as sl_hist_init() leaves it: the shared copy only */
+static int setup_bare(void **state)
 {
 	(void)state;
 	return sl_hist_init(&h);
@@ -130,6 +144,113 @@ static void test_first_sample(void **state)
 	assert_int_equal(count(), 2);
 }
 
+/*
+ * A CPU without a copy records into the shared one, asks for a copy, and
+ * gets it at the next grow; a reader sums both; a reset clears both.
+ */
+static void test_shared_then_copy(void **state)
+{
+	struct sl_hist_sum sum;
+	unsigned int cpu = raw_smp_processor_id();
+
+	(void)state;
+	assert_null(mine());
+	sl_hist_add(&h, 300);
+	sl_hist_add(&h, 20);
+	sl_hist_add(&h, 1ULL << 62);	/* beyond the top bucket */
+	assert_null(mine());
+	assert_int_equal(h.want[cpu], 1);
+	sl_hist_read(&h, &sum);
+	assert_int_equal(sum.count, 3);
+	assert_int_equal(sum.overflow, 1);
+	assert_int_equal(sum.sum, 320 + (1ULL << 62));
+	assert_int_equal(sum.min, 20);
+	assert_int_equal(sum.max, 1ULL << 62);
+	assert_int_equal(sl_hist_cpu_bytes(&h, cpu), 0);
+
+	sl_hist_grow_now();
+	assert_non_null(mine());
+	assert_int_equal(h.want[cpu], 0);
+	assert_int_equal(h.ncpus, 1);
+	assert_int_equal(sl_hist_cpu_bytes(&h, cpu), sizeof(struct sl_hist_cpu));
+	sl_hist_add(&h, 10);
+	sl_hist_add(&h, 5000);
+	assert_int_equal(local64_read(&mine()->sum), 5010);
+	sl_hist_read(&h, &sum);
+	assert_int_equal(sum.count, 5);
+	assert_int_equal(sum.sum, 5330 + (1ULL << 62));
+	assert_int_equal(sum.min, 10);
+	assert_int_equal(sum.max, 1ULL << 62);
+	/* nothing more asked: a second grow allocates nothing */
+	sl_hist_grow_now();
+	assert_int_equal(h.ncpus, 1);
+
+	sl_hist_reset(&h);
+	sl_hist_read(&h, &sum);
+	assert_int_equal(sum.count, 0);
+	assert_int_equal(sum.sum, 0);
+	assert_int_equal(sum.min, 0);
+	assert_int_equal(sum.max, 0);
+}
+
+/*
+ * Threads (the shim's CPUs) record at once, each starting without a copy,
+ * while another grows the copies as the work would: every sample counted
+ * once, in the shared copy or a CPU's, and every thread has a copy at the
+ * end.
+ */
+#define NTHR	8
+#define NPER	200000
+
+static volatile int stop_growing;
+
+static void *writer(void *arg)
+{
+	unsigned long i, t = (unsigned long)arg;
+
+	for (i = 0; i < NPER; i++)
+		sl_hist_add(&h, t * 1000 + i % 977 + 1);
+	return NULL;
+}
+
+static void *grower(void *arg)
+{
+	(void)arg;
+	while (!stop_growing)
+		sl_hist_grow_now();
+	return NULL;
+}
+
+static void test_concurrent_grow(void **state)
+{
+	pthread_t w[NTHR], g;
+	struct sl_hist_sum sum;
+	unsigned long t, i, want = 0, n = 0;
+
+	(void)state;
+	stop_growing = 0;
+	assert_int_equal(pthread_create(&g, NULL, grower, NULL), 0);
+	for (t = 0; t < NTHR; t++)
+		assert_int_equal(pthread_create(&w[t], NULL, writer, (void *)t), 0);
+	for (t = 0; t < NTHR; t++)
+		pthread_join(w[t], NULL);
+	stop_growing = 1;
+	pthread_join(g, NULL);
+	sl_hist_grow_now();
+	for (t = 0; t < NTHR; t++)
+		for (i = 0; i < NPER; i++)
+			want += t * 1000 + i % 977 + 1;
+	sl_hist_read(&h, &sum);
+	assert_int_equal(sum.count, NTHR * NPER);
+	assert_int_equal(sum.sum, want);
+	assert_int_equal(sum.min, 1);
+	assert_int_equal(sum.max, (NTHR - 1) * 1000 + 977);
+	for (i = 0; i < nr_cpu_ids; i++)
+		n += h.cpu[i] != NULL;
+	assert_int_equal(n, h.ncpus);
+	assert_true(n >= NTHR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -137,6 +258,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nested_max, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nested_inside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_first_sample, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_then_copy, setup_bare, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_grow, setup_bare, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
