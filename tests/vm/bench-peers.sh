@@ -38,8 +38,9 @@
 . "$SL_REPO/tests/vm/bench-ftrace.sh"
 
 PEER_CASES=(none stacklat bt_default bt_tuned ftrace bt_attach)
-# W_SAMPLE=PIPELINE (a workload whose pipeline samples): also stacklat at
-# "sample PIPELINE 16" (issue 31's second target: <= 0.1 of every peer)
+# W_SAMPLE="PIPELINE..." (a workload whose pipelines sample): also stacklat
+# at "sample PIPELINE 16" for each (issue 31's second target: <= 0.1 of
+# every peer)
 peer_cases() {
 	[ -z "${W_SAMPLE:-}" ] || PEER_CASES+=(stacklat_s16)
 }
@@ -80,7 +81,11 @@ case_stacklat() {
 	sl_load
 	peer_start
 	w_sl_arm "$GPID"
-	[ -z "${1:-}" ] || echo "sample $W_SAMPLE $1" > "$SL_DBG/control"
+	if [ -n "${1:-}" ]; then
+		for s in $W_SAMPLE; do
+			echo "sample $s $1" > "$SL_DBG/control"
+		done
+	fi
 	peer_go
 	SAMPLES=
 	for s in $W_STAGES; do

@@ -27,6 +27,9 @@ W_STAGES="drv_ip ip_udp udp_queue queue_app rx_total udp_ip ip_devq qdisc driver
 W_FT_STAGES="drv_ip ip_udp udp_queue queue_app udp_ip ip_devq qdisc driver"
 W_BT_DEFAULT=$PB_DIR/net-default.bt
 W_BT_TUNED=$PB_DIR/net-tuned.bt
+# also both pipelines at sample 16: each stage then has about 1/16 of the
+# packets (each CPU follows its first and every 16th after it)
+W_SAMPLE="net_rx net_tx"
 
 w_sl_arm() {
 	echo "enable net_rx" > "$SL_DBG/control"

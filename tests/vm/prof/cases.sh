@@ -15,6 +15,13 @@ case $case in
 func)
 	run="$SL_REPO/tests/vm/helpers/sl-spin -n $N -t 1"
 	arm() { echo "func add __x64_sys_getppid" > "$SL_DBG/control"; echo "enable func" > "$SL_DBG/control"; } ;;
+syscalls|syscalls-s16)
+	# getppid with syscalls on, every call or one in 16 followed
+	run="$SL_REPO/tests/vm/helpers/sl-spin -n $N -t 1"
+	arm() {
+		[ "$case" = syscalls ] || echo "sample syscalls 16" > "$SL_DBG/control"
+		echo "enable syscalls" > "$SL_DBG/control"
+	} ;;
 net)
 	run="$loop udp $N"
 	arm() { echo "enable net_rx" > "$SL_DBG/control"; echo "enable net_tx" > "$SL_DBG/control"; } ;;
@@ -37,7 +44,7 @@ d-none|d-direct|d-krp)
 			insmod "$SL_REPO/tests/vm/.cache/build/${KERNEL%%+*}-direct/sl_direct.ko" mode="${case#d-}"
 	} ;;
 *)
-	fail "unknown case '$case' (func, net, storage, block, d-none, d-direct, d-krp)" ;;
+	fail "unknown case '$case' (func, net, storage, block, syscalls, syscalls-s16, d-none, d-direct, d-krp)" ;;
 esac
 [ "$which" = base ] && SL_KO=$SL_KO_BASE
 sl_load
