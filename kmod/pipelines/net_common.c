@@ -28,6 +28,61 @@ const struct sl_cand sl_net_c_consume[2] = {
 	SL_KPD("consume_skb", 0),
 };
 
+/*
+ * skb_try_coalesce(to, from, ...); where it is missing kfree_skb_partial(skb,
+ * ...): the row's object is argument 1, @from, the absorbed segment
+ */
+const struct sl_cand sl_net_c_coalesce[2] = {
+	SL_KRPD("skb_try_coalesce", 0),
+	SL_KPD("kfree_skb_partial", -1),
+};
+
+/*
+ * skb_try_coalesce(to, from, ...): TCP merges @from's data into @to, the
+ * skb queued before it (on the socket's receive queue, its out-of-order
+ * queue or its backlog: tcp_add_backlog() merges into the backlog's tail
+ * while the owner runs), and frees @from without a tracepoint.  If @to is
+ * followed, its chain stands for both and @from's ends here, counted in
+ * the point's hits.  If it is not (a pure ACK: chains start only for
+ * segments with payload; an skb whose chain ended at its first, partial
+ * read; one queued before the pipeline was enabled), @from's chain moves
+ * to @to, so that what ends @to (its queueing, its read) ends it.  Entry
+ * (process or softirq context, kretprobe entry handler) skips calls whose
+ * @from is not followed.
+ */
+int sl_net_coalesce_pre(struct sl_ev *ev)
+{
+	return sl_chain_followed(ev->p, ev->ident) ? 0 : -1;
+}
+
+int sl_net_coalesce_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
+{
+	struct sl_pipeline *p = ev->p;
+	unsigned long to = sl_ev_arg(ev, 0);
+	struct sl_flight_ent *e, *n;
+
+	if (!ev->data) {
+		/* kfree_skb_partial(skb, head_stolen): absorbed, @to unknown */
+		if (sl_chain_forget(p, ev->ident, SL_NO_LOSS))
+			sl_hook_hit(ev->hk);
+		return SL_DONE;
+	}
+	if (!(u8)ev->ret)
+		return SL_DONE;		/* not merged: both go on */
+	e = sl_chain_get(p, ev->ident);
+	if (!e)
+		return SL_DONE;
+	if (sl_chain_followed(p, to)) {
+		sl_hook_hit(ev->hk);
+		sl_chain_remove(p, e, SL_NO_LOSS);
+	} else {
+		n = sl_chain_move(p, e, to);
+		if (n)
+			sl_chain_put(n);
+	}
+	return SL_DONE;
+}
+
 /* net_rx's and reqresp's receive points */
 SL_TP_DEFINE(netif_receive_skb, (struct sk_buff *skb), (unsigned long)skb)
 

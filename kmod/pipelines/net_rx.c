@@ -319,49 +319,6 @@ static int sl_rx_udp_post(struct sl_ev *ev, struct sl_flight_ent *e)
 	return sl_rx_l4(ev, IPPROTO_UDP);
 }
 
-/*
- * skb_try_coalesce(to, from, ...): TCP merges @from's data into @to, the skb
- * queued before it (on the socket's receive queue or its backlog), and
- * frees @from without a tracepoint.  If @to is followed, its sample stands
- * for both and @from's chain ends here: counted in this point's hits.  If
- * it is not (a pure ACK whose chain ended at the transport layer, or an skb
- * whose chain ended at its first, partial read), @from's chain moves to
- * @to, so that the read of that data still ends it.  The row's object is
- * @from; entry skips calls whose @from is not followed.
- */
-static int sl_rx_coalesce_pre(struct sl_ev *ev)
-{
-	return sl_chain_followed(ev->p, ev->ident) ? 0 : -1;
-}
-
-static int sl_rx_coalesce_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
-{
-	struct sl_pipeline *p = ev->p;
-	unsigned long to = sl_ev_arg(ev, 0);
-	struct sl_flight_ent *e, *n;
-
-	if (!ev->data) {
-		/* kfree_skb_partial(skb, head_stolen): the skb was absorbed */
-		if (sl_chain_forget(p, ev->ident, SL_NO_LOSS))
-			sl_hook_hit(ev->hk);
-		return SL_DONE;
-	}
-	if (!(u8)ev->ret)
-		return SL_DONE;	/* not merged: both go on */
-	e = sl_chain_get(p, ev->ident);
-	if (!e)
-		return SL_DONE;
-	if (sl_chain_followed(p, to)) {
-		sl_hook_hit(ev->hk);
-		sl_chain_remove(p, e, SL_NO_LOSS);
-	} else {
-		n = sl_chain_move(p, e, to);
-		if (n)
-			sl_chain_put(n);
-	}
-	return SL_DONE;
-}
-
 /* The application copies the data: the chain ends, in the reader. */
 static int sl_rx_app_post(struct sl_ev *ev, struct sl_flight_ent *e)
 {
@@ -388,7 +345,10 @@ static bool sl_rx_on_drop(struct sl_pipeline *p, const struct sl_flight_ent *e)
 SL_TP_DEFINE(skb_copy_datagram_iovec, (const struct sk_buff *skb, int len),
 	     (unsigned long)skb)
 
-/* driver, ip_rcv, ipv6_rcv and tcp_queue: net_common.c's (reqresp has them too) */
+/*
+ * driver, ip_rcv, ipv6_rcv, tcp_queue and coalesce: net_common.c's (reqresp
+ * has them too)
+ */
 static const struct sl_cand sl_c_rx_ip_list[] = { SL_KPD("ip_list_rcv", 0) };
 static const struct sl_cand sl_c_rx_ip6_list[] = { SL_KPD("ipv6_list_rcv", 0) };
 static const struct sl_cand sl_c_rx_tcp4[] = { SL_KPD("tcp_v4_rcv", 0) };
@@ -400,12 +360,6 @@ static const struct sl_cand sl_c_rx_udp6[] = { SL_KPD("udpv6_rcv", 0) };
 static const struct sl_cand sl_c_rx_udp_queue[] = {
 	SL_KPD("__udp_enqueue_schedule_skb", 0),
 	SL_KPD("udp_queue_rcv_one_skb", 0),
-};
-
-/* skb_try_coalesce(to, from, ...); where it is missing kfree_skb_partial(skb, ...) */
-static const struct sl_cand sl_c_rx_coalesce[] = {
-	SL_KRPD("skb_try_coalesce", 0),
-	SL_KPD("kfree_skb_partial", -1),	/* the row's object is argument 1 */
 };
 
 static const struct sl_cand sl_c_rx_copy[] = {
@@ -442,11 +396,11 @@ static struct sl_hook sl_rx_hooks[HRX_NR] = {
 				   RX_QUEUE, 1),
 	[HRX_UDP_QUEUE] = SL_POINT("udp_queue", sl_c_rx_udp_queue, SL_ACT_MARK,
 				   RX_QUEUE, 1),
-	[HRX_COALESCE] = SL_POINT("coalesce", sl_c_rx_coalesce, SL_ACT_NONE,
+	[HRX_COALESCE] = SL_POINT("coalesce", sl_net_c_coalesce, SL_ACT_NONE,
 				  RX_QUEUE, 1, .optional = true,
 				  .flags = SL_PF_NOHIT,
-				  .pre = sl_rx_coalesce_pre,
-				  .post = sl_rx_coalesce_ret),
+				  .pre = sl_net_coalesce_pre,
+				  .post = sl_net_coalesce_ret),
 	[HRX_COPY] = SL_POINT("copy_to_app", sl_c_rx_copy, SL_ACT_END, RX_APP,
 			      0, .post = sl_rx_app_post),
 	[HRX_UDP_READ] = SL_POINT("udp_read", sl_c_rx_udp_read, SL_ACT_END,

@@ -703,18 +703,9 @@ SL_TP_DEFINE(sched_waking, (struct task_struct *p), (unsigned long)p)
 SL_TP_DEFINE(sched_process_exit, (SL_COMPAT_PROCESS_EXIT_ARGS), (unsigned long)p)
 SL_TP_DEFINE(sched_switch, (SL_COMPAT_SCHED_SWITCH_ARGS), (unsigned long)next)
 /*
- * driver, ip_rcv, ipv6_rcv, tcp_queue, xmit_start and xmit: net_common.c's
- * (net_rx and net_tx have them too)
+ * driver, ip_rcv, ipv6_rcv, tcp_queue, coalesce, xmit_start and xmit:
+ * net_common.c's (net_rx and net_tx have them too)
  */
-
-/*
- * skb_try_coalesce(to, from, ...); where it is missing kfree_skb_partial(skb,
- * ...) (the row's object is argument 1: @from, the absorbed segment)
- */
-static const struct sl_cand sl_c_rr_coalesce[] = {
-	SL_KRPD("skb_try_coalesce", 0),
-	SL_KPD("kfree_skb_partial", -1),
-};
 
 static const struct sl_cand sl_c_rr_ready[] = {
 	SL_KRPD("sock_def_readable", 0),
@@ -766,61 +757,17 @@ static const struct sl_cand sl_c_rr_exit[] = { SL_TPD(sched_process_exit) };
 	SL_POINT(n, c, SL_ACT_MARK, R_WAITRET, SL_OBJ_TASK, \
 		 .optional = true, .pre = sl_rr_wait_pre)
 
-/*
- * skb_try_coalesce(to, from, ...): TCP merges @from's data into @to and
- * frees @from.  Before the transport layer queued it - the socket's
- * backlog, while its owner runs (tcp_add_backlog() merges into the
- * backlog's tail) - @from's chain is its request's: if @to has none (a
- * pure ACK: chains start only for segments with payload), the chain moves
- * to @to, whose queueing then makes the socket's pending data; if @to has
- * one, @to's stands for both.  After the queue point (the receive queue)
- * @from's chain is already gone.  Entry skips calls whose @from is not
- * followed.
- */
-static int sl_rr_coalesce_pre(struct sl_ev *ev)
-{
-	return sl_chain_followed(ev->p, ev->ident) ? 0 : -1;
-}
-
-static int sl_rr_coalesce_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
-{
-	struct sl_pipeline *p = ev->p;
-	unsigned long to = sl_ev_arg(ev, 0);
-	struct sl_flight_ent *e, *n;
-
-	if (!ev->data) {
-		/* kfree_skb_partial(skb, head_stolen): absorbed, @to unknown */
-		if (sl_chain_forget(p, ev->ident, SL_NO_LOSS))
-			sl_hook_hit(ev->hk);
-		return SL_DONE;
-	}
-	if (!(u8)ev->ret)
-		return SL_DONE;		/* not merged: both go on */
-	e = sl_chain_get(p, ev->ident);
-	if (!e)
-		return SL_DONE;
-	sl_hook_hit(ev->hk);
-	if (sl_chain_followed(p, to)) {
-		sl_chain_remove(p, e, SL_NO_LOSS);
-	} else {
-		n = sl_chain_move(p, e, to);
-		if (n)
-			sl_chain_put(n);
-	}
-	return SL_DONE;
-}
-
 static struct sl_hook sl_rr_hooks[HRR_NR] = {
 	[HRR_DRV] = SL_POINT("driver", sl_net_c_rx_drv, SL_ACT_START, R_DRV, 0, F),
 	[HRR_IP] = SL_POINT("ip_rcv", sl_net_c_ip_rcv, SL_ACT_MARK, R_IP, 0, F),
 	[HRR_IP6] = SL_POINT("ipv6_rcv", sl_net_c_ip6_rcv, SL_ACT_MARK, R_IP, 0, F),
 	[HRR_QUEUE] = SL_POINT("tcp_queue", sl_net_c_tcp_queue, SL_ACT_HOLD,
 			       R_QUEUE, 1, .post = sl_rr_queue_post),
-	[HRR_COALESCE] = SL_POINT("coalesce", sl_c_rr_coalesce, SL_ACT_NONE,
+	[HRR_COALESCE] = SL_POINT("coalesce", sl_net_c_coalesce, SL_ACT_NONE,
 				  R_QUEUE, 1, .optional = true,
 				  .flags = SL_PF_NOHIT,
-				  .pre = sl_rr_coalesce_pre,
-				  .post = sl_rr_coalesce_ret),
+				  .pre = sl_net_coalesce_pre,
+				  .post = sl_net_coalesce_ret),
 	/*
 	 * a segment TCP drops (a duplicate, out of the window) is no lost
 	 * request: the one TCP keeps, or its retransmission, is followed
