@@ -16,6 +16,10 @@
 #    while loopback request/response traffic runs (twice) leave nothing
 #    in flight once the traffic has ended - a chain started before the
 #    points that end it were armed would wait there for the age sweep.
+#    Where a point runs on a kprobe or kretprobe (5.10's entries, 6.1's
+#    and 7.x's returns), a hit the kernel skips as nested inside another
+#    probe's handler on its CPU (counted: nmissed) can leave the chain
+#    whose end it was; so there, at most as many entries as hits missed.
 # (3., breakdown slots recycled: 49-engine-v2-slots.)
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
@@ -72,8 +76,11 @@ rounds20() { # rounds20 PROTO PORT: rounds for ~20 s of PROTO
 ru=$(rounds20 udp 7100) && [ -n "$ru" ] || fail "gate: UDP calibration failed"
 rt=$(rounds20 tcp 7099) && [ -n "$rt" ] || fail "gate: TCP calibration failed"
 note "gate: $ru UDP and $rt TCP rounds (about 20 s each)"
+entry_kind
+ret_kind
 checked=0
 for attempt in 1 2 3 4 5 6; do
+	m0=$(($(missed net_rx) + $(missed net_tx)))
 	[ $checked -lt 2 ] || break
 	server - udp 127.0.0.1 7101 "$ru" 64 rr
 	server - tcp 127.0.0.1 7102 "$rt" 64 rr
@@ -91,10 +98,17 @@ for attempt in 1 2 3 4 5 6; do
 	sleep 1
 	rx=$(pipe_in_flight net_rx)
 	tx=$(pipe_in_flight net_tx)
-	if [ "$rx" != 0 ] || [ "$tx" != 0 ]; then
-		cat "$SL_DBG/inflight"
-		fail "attempt $attempt: $rx net_rx and $tx net_tx entries left in flight after enabling under traffic"
+	m=$(($(missed net_rx) + $(missed net_tx) - m0))
+	# every point on ftrace (6.12): nothing is skipped, nothing may stay
+	[ "$EK:$RK" != ftrace:fprobe ] || [ "$m" = 0 ] ||
+		fail "attempt $attempt: $m probe hits missed on ftrace and fprobe"
+	if [ $((rx + tx)) -gt "$m" ]; then
+		grep -v '^net_' "$SL_DBG/inflight" | head -3
+		grep '^net_' "$SL_DBG/inflight" | head -8
+		grep -E 'nmissed=[1-9]' "$SL_DBG/status" || true
+		fail "attempt $attempt: $rx net_rx and $tx net_tx entries left in flight after enabling under traffic ($m probe hits missed)"
 	fi
+	[ "$m" = 0 ] || note "gate: attempt $attempt: $m probe hits missed, $((rx + tx)) entries left"
 	ctl disable net_rx
 	ctl disable net_tx
 	if [ $spanned = 1 ]; then
