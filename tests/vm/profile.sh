@@ -5,8 +5,8 @@
 #
 # Where a bench case's guest instructions go, per function: boots KERNEL
 # (6.1 by default) with the TCG plugin prof/tbprof.c, runs CASE (func,
-# net, storage, block, syscalls or syscalls-s16: prof/cases.sh, the
-# benches' workloads) once with
+# net, net-s16, storage, storage-s16, block, syscalls or syscalls-s16:
+# prof/cases.sh, the benches' workloads) once with
 # its pipelines enabled, and puts the plugin's per-block counts on the
 # guest's functions (from its /proc/kallsyms).  With BENCH_BASE=REV, a
 # second boot does the same with REV's module, shown beside it.  Counts

@@ -22,14 +22,26 @@ syscalls|syscalls-s16)
 		[ "$case" = syscalls ] || echo "sample syscalls 16" > "$SL_DBG/control"
 		echo "enable syscalls" > "$SL_DBG/control"
 	} ;;
-net)
+net|net-s16)
+	# UDP datagrams over loopback, every packet or one in 16 followed
 	run="$loop udp $N"
-	arm() { echo "enable net_rx" > "$SL_DBG/control"; echo "enable net_tx" > "$SL_DBG/control"; } ;;
-storage)
+	arm() {
+		if [ "$case" = net-s16 ]; then
+			echo "sample net_rx 16" > "$SL_DBG/control"
+			echo "sample net_tx 16" > "$SL_DBG/control"
+		fi
+		echo "enable net_rx" > "$SL_DBG/control"
+		echo "enable net_tx" > "$SL_DBG/control"
+	} ;;
+storage|storage-s16)
+	# a cached pread on ext4, every operation or one in 16 followed
 	f=${SL_MNT:-/tmp}/sl-prof.dat
 	dd if=/dev/zero of="$f" bs=4k count=1 status=none
 	run="$loop pread $f $N"
-	arm() { echo "enable storage" > "$SL_DBG/control"; } ;;
+	arm() {
+		[ "$case" = storage ] || echo "sample storage 16" > "$SL_DBG/control"
+		echo "enable storage" > "$SL_DBG/control"
+	} ;;
 block)
 	sl_modprobe null_blk nr_devices=1
 	run="$loop dio /dev/nullb0 $N"
@@ -44,7 +56,7 @@ d-none|d-direct|d-krp)
 			insmod "$SL_REPO/tests/vm/.cache/build/${KERNEL%%+*}-direct/sl_direct.ko" mode="${case#d-}"
 	} ;;
 *)
-	fail "unknown case '$case' (func, net, storage, block, syscalls, syscalls-s16, d-none, d-direct, d-krp)" ;;
+	fail "unknown case '$case' (func, net, net-s16, storage, storage-s16, block, syscalls, syscalls-s16, d-none, d-direct, d-krp)" ;;
 esac
 [ "$which" = base ] && SL_KO=$SL_KO_BASE
 sl_load
