@@ -222,14 +222,15 @@ extern const struct sl_cand sl_net_c_rx_drv[2];
 extern const struct sl_cand sl_net_c_ip_rcv[2];
 extern const struct sl_cand sl_net_c_ip6_rcv[2];
 extern const struct sl_cand sl_net_c_tcp_queue[2];
-extern const struct sl_cand sl_net_c_coalesce[2];
+extern const struct sl_cand sl_net_c_coalesce_try[1];
+extern const struct sl_cand sl_net_c_coalesce[1];
 extern const struct sl_cand sl_net_c_tx_drv[2];
 extern const struct sl_cand sl_net_c_tx_start[1];
 extern const struct sl_cand sl_net_c_tx_done[1];
 extern const char * const sl_net_if_suffix[1];
-/* the "coalesce" point's entry and return (net_rx, reqresp) */
-int sl_net_coalesce_pre(struct sl_ev *ev);
-int sl_net_coalesce_ret(struct sl_ev *ev, struct sl_flight_ent *unused);
+/* the "coalesce_try" and "coalesce" points (net_rx, reqresp): net_common.c */
+int sl_net_coalesce_try(struct sl_ev *ev, struct sl_flight_ent *unused);
+int sl_net_coalesce(struct sl_ev *ev, struct sl_flight_ent *unused);
 /*
  * Probe context: the socket's identity for an event line: its addresses
  * and ports, local then remote (_F_ADDR, _F_PORTS).  A v6 socket talking

@@ -29,57 +29,81 @@ const struct sl_cand sl_net_c_consume[2] = {
 };
 
 /*
- * skb_try_coalesce(to, from, ...); where it is missing kfree_skb_partial(skb,
- * ...): the row's object is argument 1, @from, the absorbed segment
- */
-const struct sl_cand sl_net_c_coalesce[2] = {
-	SL_KRPD("skb_try_coalesce", 0),
-	SL_KPD("kfree_skb_partial", -1),
-};
-
-/*
- * skb_try_coalesce(to, from, ...): TCP merges @from's data into @to, the
+ * A merge: skb_try_coalesce(to, from, ...) puts @from's data into @to, the
  * skb queued before it (on the socket's receive queue, its out-of-order
  * queue or its backlog: tcp_add_backlog() merges into the backlog's tail
- * while the owner runs), and frees @from without a tracepoint.  If @to is
- * followed, its chain stands for both and @from's ends here, counted in
- * the point's hits.  If it is not (a pure ACK: chains start only for
- * segments with payload; an skb whose chain ended at its first, partial
- * read; one queued before the pipeline was enabled), @from's chain moves
- * to @to, so that what ends @to (its queueing, its read) ends it.  Entry
- * (process or softirq context, kretprobe entry handler) skips calls whose
- * @from is not followed.
+ * while the owner runs), and when it did, its caller frees @from with
+ * kfree_skb_partial(), without a tracepoint.  If @to is followed, its
+ * chain stands for both and @from's ends there, counted in the
+ * "coalesce" point's hits.  If it is not (a pure ACK: chains start only
+ * for segments with payload; an skb whose chain ended at its first,
+ * partial read; one queued before the pipeline was enabled), @from's
+ * chain moves to @to, so that what ends @to (its queueing, its read)
+ * ends it.
+ *
+ * Both are function entries (ftrace where the kernel allows it), not a
+ * return point: a kretprobe's entry is a kprobe, which the kernel skips
+ * when it fires inside another kprobe's handler on its CPU (a softirq
+ * merging into a socket's backlog while a task's handler runs), and a
+ * merge it skips would leave @from's chain to the age sweep.  The entry
+ * of skb_try_coalesce() notes @to and @from for the current CPU and
+ * context (task, softirq, hardirq, NMI: what one context does there is
+ * sequential); the free that follows a merge in the same function finds
+ * them there.  A note that is not this call's - its task was preempted
+ * and moved to another CPU, or the entry was not seen - leaves @to
+ * unknown: @from's chain ends, counted as merged.
  */
-int sl_net_coalesce_pre(struct sl_ev *ev)
+struct sl_net_coal {
+	unsigned long ctx;		/* sl_net_ctx_ident() of the call */
+	unsigned long to;
+	unsigned long from;
+};
+
+/* written by either pipeline's entry row: both write the same call's */
+static DEFINE_PER_CPU(struct sl_net_coal, sl_net_coal_note[4]);
+
+/* skb_try_coalesce(to, from, ...) */
+const struct sl_cand sl_net_c_coalesce_try[1] = {
+	SL_KPD("skb_try_coalesce", 0),
+};
+
+/* kfree_skb_partial(skb, head_stolen) */
+const struct sl_cand sl_net_c_coalesce[1] = {
+	SL_KPD("kfree_skb_partial", 0),
+};
+
+/* Probe context (a function entry: preemption off): the call's note. */
+int sl_net_coalesce_try(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
-	return sl_chain_followed(ev->p, ev->ident) ? 0 : -1;
+	unsigned long ctx = sl_net_ctx_ident();
+	struct sl_net_coal *c = this_cpu_ptr(&sl_net_coal_note[ctx & 3]);
+
+	c->ctx = ctx;
+	c->to = sl_ev_arg(ev, 0);
+	c->from = sl_ev_arg(ev, 1);
+	return SL_DONE;
 }
 
-int sl_net_coalesce_ret(struct sl_ev *ev, struct sl_flight_ent *unused)
+/* Probe context (a function entry: preemption off): @from was merged. */
+int sl_net_coalesce(struct sl_ev *ev, struct sl_flight_ent *unused)
 {
+	unsigned long ctx = sl_net_ctx_ident();
+	const struct sl_net_coal *c = this_cpu_ptr(&sl_net_coal_note[ctx & 3]);
 	struct sl_pipeline *p = ev->p;
-	unsigned long to = sl_ev_arg(ev, 0);
 	struct sl_flight_ent *e, *n;
 
-	if (!ev->data) {
-		/* kfree_skb_partial(skb, head_stolen): absorbed, @to unknown */
-		if (sl_chain_forget(p, ev->ident, SL_NO_LOSS))
-			sl_hook_hit(ev->hk);
-		return SL_DONE;
-	}
-	if (!(u8)ev->ret)
-		return SL_DONE;		/* not merged: both go on */
 	e = sl_chain_get(p, ev->ident);
 	if (!e)
 		return SL_DONE;
-	if (sl_chain_followed(p, to)) {
+	if (c->ctx != ctx || c->from != ev->ident || !c->to ||
+	    sl_chain_followed(p, c->to)) {
 		sl_hook_hit(ev->hk);
 		sl_chain_remove(p, e, SL_NO_LOSS);
-	} else {
-		n = sl_chain_move(p, e, to);
-		if (n)
-			sl_chain_put(n);
+		return SL_DONE;
 	}
+	n = sl_chain_move(p, e, c->to);
+	if (n)
+		sl_chain_put(n);
 	return SL_DONE;
 }
 

@@ -29,8 +29,8 @@ static struct sl_dim sl_rx_ifs;
 /* Hook indices: a few callbacks look at which points are armed. */
 enum {
 	HRX_DRV, HRX_IP, HRX_IP_LIST, HRX_IP6, HRX_IP6_LIST, HRX_TCP4, HRX_TCP6,
-	HRX_UDP4, HRX_UDP6, HRX_TCP_QUEUE, HRX_UDP_QUEUE, HRX_COALESCE,
-	HRX_COPY, HRX_UDP_READ, HRX_KFREE, HRX_CONSUME, HRX_NR
+	HRX_UDP4, HRX_UDP6, HRX_TCP_QUEUE, HRX_UDP_QUEUE, HRX_COALESCE_TRY,
+	HRX_COALESCE, HRX_COPY, HRX_UDP_READ, HRX_KFREE, HRX_CONSUME, HRX_NR
 };
 
 static struct sl_hook sl_rx_hooks[HRX_NR];
@@ -396,11 +396,12 @@ static struct sl_hook sl_rx_hooks[HRX_NR] = {
 				   RX_QUEUE, 1),
 	[HRX_UDP_QUEUE] = SL_POINT("udp_queue", sl_c_rx_udp_queue, SL_ACT_MARK,
 				   RX_QUEUE, 1),
+	[HRX_COALESCE_TRY] = SL_POINT("coalesce_try", sl_net_c_coalesce_try,
+				      SL_ACT_NONE, RX_QUEUE, 0, .optional = true,
+				      .post = sl_net_coalesce_try),
 	[HRX_COALESCE] = SL_POINT("coalesce", sl_net_c_coalesce, SL_ACT_NONE,
-				  RX_QUEUE, 1, .optional = true,
-				  .flags = SL_PF_NOHIT,
-				  .pre = sl_net_coalesce_pre,
-				  .post = sl_net_coalesce_ret),
+				  RX_QUEUE, 0, .optional = true,
+				  .flags = SL_PF_NOHIT, .post = sl_net_coalesce),
 	[HRX_COPY] = SL_POINT("copy_to_app", sl_c_rx_copy, SL_ACT_END, RX_APP,
 			      0, .post = sl_rx_app_post),
 	[HRX_UDP_READ] = SL_POINT("udp_read", sl_c_rx_udp_read, SL_ACT_END,

@@ -88,10 +88,10 @@ static struct sl_stage sl_rr_stages[RRS_NSTAGES] = {
 };
 
 enum {
-	HRR_DRV, HRR_IP, HRR_IP6, HRR_QUEUE, HRR_COALESCE, HRR_KFREE,
-	HRR_CONSUME, HRR_READY, HRR_WAKING, HRR_ONCPU, HRR_EPOLL, HRR_POLL,
-	HRR_SELECT, HRR_SKWAIT, HRR_CHILD, HRR_ACCEPT, HRR_READ, HRR_WRITE, HRR_XSTART,
-	HRR_XMIT, HRR_CLOSE, HRR_EXIT, HRR_NR
+	HRR_DRV, HRR_IP, HRR_IP6, HRR_QUEUE, HRR_COALESCE_TRY, HRR_COALESCE,
+	HRR_KFREE, HRR_CONSUME, HRR_READY, HRR_WAKING, HRR_ONCPU, HRR_EPOLL,
+	HRR_POLL, HRR_SELECT, HRR_SKWAIT, HRR_CHILD, HRR_ACCEPT, HRR_READ,
+	HRR_WRITE, HRR_XSTART, HRR_XMIT, HRR_CLOSE, HRR_EXIT, HRR_NR
 };
 
 static struct sl_hook sl_rr_hooks[HRR_NR];
@@ -763,11 +763,12 @@ static struct sl_hook sl_rr_hooks[HRR_NR] = {
 	[HRR_IP6] = SL_POINT("ipv6_rcv", sl_net_c_ip6_rcv, SL_ACT_MARK, R_IP, 0, F),
 	[HRR_QUEUE] = SL_POINT("tcp_queue", sl_net_c_tcp_queue, SL_ACT_HOLD,
 			       R_QUEUE, 1, .post = sl_rr_queue_post),
+	[HRR_COALESCE_TRY] = SL_POINT("coalesce_try", sl_net_c_coalesce_try,
+				      SL_ACT_NONE, R_QUEUE, 0, .optional = true,
+				      .post = sl_net_coalesce_try),
 	[HRR_COALESCE] = SL_POINT("coalesce", sl_net_c_coalesce, SL_ACT_NONE,
-				  R_QUEUE, 1, .optional = true,
-				  .flags = SL_PF_NOHIT,
-				  .pre = sl_net_coalesce_pre,
-				  .post = sl_net_coalesce_ret),
+				  R_QUEUE, 0, .optional = true,
+				  .flags = SL_PF_NOHIT, .post = sl_net_coalesce),
 	/*
 	 * a segment TCP drops (a duplicate, out of the window) is no lost
 	 * request: the one TCP keeps, or its retransmission, is followed

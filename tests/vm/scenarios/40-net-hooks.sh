@@ -8,7 +8,7 @@
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 
-RX_HOOKS="driver ip_rcv ip_list_rcv ipv6_rcv ipv6_list_rcv tcp_v4_rcv tcp_v6_rcv udp_rcv udpv6_rcv tcp_queue udp_queue coalesce copy_to_app udp_read kfree_skb consume_skb"
+RX_HOOKS="driver ip_rcv ip_list_rcv ipv6_rcv ipv6_list_rcv tcp_v4_rcv tcp_v6_rcv udp_rcv udpv6_rcv tcp_queue udp_queue coalesce_try coalesce copy_to_app udp_read kfree_skb consume_skb"
 TX_HOOKS="tcp_sendmsg udp_sendmsg udpv6_sendmsg tcp_transmit ip_queue_xmit ip6_xmit ip_send_skb ip6_send_skb dev_queue driver_start driver_done gso_segment sock_close kfree_skb consume_skb"
 
 # "hook NAME STATE KIND TARGET ..." lines of one pipeline in the status file
@@ -54,7 +54,8 @@ for p in net_rx net_tx; do
 		dev_queue:tracepoint:net_dev_queue driver_start:tracepoint:net_dev_start_xmit \
 		driver_done:tracepoint:net_dev_xmit kfree_skb:tracepoint:kfree_skb \
 		tcp_sendmsg:$RK:tcp_sendmsg gso_segment:$RK:__skb_gso_segment \
-		coalesce:$RK:skb_try_coalesce udp_read:$EK:skb_consume_udp; do
+		coalesce_try:$EK:skb_try_coalesce coalesce:$EK:kfree_skb_partial \
+		udp_read:$EK:skb_consume_udp; do
 		IFS=: read -r h kind target <<<"$want"
 		line=$(hooks_of $p | awk -v h="$h" '$2 == h')
 		[ -n "$line" ] || continue
