@@ -114,6 +114,7 @@ struct sl_st_ri {
 #define SL_FR_LAYER_SH	3
 #define SL_FR_LAYER_MASK 0x18
 #define SL_FR_REACHED	0x20	/* reached a filesystem (and passed the fs filter) */
+#define SL_FR_SKIP	0x40	/* an operation sampling does not follow (frame 0) */
 
 static __always_inline u8 sl_fr_get(const struct sl_flight_ent *e, u32 d)
 {
@@ -307,6 +308,11 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 	 */
 	e = in->layer == SL_L_SYSCALL ? NULL :
 		sl_chain_get(p, (unsigned long)current->pid);
+	/* inside an operation sampling skips: nothing under it is followed */
+	if (e && e->aux[0] && (sl_fr_get(e, 0) & SL_FR_SKIP)) {
+		sl_chain_put(e);
+		return 1;
+	}
 	if (in->layer == SL_L_WAIT) {
 		/* an I/O wait is followed only inside a followed call */
 		if (!e)
@@ -369,6 +375,13 @@ static __always_inline int sl_st_push(struct sl_ev *ev, struct file *file,
 		sl_loss(p, SL_LOSS_TABLE_FULL);
 		return 1;
 	}
+	/*
+	 * A new operation: sampling's choice, after the filters.  One it
+	 * skips keeps its outermost frame, so that the layers under it know
+	 * (they push nothing: no return to take), and is popped unrecorded.
+	 */
+	if (!d && !sl_sample_take(p))
+		fl |= SL_FR_SKIP;
 	e->ts[2 * d] = now;
 	e->ts[2 * d + 1] = 0;
 	sl_fr_set(e, d, fl | op | (in->layer << SL_FR_LAYER_SH));
@@ -666,4 +679,5 @@ SL_PIPELINE(storage) = {
 	.flight_fmt = sl_st_flight_fmt,
 	.krp = &sl_krp_st,
 	.cgroup_totals = true,
+	.sampling = true,		/* an operation, at its outermost call */
 };

@@ -23,6 +23,11 @@
 #    its getppid row counts C calls, C/4 of them timed (the row's
 #    histogram), 3C/4 untimed; a quarter of the calls seen followed, each
 #    a sample of the stage (but exit_group), none counted unmatched;
+#  - storage at sample 4: a process sets the filter to its own tgid, then
+#    makes C pread(2) of a cached page of a file on the ext4 scratch disk:
+#    C operations seen at their outermost call, C/4 followed, C/4 samples
+#    in read.syscall, read.vfs and read.fs (and their self times); the
+#    layers under the others push nothing, so nothing is unmatched;
 #  - sample 1 follows every object again (R of R), and the counts start
 #    over;
 #  - the automatic rate ("sample func auto 1000": a budget of 1,000
@@ -136,6 +141,31 @@ assert_eq "syscalls: lost unmatched" 0 "$(lost syscalls unmatched)"
 ctl sample syscalls 1
 ctl disable syscalls
 
+# ---- storage: an operation, at its outermost call (here the system call)
+mountpoint -q "$SL_MNT" || fail "scratch disk not mounted at $SL_MNT"
+ctl filter storage tgid=4194304	# first: none of this shell's calls
+ctl sample storage 4
+ctl enable storage
+python3 - "$SL_MNT/sl-22" "$SL_DBG/control" $C > /dev/null <<'PY' || fail "the storage helper failed"
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+os.write(fd, b"s" * 4096)       # before the filter: nobody's calls yet
+ctl = os.open(sys.argv[2], os.O_WRONLY)
+os.write(ctl, b"filter storage tgid=%d\n" % os.getpid())
+for _ in range(int(sys.argv[3])):
+    assert len(os.pread(fd, 4096, 0)) == 4096
+PY
+cat "$SL_DBG/storage"
+grep '^  sample' "$SL_DBG/status"
+assert_eq "storage: operations seen at the outermost call" $C "$(sample storage sample_seen)"
+assert_eq "storage: followed" $((C / 4)) "$(sample storage sample_followed)"
+for l in syscall syscall.self vfs vfs.self fs fs.self; do
+	assert_eq "storage: read.$l" $((C / 4)) "$(cnt storage read.$l)"
+done
+assert_eq "storage: lost unmatched" 0 "$(lost storage unmatched)"
+ctl sample storage 1
+ctl disable storage
+
 # ---- net_rx: a packet, at the first point armed
 ctl enable net_rx
 ctl enable net_tx
@@ -201,4 +231,4 @@ if "$SL_TOOL" sample block 4 2> /dev/null; then fail "stacklat sample block 4 ac
 assert_eq "net_rx's rate after refused changes" 8 "$(sample net_rx sample)"
 assert_eq "block: no sample key (it cannot sample)" none "$(sample block sample)"
 ctl disable net_rx
-pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; net_tx 1 in 4: $R seen, $((R / 4)) followed; syscalls 1 in 4: $C getppid counted, $((C / 4)) timed; sample 1 follows all; bad input refused"
+pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; net_tx 1 in 4: $R seen, $((R / 4)) followed; syscalls 1 in 4: $C getppid counted, $((C / 4)) timed; storage 1 in 4: $C preads seen, $((C / 4)) in every layer; sample 1 follows all; bad input refused"
