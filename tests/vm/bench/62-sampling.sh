@@ -8,7 +8,10 @@
 #    loopback (sl-loop udp: two datagrams a round, each a net_rx and a
 #    net_tx chain at S = 1), both at S: STACKLAT-BENCH net-sample-S;
 #  - syscalls, the same getppid(2) loop (each call still counted in its
-#    row, the ones not followed untimed): STACKLAT-BENCH syscalls-sample-S.
+#    row, the ones not followed untimed): STACKLAT-BENCH syscalls-sample-S;
+#  - storage, a pread(2) of a cached 4 KiB page on ext4 (sl-loop pread:
+#    the system call, VFS and ext4 layers): STACKLAT-BENCH
+#    storage-sample-S.
 # A call or packet not followed still costs its hook hits (docs/overhead.md,
 # "Sampling"): the curve flattens at the attachment's cost.  See bench.sh
 # for the rounds (none, idle and armed alternate in one boot).
@@ -18,6 +21,7 @@ set -euo pipefail
 
 N=${BENCH_N:-200000}
 NN=${BENCH_NET_N:-20000}
+NS=${BENCH_STORAGE_N:-100000}
 S=1
 arm_func() {
 	echo "func add __x64_sys_getppid" > "$SL_DBG/control"
@@ -29,6 +33,10 @@ arm_net() {
 	echo "sample net_tx $S" > "$SL_DBG/control"
 	echo "enable net_rx" > "$SL_DBG/control"
 	echo "enable net_tx" > "$SL_DBG/control"
+}
+arm_st() {
+	echo "sample storage $S" > "$SL_DBG/control"
+	echo "enable storage" > "$SL_DBG/control"
 }
 arm_sc() {
 	echo "sample syscalls $S" > "$SL_DBG/control"
@@ -45,3 +53,9 @@ done
 for S in 1 4 16 64; do
 	bench_compare "syscalls-sample-$S" "${BENCH_ROUNDS:-5}" "$SL_REPO/tests/vm/helpers/sl-spin -n $N -t 1" arm_sc seen
 done
+f=${SL_MNT:-/tmp}/sl-bench62.dat
+dd if=/dev/zero of="$f" bs=4k count=1 status=none
+for S in 1 4 16 64; do
+	bench_compare "storage-sample-$S" "${BENCH_ROUNDS:-5}" "$SL_REPO/tests/vm/helpers/sl-loop pread $f $NS" arm_st seen
+done
+rm -f "$f"
