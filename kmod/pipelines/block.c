@@ -165,6 +165,9 @@ static __always_inline int sl_blk_bio_queue(struct sl_ev *ev,
 		return SL_DONE;
 	}
 	sl_hook_hit(ev->hk);
+	/* sampling's choice: the later points follow what was started */
+	if (!sl_sample_take(p))
+		return SL_DONE;
 	e = sl_chain_start(p, (unsigned long)bio, SL_BP_Q, sl_ev_now(ev));
 	if (e) {
 		e->aux[0] = dev;
@@ -267,6 +270,12 @@ static struct sl_flight_ent *sl_blk_rq_ent(struct sl_pipeline *p,
 		e = sl_chain_get(p, (unsigned long)rq);
 		if (e)
 			return e;
+		/*
+		 * While sampling skips, a request whose bios are not followed
+		 * is not either (a request without a bio, a flush, is)
+		 */
+		if (READ_ONCE(rq->bio) && sl_sample_skips(p))
+			return NULL;
 	}
 	/*
 	 * A new request, or one with bios that a reused pointer's old entry
@@ -338,9 +347,10 @@ static noinline void sl_blk_rq_complete_other(struct sl_pipeline *p,
 	/*
 	 * A request of a flush sequence is ended twice: at its data's
 	 * completion and, with nothing left (0 bytes), at the sequence's end.
-	 * Anything else was issued before the pipeline was enabled.
+	 * Anything else was issued before the pipeline was enabled, or not
+	 * followed while sampling skips.
 	 */
-	if (!(nr_bytes == 0 && READ_ONCE(rq->bio)) &&
+	if (!(nr_bytes == 0 && READ_ONCE(rq->bio)) && !sl_sample_skips(p) &&
 	    sl_blk_dev_ok(p, sl_blk_rq_dev(rq)))
 		sl_loss(p, SL_LOSS_UNMATCHED);
 }
@@ -481,4 +491,5 @@ SL_PIPELINE(block) = {
 	.nstages = SL_BLK_NSTAGES,
 	.setup = sl_blk_setup,
 	.own_events = true,
+	.sampling = true,		/* a bio, at block_bio_queue */
 };

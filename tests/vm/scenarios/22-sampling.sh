@@ -28,6 +28,10 @@
 #    C operations seen at their outermost call, C/4 followed, C/4 samples
 #    in read.syscall, read.vfs and read.fs (and their self times); the
 #    layers under the others push nothing, so nothing is unmatched;
+#  - block at sample 4: C O_DIRECT reads of 4 KiB from null_blk (one bio,
+#    one request each), filtered on its disk: C bios seen at
+#    block_bio_queue, C/4 followed, C/4 samples in Q2D, D2C and Q2C, and
+#    the completions of the others not counted unmatched;
 #  - sample 1 follows every object again (R of R), and the counts start
 #    over;
 #  - the automatic rate ("sample func auto 1000": a budget of 1,000
@@ -166,6 +170,26 @@ assert_eq "storage: lost unmatched" 0 "$(lost storage unmatched)"
 ctl sample storage 1
 ctl disable storage
 
+# ---- block: a bio, at block_bio_queue
+sl_modprobe null_blk nr_devices=1
+for _ in $(seq 50); do [ -b /dev/nullb0 ] && break; sleep 0.1; done
+[ -b /dev/nullb0 ] || fail "no /dev/nullb0"
+udevadm settle 2> /dev/null || sleep 1
+ctl filter block dev="$(cat /sys/block/nullb0/dev)"
+ctl sample block 4
+ctl enable block
+dd if=/dev/nullb0 of=/dev/null bs=4k count=$C iflag=direct status=none
+cat "$SL_DBG/block"
+grep '^  sample' "$SL_DBG/status"
+assert_eq "block: bios seen at block_bio_queue" $C "$(sample block sample_seen)"
+assert_eq "block: followed" $((C / 4)) "$(sample block sample_followed)"
+for st in Q2D D2C Q2C nullb0.D2C; do
+	assert_eq "block: $st" $((C / 4)) "$(cnt block $st)"
+done
+assert_eq "block: lost unmatched" 0 "$(lost block unmatched)"
+ctl sample block 1
+ctl disable block
+
 # ---- net_rx: a packet, at the first point armed
 ctl enable net_rx
 ctl enable net_tx
@@ -218,7 +242,7 @@ bad() { # bad LINE WHY: the control line refused, WHY in the kernel log
 bad "sample net_rx 0" "is not 1..65536"
 bad "sample net_rx 65537" "is not 1..65536"
 bad "sample net_rx x" "is not 1..65536"
-bad "sample block 4" "does not sample"
+bad "sample reqresp 4" "does not sample"
 bad "sample nosuch 4" "nosuch"
 bad "sample net_rx auto 0" "is not N"
 bad "sample net_rx auto" "is not N"
@@ -227,8 +251,8 @@ for a in 0 65537 x -1 "auto 0" "auto x" "auto 100000001" "auto 5 5"; do
 	# shellcheck disable=SC2086 # the words of $a
 	if "$SL_TOOL" sample net_rx $a 2> /dev/null; then fail "stacklat sample net_rx $a accepted"; fi
 done
-if "$SL_TOOL" sample block 4 2> /dev/null; then fail "stacklat sample block 4 accepted"; fi
+if "$SL_TOOL" sample reqresp 4 2> /dev/null; then fail "stacklat sample reqresp 4 accepted"; fi
 assert_eq "net_rx's rate after refused changes" 8 "$(sample net_rx sample)"
-assert_eq "block: no sample key (it cannot sample)" none "$(sample block sample)"
+assert_eq "reqresp: no sample key (it cannot sample)" none "$(sample reqresp sample)"
 ctl disable net_rx
-pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; net_tx 1 in 4: $R seen, $((R / 4)) followed; syscalls 1 in 4: $C getppid counted, $((C / 4)) timed; storage 1 in 4: $C preads seen, $((C / 4)) in every layer; sample 1 follows all; bad input refused"
+pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; net_tx 1 in 4: $R seen, $((R / 4)) followed; syscalls 1 in 4: $C getppid counted, $((C / 4)) timed; storage 1 in 4: $C preads seen, $((C / 4)) in every layer; block 1 in 4: $C bios seen, $((C / 4)) in Q2D, D2C, Q2C; sample 1 follows all; bad input refused"
