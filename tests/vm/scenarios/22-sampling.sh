@@ -189,6 +189,7 @@ done
 assert_eq "block: lost unmatched" 0 "$(lost block unmatched)"
 ctl sample block 1
 ctl disable block
+rmmod null_blk	# the next scenarios load it with parameters of their own
 
 # ---- net_rx: a packet, at the first point armed
 ctl enable net_rx
