@@ -7,7 +7,10 @@
  * /sys/kernel/debug/stacklat/control.
  *
  * This ABI only grows: commands and attributes are appended, never
- * renumbered or removed, and STACKLAT_GENL_VERSION stays 1.
+ * renumbered or removed, and STACKLAT_GENL_VERSION stays 1.  "(0.N)"
+ * beside an attribute or a field names the development milestone that
+ * appended it, before the first release (VERSION 0.1.0 has them all):
+ * a module or tool from before it neither sends nor reads it.
  *
  * Commands and the attribute tree of each
  * ---------------------------------------
