@@ -20,7 +20,9 @@
  * with the task's nesting depth: recursive calls pair up last in, first
  * out, SL_FLIGHT_NTS deep (deeper calls are counted unmatched, not
  * timed).  An entry left by a call that never returns (the process
- * exited, longjmp) is removed by age and counted stale.  A point's
+ * exited, longjmp) is removed by age and counted stale, or started over
+ * by the next call of a thread at that task's address (aux[1] names the
+ * thread).  A point's
  * generation (hk->priv.gen) moves on when it is unregistered: a call
  * still in flight then returns to an entry of the older generation,
  * counted orphaned, never recorded into the slot's next point.
@@ -59,13 +61,21 @@ static __always_inline u64 sl_up_key(struct sl_hook *hk)
 	return sl_chain_key(hk->pipe, (unsigned long)current + hk->pt);
 }
 
+/*
+ * aux[1] of a task's entry: the point's generation and the thread's id,
+ * whose entry it is (a task_struct's address is reused once it exits)
+ */
+static __always_inline u64 sl_up_tag(u32 gen)
+{
+	return (u64)(u32)current->pid << 32 | gen;
+}
+
 /* Process context of the probed task, preemptible (above). */
 static SL_UP_HANDLER(sl_up_entry, uc, regs)
 {
 	struct sl_hook *hk = container_of(uc, struct sl_up, uc)->hk;
 	struct sl_flight_ent *e;
-	u64 now, depth;
-	u32 gen;
+	u64 now, depth, tag;
 	int how;
 
 	preempt_disable();
@@ -79,10 +89,19 @@ static SL_UP_HANDLER(sl_up_entry, uc, regs)
 	e = sl_flight_put(sl_ft, sl_up_key(hk), now, SL_FL_KEEP, &how);
 	if (unlikely(!e))
 		goto out;	/* counted by the table: table_full, busy */
-	gen = READ_ONCE(hk->priv.gen);
-	if (how == SL_FL_NEW || e->aux[1] != gen) {
+	tag = sl_up_tag(READ_ONCE(hk->priv.gen));
+	if (how == SL_FL_NEW || e->aux[1] != tag) {
+		/*
+		 * New, or left by a call that never returned here: one of an
+		 * older generation of the point, or of a task that had this
+		 * task's address before it (killed inside a call, or inside
+		 * a call when its point was deleted).  This call starts it
+		 * over, born now, or the age sweep would take it for the old
+		 * call's and reclaim it under this one.
+		 */
 		e->aux[0] = 0;
-		e->aux[1] = gen;
+		e->aux[1] = tag;
+		e->born = now;
 	}
 	depth = e->aux[0];
 	if (depth < SL_FLIGHT_NTS)
@@ -108,7 +127,12 @@ static SL_UP_RET_HANDLER(sl_up_ret, uc, func, regs)
 	e = sl_flight_get(sl_ft, sl_up_key(hk));
 	if (!e)
 		goto out;
-	if (unlikely(e->aux[1] != READ_ONCE(hk->priv.gen) || !e->aux[0])) {
+	if (unlikely(e->aux[1] >> 32 != (u32)current->pid)) {
+		/* an earlier thread's, left for the sweep: not followed */
+		sl_flight_unlock(e);
+		goto out;
+	}
+	if (unlikely((u32)e->aux[1] != READ_ONCE(hk->priv.gen) || !e->aux[0])) {
 		sl_flight_unlock_remove(sl_ft, e);
 		sl_loss(hk->pipe, SL_LOSS_ORPHANED);
 		goto out;
