@@ -35,6 +35,7 @@
  */
 struct sl_uint_param {
 	unsigned int val, min, max;
+	bool set;			/* given at load */
 };
 
 static int sl_param_set_uint(const char *val, const struct kernel_param *kp)
@@ -48,6 +49,7 @@ static int sl_param_set_uint(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	}
 	p->val = v;
+	p->set = true;
 	return 0;
 }
 
@@ -86,7 +88,7 @@ MODULE_PARM_DESC(keyed_rows,
 static struct sl_uint_param keyed_cpu_rows = { 512, 64, 1U << 14 };
 module_param_cb(keyed_cpu_rows, &sl_uint_ops, &keyed_cpu_rows, 0444);
 MODULE_PARM_DESC(keyed_cpu_rows,
-		 "rows each CPU counts in between folds, at most (it has two such buffers, from 64 rows, grown x4 when a fold finds one more than half used), 64..16384 (default 512)");
+		 "rows each CPU counts in between folds, at most (it has two such buffers, from 16 rows, grown x4 when a fold finds one more than half used; a full one spills into a buffer the CPUs share), 64..16384 (default 512)");
 
 static struct sl_uint_param keyed_linger_ms = { 5000, 0, 3600000 };
 module_param_cb(keyed_linger_ms, &sl_uint_ops, &keyed_linger_ms, 0444);
@@ -120,7 +122,7 @@ static struct sl_uint_param event_records = {
 	STACKLAT_EVENTS_RING_MAX };
 module_param_cb(event_records, &sl_uint_ops, &event_records, 0444);
 MODULE_PARM_DESC(event_records,
-		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536 (default 512)");
+		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536; unset, a ring starts at 128 and grows x4 to 512 when it is found more than half full");
 
 static char *enable;
 module_param(enable, charp, 0444);
@@ -138,6 +140,9 @@ static int __init sl_init(void)
 	sl_stack_depth = stack_depth.val;
 	sl_events_rate = event_rate.val;
 	sl_events_records = event_records.val;
+	sl_events_start = event_records.set ? event_records.val :
+			  min_t(unsigned int, STACKLAT_EVENTS_RING_START,
+				event_records.val);
 	sl_cgdim_slots = cgroup_slots.val;
 	sl_cpus_init();
 	sl_ft = sl_flight_create(flight_entries.val,

@@ -195,6 +195,8 @@ static struct json_object *json_pipe_status(const struct pipe_info *p)
 		add_u64(l, "cpu_rows", k->cpu_rows);
 		add_u64(l, "cpu_rows_now", k->cpu_rows_now);
 		add_u64(l, "grows", k->grows);
+		add_u64(l, "spilled", k->spilled);
+		add_u64(l, "spill_rows", k->spill_rows);
 		add_u64(l, "cpus", k->cpus);
 		add_u64(l, "row_bytes", k->row_bytes);
 		add_u64(l, "row_bytes_cpu", k->row_bytes_cpu);
@@ -275,6 +277,8 @@ void json_status(struct json_object *env, const struct status_info *st,
 
 		add_u64(ev, "ring", st->events_ring);
 		add_u64(ev, "rings", st->events_rings);
+		add_u64(ev, "ring_start", st->events_ring_start);
+		add_u64(ev, "ring_now", st->events_ring_now);
 		add_u64(ev, "bytes", st->events_bytes);
 		add_u64(ev, "written", st->events_written);
 		add_u64(ev, "read", st->events_read);

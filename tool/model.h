@@ -82,7 +82,8 @@ struct keyed_info {
 	uint32_t rows, max_rows, cpu_rows, cpus, row_bytes, row_bytes_cpu;
 	uint32_t cpu_rows_now;
 	uint64_t bytes, linger_ns, folds, full, busy, dropped, dropped_rows;
-	uint64_t aged, aged_rows, retire_lost, grows;
+	uint64_t aged, aged_rows, retire_lost, grows, spilled;
+	uint32_t spill_rows;
 };
 
 struct pipe_info {
@@ -134,7 +135,7 @@ struct status_info {
 	uint64_t flight_max_age_ns, flight_inserts, flight_full, flight_stale;
 	/* the slow-event rings */
 	bool has_events;
-	uint32_t events_ring, events_rings;
+	uint32_t events_ring, events_rings, events_ring_start, events_ring_now;
 	uint64_t events_bytes;
 	uint64_t events_written, events_read;
 	uint64_t *overruns;		/* per CPU (malloc'ed), ncpus of them */

@@ -372,6 +372,8 @@ static int parse_status(struct nl_msg *msg, void *arg)
 		st->has_events = true;
 		st->events_ring = get_u32(et[STACKLAT_EVENTS_A_RING]);
 		st->events_rings = get_u32(et[STACKLAT_EVENTS_A_RINGS]);
+		st->events_ring_start = get_u32(et[STACKLAT_EVENTS_A_RING_START]);
+		st->events_ring_now = get_u32(et[STACKLAT_EVENTS_A_RING_NOW]);
 		st->events_bytes = get_u64(et[STACKLAT_EVENTS_A_BYTES]);
 		st->events_written = get_u64(et[STACKLAT_EVENTS_A_WRITTEN]);
 		st->events_read = get_u64(et[STACKLAT_EVENTS_A_READ]);
@@ -484,6 +486,8 @@ static void parse_keyed_stats(struct nlattr *nest, struct pipe_info *pi)
 	k->cpu_rows = get_u32(t[STACKLAT_KEYED_A_CPU_ROWS]);
 	k->cpu_rows_now = get_u32(t[STACKLAT_KEYED_A_CPU_ROWS_NOW]);
 	k->grows = get_u64(t[STACKLAT_KEYED_A_GROWS]);
+	k->spilled = get_u64(t[STACKLAT_KEYED_A_SPILLED]);
+	k->spill_rows = get_u32(t[STACKLAT_KEYED_A_SPILL_ROWS]);
 	k->cpus = get_u32(t[STACKLAT_KEYED_A_CPUS]);
 	k->row_bytes = get_u32(t[STACKLAT_KEYED_A_ROW_BYTES]);
 	k->row_bytes_cpu = get_u32(t[STACKLAT_KEYED_A_ROW_BYTES_CPU]);

@@ -204,11 +204,11 @@ void render_pipe_status(FILE *f, const struct pipe_info *p, bool color)
 			k->rows, k->max_rows, k->row_bytes, k->cpu_rows_now,
 			k->cpu_rows, k->cpus, k->row_bytes_cpu,
 			ull(k->bytes >> 10));
-		fprintf(f, "  keyed: folds=%llu full=%llu busy=%llu dropped=%llu dropped_rows=%llu aged=%llu aged_rows=%llu retire_lost=%llu linger=%llums grows=%llu\n",
+		fprintf(f, "  keyed: folds=%llu full=%llu busy=%llu dropped=%llu dropped_rows=%llu aged=%llu aged_rows=%llu retire_lost=%llu linger=%llums grows=%llu spilled=%llu spill_rows=%u\n",
 			ull(k->folds), ull(k->full), ull(k->busy), ull(k->dropped),
 			ull(k->dropped_rows), ull(k->aged), ull(k->aged_rows),
 			ull(k->retire_lost), ull(k->linger_ns / 1000000),
-			ull(k->grows));
+			ull(k->grows), ull(k->spilled), k->spill_rows);
 	}
 	if (p->has_fprobe)
 		fprintf(f, "  fprobe (the return points): nmissed=%llu\n",
@@ -273,8 +273,9 @@ void render_status(FILE *f, const struct status_info *st,
 
 		for (i = 0; i < st->ncpus; i++)
 			over += st->overruns[i];
-		fprintf(f, "slow events: ring %u per CPU on %u CPUs (%llu KiB), written %llu, read %llu, overruns %llu",
+		fprintf(f, "slow events: ring %u per CPU on %u CPUs (%llu KiB; from %u, largest now %u), written %llu, read %llu, overruns %llu",
 			st->events_ring, st->events_rings, ull(st->events_bytes >> 10),
+			st->events_ring_start, st->events_ring_now,
 			ull(st->events_written), ull(st->events_read), ull(over));
 		for (i = 0; over && i < st->ncpus; i++)
 			fprintf(f, "%scpu%zu=%llu", i ? " " : " (", i, ull(st->overruns[i]));

@@ -149,7 +149,10 @@
  * is refused there, EOPNOTSUPP.
  * GET_PIPELINES gives STACKLAT_PIPE_A_THRESHOLD_NS (u64), GET_STATUS
  *   STACKLAT_A_EVENTS            nest, enum stacklat_events_attr
- *     STACKLAT_EVENTS_A_RING       u32, records per CPU (event_records=)
+ *     STACKLAT_EVENTS_A_RING       u32, records per CPU (event_records=):
+ *                                  what a ring grows to
+ *     STACKLAT_EVENTS_A_RING_START u32, what it starts with (0.8)
+ *     STACKLAT_EVENTS_A_RING_NOW   u32, the largest ring now (0.8)
  *     STACKLAT_EVENTS_A_RINGS      u32, CPUs with a ring: the online ones
  *     STACKLAT_EVENTS_A_BYTES      u64, bytes of the rings
  *     STACKLAT_EVENTS_A_WRITTEN    u64, events written, all CPUs
@@ -687,6 +690,12 @@ enum stacklat_events_attr {
 	STACKLAT_EVENTS_A_CPU_FIRST,	/* u32, the CPU of OVERRUNS[0] */
 	STACKLAT_EVENTS_A_RINGS,	/* u32, CPUs with a ring (online since) */
 	STACKLAT_EVENTS_A_BYTES,	/* u64, bytes of the rings */
+	STACKLAT_EVENTS_A_RING_START,	/* u32, records a ring starts with
+					 * (0.8; RING: it grows to)
+					 */
+	STACKLAT_EVENTS_A_RING_NOW,	/* u32, records of the largest ring
+					 * now (0.8)
+					 */
 	__STACKLAT_EVENTS_A_LAST
 };
 #define STACKLAT_EVENTS_A_MAX (__STACKLAT_EVENTS_A_LAST - 1)

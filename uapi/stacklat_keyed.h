@@ -14,8 +14,10 @@
 /*
  * A pipeline's keyed aggregation (STACKLAT_PIPE_A_KEYED): each CPU counts
  * in rows of its own (two buffers of cpu_rows rows, swapped by each fold),
- * folded once a second into one table of max_rows rows.  Lost, counted:
- * updates that found no row in their CPU's buffer (FULL) or ran nested in
+ * folded once a second into one table of max_rows rows.  An update that
+ * finds no row in its CPU's buffer goes to a spill buffer shared by the
+ * CPUs (SPILLED).  Lost, counted: updates that found no row in their
+ * CPU's buffer nor in the spill buffer (FULL) or ran nested in
  * another on the same CPU (BUSY); rows, and their calls, the folded table
  * had no room for (DROPPED_ROWS, DROPPED); notes of an ended process a
  * buffer had no room for (RETIRE_LOST: its rows then age out once the
@@ -50,6 +52,14 @@ enum stacklat_keyed_stats_attr {
 					 * than half used)
 					 */
 	STACKLAT_KEYED_A_GROWS,		/* u64, CPU buffers grown */
+	STACKLAT_KEYED_A_SPILLED,	/* u64, updates that found their CPU
+					 * buffer full and went to the shared
+					 * spill buffer (0.8)
+					 */
+	STACKLAT_KEYED_A_SPILL_ROWS,	/* u32, rows of a spill buffer now
+					 * (two, shared by the CPUs; grown
+					 * like the CPU buffers) (0.8)
+					 */
 	__STACKLAT_KEYED_A_LAST
 };
 #define STACKLAT_KEYED_A_MAX (__STACKLAT_KEYED_A_LAST - 1)

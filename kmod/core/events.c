@@ -13,6 +13,14 @@
  * that CPU), the reader never waits for the writer.  An event's seq is its
  * CPU's count of attempts, so a gap in seq is exactly the overruns between.
  *
+ * Rings follow use: unless event_records= is set, a CPU's ring starts at
+ * sl_events_start records and grows x4, up to sl_events_records, when a
+ * look (a work item, SL_EV_LOOK_MS apart while rings exist) finds it more
+ * than half full or full since the last look.  The new ring is put in
+ * place on the ring's CPU, in a function call interrupt, while no writer
+ * is in there and no reader takes (sl_ev_mutex): unread records are
+ * copied, nothing is lost by the growth itself.
+ *
  * Readers: debugfs "events" (text lines, blocking read, poll) and the
  * netlink dump GET_EVENTS (records); reading consumes.  A reader takes
  * from the CPUs in turn, SL_EV_QUANTUM at most from one before the next,
@@ -35,6 +43,8 @@
 
 #define SL_EV_POLL_MS	5
 #define SL_EV_QUANTUM	16	/* events a take takes from a CPU in a turn */
+#define SL_EV_LOOK_MS	125	/* a look at the rings, to grow them */
+#define SL_EV_GROW	4	/* a crowded ring's growth */
 
 /*
  * The rate limit (event_rate=): at most sl_events_rate events a second of
@@ -45,8 +55,10 @@
  */
 #define SL_EV_WINDOW_NS	(NSEC_PER_SEC / 10)
 unsigned int sl_events_rate = 10000;
-/* records in each CPU's ring (event_records=), fixed at load */
+/* records a CPU's ring grows to (event_records=), fixed at load */
 unsigned int sl_events_records = STACKLAT_EVENTS_RING_DEFAULT;
+/* and starts with (event_records= set: the same, a ring never grows) */
+unsigned int sl_events_start = STACKLAT_EVENTS_RING_START;
 
 struct sl_ev_rate {
 	u64 window;			/* the window's number (now / SL_EV_WINDOW_NS) */
@@ -58,7 +70,13 @@ struct sl_ev_ring {
 	u64 tail;			/* next to read; the reader only */
 	u64 overruns;			/* events dropped: ring full or nested */
 	u32 busy;			/* a writer is in on this CPU */
-	/* sl_events_records records; NULL until the CPU has been online */
+	u32 crowded;			/* the writer found it full */
+	/*
+	 * @size records (sl_events_start.. sl_events_records); NULL until
+	 * the CPU has been online.  Both change on this CPU only, with
+	 * @busy held (sl_ev_swap()), under sl_ev_mutex.
+	 */
+	u32 size;
 	struct stacklat_event *rec;
 	struct sl_ev_rate rate[SL_MAX_PIPELINES];	/* the writer's */
 };
@@ -74,8 +92,11 @@ static u64 sl_ev_read_total;		/* under sl_ev_mutex */
 static unsigned int sl_ev_next_cpu;	/* under sl_ev_mutex */
 static unsigned int sl_ev_turn_left;	/* under sl_ev_mutex; 0: a whole turn */
 static atomic_t sl_ev_waiters = ATOMIC_INIT(0);
+static atomic64_t sl_ev_bytes = ATOMIC64_INIT(0);	/* of the rings */
 static void sl_ev_poll(struct work_struct *w);
 static DECLARE_DELAYED_WORK(sl_ev_work, sl_ev_poll);
+static void sl_ev_look(struct work_struct *w);
+static DECLARE_DELAYED_WORK(sl_ev_look_work, sl_ev_look);
 
 struct sl_ev_stage {
 	u32 index;
@@ -105,10 +126,11 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 		      const struct sl_ev_stage *st, unsigned int n,
 		      const struct sl_ev_obj *o)
 {
-	struct stacklat_event *ev;
+	struct stacklat_event *ev, *rec;
 	struct sl_ev_ring *r;
 	unsigned int i;
 	u64 head, tail;
+	u32 size;
 
 	preempt_disable_notrace();
 	r = this_cpu_ptr(&sl_ev_rings);
@@ -125,11 +147,20 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 	/* acquire: the reader is done with the slot before it is reused */
 	tail = smp_load_acquire(&r->tail);
 	/* no ring yet: a CPU just online, before its callback (cpus.h) */
-	if (unlikely(!READ_ONCE(r->rec)) || head - tail >= sl_events_records) {
+	/* acquire: its size, set before (sl_ev_ring_alloc()) */
+	rec = smp_load_acquire(&r->rec);
+	if (unlikely(!rec)) {
 		r->overruns++;
 		goto out;
 	}
-	ev = &r->rec[head % sl_events_records];
+	/* rec and size: only this CPU changes them, while busy is ours */
+	size = READ_ONCE(r->size);
+	if (head - tail >= size) {
+		r->overruns++;
+		WRITE_ONCE(r->crowded, 1);	/* the next look grows it */
+		goto out;
+	}
+	ev = &rec[head % size];
 	ev->time_ns = last;
 	ev->total_ns = total;
 	ev->seq = head + r->overruns;
@@ -370,14 +401,107 @@ static int sl_ev_ring_alloc(struct sl_cpus_user *u, unsigned int cpu)
 
 	if (r->rec)
 		return 0;
-	rec = kvzalloc_node(array_size(sl_events_records, sizeof(*rec)),
+	rec = kvzalloc_node(array_size(sl_events_start, sizeof(*rec)),
 			    SL_GFP_BIG, cpu_to_node(cpu));
 	if (!rec)
 		return -ENOMEM;
-	/* release: the zeroed ring before its writer and readers see it */
+	r->size = sl_events_start;
+	/* release: the zeroed ring (and its size) before anyone sees it */
 	smp_store_release(&r->rec, rec);
+	atomic64_add(array_size(sl_events_start, sizeof(*rec)), &sl_ev_bytes);
 	WRITE_ONCE(sl_ev_nrings, sl_ev_nrings + 1);
 	return 0;
+}
+
+/* A ring's growth: the new records, then the old to free; the result. */
+struct sl_ev_swap {
+	struct stacklat_event *rec;
+	u32 size;
+	int ret;
+};
+
+/*
+ * Hard interrupt on the ring's CPU (smp_call_function_single()), the
+ * reader excluded (sl_ev_mutex held by the caller): the unread records
+ * into the larger ring, which takes the old one's place.  Not while a
+ * writer is in on this CPU (it was interrupted): then -EBUSY, the next
+ * look tries again.  An NMI writer meanwhile finds busy taken and counts
+ * an overrun, as for any nested writer.
+ */
+static void sl_ev_swap(void *arg)
+{
+	struct sl_ev_ring *r = this_cpu_ptr(&sl_ev_rings);
+	struct sl_ev_swap *s = arg;
+	struct stacklat_event *old;
+	u64 i;
+
+	if (this_cpu_inc_return(sl_ev_rings.busy) != 1) {
+		s->ret = -EBUSY;
+		goto out;
+	}
+	old = r->rec;
+	for (i = r->tail; i != r->head; i++)
+		s->rec[i % s->size] = old[i % r->size];
+	WRITE_ONCE(r->rec, s->rec);
+	WRITE_ONCE(r->size, s->size);
+	WRITE_ONCE(r->crowded, 0);
+	s->rec = old;
+	s->ret = 0;
+out:
+	this_cpu_dec(sl_ev_rings.busy);
+}
+
+/* Process context: grow @cpu's ring of @size records, if it still is. */
+static void sl_ev_grow(unsigned int cpu, u32 size)
+{
+	struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
+	struct sl_ev_swap s = {
+		.size = min_t(u32, size * SL_EV_GROW, sl_events_records),
+	};
+
+	s.rec = kvzalloc_node(array_size(s.size, sizeof(*s.rec)), SL_GFP_BIG,
+			      cpu_to_node(cpu));
+	if (!s.rec)
+		return;		/* the next look tries again */
+	mutex_lock(&sl_ev_mutex);
+	s.ret = -EAGAIN;
+	if (READ_ONCE(r->size) == size &&
+	    smp_call_function_single(cpu, sl_ev_swap, &s, 1))
+		s.ret = -ENXIO;	/* went offline: it keeps its ring */
+	mutex_unlock(&sl_ev_mutex);
+	if (!s.ret)
+		atomic64_add(array_size(s.size - size, sizeof(*s.rec)),
+			     &sl_ev_bytes);
+	/* the old ring (grown) or the new one (not): no writer holds it */
+	kvfree(s.rec);
+}
+
+/*
+ * Every SL_EV_LOOK_MS while rings exist and one may grow: a ring that was
+ * full since the last look, or is more than half full, grows.
+ */
+static void sl_ev_look(struct work_struct *w)
+{
+	bool more = false;
+	unsigned int cpu;
+
+	/* a CPU that goes offline meanwhile keeps its ring (-ENXIO) */
+	for_each_online_cpu(cpu) {
+		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
+		u32 size = READ_ONCE(r->size);
+
+		if (!READ_ONCE(r->rec) || size >= sl_events_records)
+			continue;
+		more = true;
+		/* racy reads, a hint: the swap re-checks under the mutex */
+		if (READ_ONCE(r->crowded) ||
+		    READ_ONCE(r->head) - READ_ONCE(r->tail) > size / 2)
+			sl_ev_grow(cpu, size);
+	}
+	/* a CPU that comes online later starts small: look on */
+	if (more || num_online_cpus() < num_possible_cpus())
+		schedule_delayed_work(&sl_ev_look_work,
+				      msecs_to_jiffies(SL_EV_LOOK_MS));
 }
 
 /*
@@ -400,6 +524,9 @@ int sl_events_alloc(void)
 	}
 	/* release: the rings exist before anyone sees them ready */
 	smp_store_release(&sl_ev_ready, true);
+	if (sl_events_start < sl_events_records)
+		schedule_delayed_work(&sl_ev_look_work,
+				      msecs_to_jiffies(SL_EV_LOOK_MS));
 	return 0;
 }
 
@@ -519,7 +646,8 @@ unsigned int sl_events_take(struct stacklat_event *out, unsigned int max)
 		u64 head = smp_load_acquire(&r->head), tail = r->tail;
 
 		for (k = 0; tail != head && n < max && k < turn; k++, tail++) {
-			out[n] = r->rec[tail % sl_events_records];
+			/* rec and size: they change under sl_ev_mutex only */
+			out[n] = r->rec[tail % r->size];
 			if (out[n].flags & STACKLAT_EVENT_F_WHERE)
 				sl_ev_name_where(&out[n]);
 			n++;
@@ -565,12 +693,14 @@ void sl_events_stats(struct sl_events_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	st->ring = sl_events_records;
+	st->ring_start = sl_events_start;
 	st->rings = READ_ONCE(sl_ev_nrings);
-	st->bytes = (u64)st->rings * sl_events_records *
-		    sizeof(struct stacklat_event);
+	st->bytes = atomic64_read(&sl_ev_bytes);
 	for_each_possible_cpu(cpu) {
 		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
 
+		if (READ_ONCE(r->rec))
+			st->ring_now = max(st->ring_now, READ_ONCE(r->size));
 		/* acquire: pairs with the writer's release of head */
 		st->written += smp_load_acquire(&r->head);
 		st->overruns_total += READ_ONCE(r->overruns);
@@ -615,13 +745,16 @@ void sl_events_exit(void)
 	unsigned int cpu;
 
 	cancel_delayed_work_sync(&sl_ev_work);
+	cancel_delayed_work_sync(&sl_ev_look_work);
 	sl_cpus_del(&sl_ev_cpus);
 	for_each_possible_cpu(cpu) {
 		struct sl_ev_ring *r = per_cpu_ptr(&sl_ev_rings, cpu);
 
 		kvfree(r->rec);
 		r->rec = NULL;
+		r->size = 0;
 	}
+	atomic64_set(&sl_ev_bytes, 0);
 	sl_ev_nrings = 0;
 	sl_ev_ready = false;
 }

@@ -18,7 +18,9 @@ struct stacklat_event;
 struct netlink_ext_ack;
 
 struct sl_events_stats {
-	u32 ring;			/* records per CPU */
+	u32 ring;			/* records a CPU's ring grows to */
+	u32 ring_start;			/* and starts with */
+	u32 ring_now;			/* of the largest ring now */
 	u32 rings;			/* CPUs with a ring (online since) */
 	u64 written, read, overruns_total;
 	u64 bytes;			/* of the rings allocated */
@@ -39,6 +41,7 @@ void sl_event_emit_line(struct sl_pipeline *p, unsigned int stage, u64 now,
 bool sl_events_possible(const struct sl_pipeline *p);
 extern unsigned int sl_events_rate;	/* main.c's event_rate= */
 extern unsigned int sl_events_records;	/* main.c's event_records= */
+extern unsigned int sl_events_start;	/* the rings' start (main.c) */
 int sl_events_check_threshold(const struct sl_pipeline *p, u64 ns,
 			      struct netlink_ext_ack *extack);
 int sl_events_alloc(void);

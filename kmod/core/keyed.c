@@ -10,6 +10,10 @@
  * Within a fold period nothing is removed from a buffer, so a lookup may
  * stop at the first free slot.
  *
+ * A side's spill buffer has the same layout, at index ncpus of buf[side]:
+ * the drain, the growth and the early-fold hint treat it as one more CPU;
+ * only its writers differ (any CPU, under the side's spill lock).
+ *
  * The folded table has the same layout (keys, rowof by slot; meta and
  * vals by dense row) and only process context touches it, under the
  * mutex.  A removal there is a backward-shift deletion of the slot (no
@@ -86,27 +90,43 @@ static size_t sl_kb_bytes(const struct sl_keyed *t, unsigned int rows)
 	return sl_kb_shape(t, rows, NULL);
 }
 
-/* Process context: a cleared buffer of @rows rows for @cpu, counted. */
+/*
+ * Process context: a cleared buffer of @rows rows for @cpu (ncpus: the
+ * spill buffer) on @side, counted.
+ */
 static struct sl_keyed_buf *sl_kb_alloc(struct sl_keyed *t, unsigned int rows,
-					 unsigned int cpu)
+					 unsigned int cpu, unsigned int side)
 {
 	size_t n = sl_kb_bytes(t, rows);
 	struct sl_keyed_buf *b;
 
-	b = kvzalloc_node(n, SL_GFP_BIG, cpu_to_node(cpu));
+	b = kvzalloc_node(n, SL_GFP_BIG,
+			  cpu < t->ncpus ? cpu_to_node(cpu) : NUMA_NO_NODE);
 	if (!b)
 		return NULL;
 	sl_kb_shape(t, rows, b);
 	b->cpu = cpu;
+	b->side = side;
+	b->owner = t;
 	b->bytes = n;
-	atomic64_add(n, &t->buf_bytes);
+	if (cpu < t->ncpus)
+		atomic64_add(n, &t->buf_bytes);
 	return b;
+}
+
+/* The most rows buffer @cpu (ncpus: the spill buffer) grows to. */
+static unsigned int sl_kb_bound(const struct sl_keyed *t, unsigned int cpu)
+{
+	return cpu < t->ncpus ? t->cpu_rows :
+	       max_t(unsigned int, t->cpu_rows, t->spill_rows);
 }
 
 /* ---- probe context ---------------------------------------------------- */
 
-notrace u64 *sl_keyed_row(struct sl_keyed *t, struct sl_keyed_buf *b, u64 key,
-			  bool *fresh)
+/* The row of @key in @b, claimed if new; NULL: no room. */
+static __always_inline u64 *sl_kb_row(struct sl_keyed *t,
+				      struct sl_keyed_buf *b, u64 key,
+				      bool *fresh)
 {
 	u64 *keys = sl_kb_keys(b);
 	unsigned int mask = b->slots - 1;
@@ -131,10 +151,59 @@ notrace u64 *sl_keyed_row(struct sl_keyed *t, struct sl_keyed_buf *b, u64 key,
 		*fresh = true;
 		return sl_kb_vals(t, b, row);
 	}
-	b->full++;
 	return NULL;
 }
+
+/*
+ * @b (this CPU's, between sl_keyed_begin() and sl_keyed_end()) has no room
+ * for @key: the row in its side's spill buffer, the side's spill lock
+ * taken (held until sl_keyed_end(): the caller adds to the row under it).
+ * This CPU cannot hold the lock already in a nested update (@b is busy),
+ * and an update nested after a flip takes the other side's lock, so the
+ * lock is only ever waited for on another CPU's behalf.
+ */
+static noinline u64 *sl_keyed_spill(struct sl_keyed *t, struct sl_keyed_buf *b,
+				    u64 key, bool *fresh)
+{
+	struct sl_keyed_buf *sb;
+	u64 *v;
+
+	/* the spill buffer's clearing (and growth) before it went live */
+	sb = smp_load_acquire(&t->buf[b->side][t->ncpus]);
+	if (!sb) {
+		b->full++;
+		return NULL;
+	}
+	if (!b->spill_held) {
+		arch_spin_lock(&t->spill_lock[b->side]);
+		b->spill_held = 1;
+	}
+	v = sl_kb_row(t, sb, key, fresh);
+	if (v)
+		sb->spilled++;
+	else
+		sb->full++;
+	return v;
+}
+NOKPROBE_SYMBOL(sl_keyed_spill);
+
+notrace u64 *sl_keyed_row(struct sl_keyed *t, struct sl_keyed_buf *b, u64 key,
+			  bool *fresh)
+{
+	u64 *v = sl_kb_row(t, b, key, fresh);
+
+	if (likely(v))
+		return v;
+	return sl_keyed_spill(t, b, key, fresh);
+}
 NOKPROBE_SYMBOL(sl_keyed_row);
+
+notrace void sl_keyed_spill_unlock(struct sl_keyed_buf *b)
+{
+	b->spill_held = 0;
+	arch_spin_unlock(&b->owner->spill_lock[b->side]);
+}
+NOKPROBE_SYMBOL(sl_keyed_spill_unlock);
 
 notrace void sl_keyed_retire(struct sl_keyed_buf *b, u32 grp)
 {
@@ -306,19 +375,20 @@ static void sl_kf_age(struct sl_keyed *t, const u32 *dead, unsigned int ndead,
 static void sl_kf_grow(struct sl_keyed *t, unsigned int side,
 		       unsigned int cpu, struct sl_keyed_buf *b, bool busy)
 {
+	unsigned int bound = sl_kb_bound(t, cpu);
 	struct sl_keyed_buf *nb;
 
-	if (busy && t->want[cpu] <= b->rows && b->rows < t->cpu_rows)
-		t->want[cpu] = min_t(u32, b->rows * SL_KEYED_CPU_GROW,
-				     t->cpu_rows);
+	if (busy && t->want[cpu] <= b->rows && b->rows < bound)
+		t->want[cpu] = min_t(u32, b->rows * SL_KEYED_CPU_GROW, bound);
 	if (t->want[cpu] <= b->rows)
 		return;
-	nb = sl_kb_alloc(t, t->want[cpu], cpu);
+	nb = sl_kb_alloc(t, t->want[cpu], cpu, side);
 	if (!nb)
 		return;
 	/* release: the new buffer's zeroes before it goes live */
 	smp_store_release(&t->buf[side][cpu], nb);
-	atomic64_sub(b->bytes, &t->buf_bytes);
+	if (cpu < t->ncpus)
+		atomic64_sub(b->bytes, &t->buf_bytes);
 	kvfree(b);
 	t->grows++;
 }
@@ -336,10 +406,12 @@ static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side,
 	bool busy;
 	u32 slot;
 
-	for (cpu = 0; cpu < t->ncpus; cpu++) {
+	/* the CPUs' buffers, then the spill buffer (cpu == ncpus) */
+	for (cpu = 0; cpu <= t->ncpus; cpu++) {
 		b = READ_ONCE(t->buf[side][cpu]);
 		if (!b)
 			continue;
+		/* (a CPU buffer that spilled is all used) */
 		busy = b->full || b->used > b->rows / 2;
 		keys = sl_kb_keys(b);
 		for (r = 0; r < b->used; r++) {
@@ -362,6 +434,8 @@ static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side,
 		t->full += b->full;
 		t->busy += b->nbusy;
 		t->retire_lost += b->retire_lost;
+		t->spilled += b->spilled;
+		b->spilled = 0;
 		b->used = 0;
 		b->nretired = 0;
 		b->full = 0;
@@ -422,6 +496,7 @@ void sl_keyed_reset(struct sl_keyed *t)
 	t->aged = 0;
 	t->aged_rows = 0;
 	t->retire_lost = 0;
+	t->spilled = 0;
 	t->gen++;
 	mutex_unlock(&t->lock);
 }
@@ -491,6 +566,7 @@ void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st)
 		.aged = t->aged,
 		.aged_rows = t->aged_rows,
 		.retire_lost = t->retire_lost,
+		.spilled = t->spilled,
 	};
 	st->grows = t->grows;
 	st->bytes = sizeof(*t) + sl_kf_bytes(t) +
@@ -498,14 +574,22 @@ void sl_keyed_stats(struct sl_keyed *t, struct sl_keyed_stats *st)
 				     2 * sizeof(void *) + sizeof(u32));
 	/* what the live buffers lost since the last fold, too */
 	for (side = 0; side < 2; side++)
-		for (cpu = 0; cpu < t->ncpus; cpu++) {
+		for (cpu = 0; cpu <= t->ncpus; cpu++) {
 			b = READ_ONCE(t->buf[side][cpu]);
 			if (!b)
 				continue;
-			st->cpus += side == 0;
 			st->bytes += b->bytes;
-			st->cpu_rows_now = max_t(u32, st->cpu_rows_now,
-						 b->rows);
+			if (cpu == t->ncpus) {
+				st->spill_rows_now = max_t(u32,
+							   st->spill_rows_now,
+							   b->rows);
+			} else {
+				st->cpus += side == 0;
+				st->cpu_rows_now = max_t(u32,
+							 st->cpu_rows_now,
+							 b->rows);
+			}
+			st->spilled += READ_ONCE(b->spilled);
 			st->full += READ_ONCE(b->full);
 			st->busy += READ_ONCE(b->nbusy);
 			st->retire_lost += READ_ONCE(b->retire_lost);
@@ -525,7 +609,7 @@ void sl_keyed_destroy(struct sl_keyed *t)
 	for (side = 0; side < 2; side++) {
 		if (!t->buf[side])
 			continue;
-		for (cpu = 0; cpu < t->ncpus; cpu++)
+		for (cpu = 0; cpu <= t->ncpus; cpu++)
 			kvfree(t->buf[side][cpu]);
 		kfree(t->buf[side]);
 	}
@@ -548,7 +632,7 @@ static int sl_keyed_cpu_alloc(struct sl_cpus_user *u, unsigned int cpu)
 	for (side = 0; side < 2; side++) {
 		if (t->buf[side][cpu])
 			continue;
-		b = sl_kb_alloc(t, t->cpu_start, cpu);
+		b = sl_kb_alloc(t, t->cpu_start, cpu, side);
 		if (!b)
 			return -ENOMEM;
 		/* release: zeroed before a writer or the folder sees it */
@@ -559,18 +643,25 @@ static int sl_keyed_cpu_alloc(struct sl_cpus_user *u, unsigned int cpu)
 	return 0;
 }
 
+/*
+ * @spill_rows: the rows each side's spill buffer starts with (0: none,
+ * an update that finds its CPU buffer full is lost).
+ */
 struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
 				 unsigned int cpu_start, unsigned int cpu_rows,
-				 u64 linger_ns,
+				 unsigned int spill_rows, u64 linger_ns,
 				 const struct sl_keyed_ops *ops)
 {
+	struct sl_keyed_buf *b;
 	unsigned int side;
 	struct sl_keyed *t;
 
 	if (!nvals || nvals > SL_KEYED_MAX_VALS ||
 	    rows < SL_KEYED_MIN_ROWS || rows > SL_KEYED_MAX_ROWS ||
 	    cpu_rows < SL_KEYED_MIN_ROWS || cpu_rows > SL_KEYED_MAX_ROWS ||
-	    cpu_start < SL_KEYED_MIN_ROWS || cpu_start > cpu_rows)
+	    cpu_start < SL_KEYED_MIN_ROWS || cpu_start > cpu_rows ||
+	    (spill_rows && (spill_rows < SL_KEYED_MIN_ROWS ||
+			    spill_rows > SL_KEYED_MAX_ROWS)))
 		return NULL;
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	if (!t)
@@ -581,19 +672,29 @@ struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
 	t->linger_ns = linger_ns;
 	t->cpu_start = cpu_start;
 	t->cpu_rows = cpu_rows;
+	t->spill_rows = spill_rows;
 	/* at most 3/4 of the slots in use */
 	t->max_rows = rows;
 	t->slots = roundup_pow_of_two(rows + rows / 3 + 1);
 	t->bits = ilog2(t->slots);
 	t->ncpus = nr_cpu_ids;
-	t->want = kcalloc(t->ncpus, sizeof(*t->want), GFP_KERNEL);
+	/* [ncpus]: the spill buffer's */
+	t->want = kcalloc(t->ncpus + 1, sizeof(*t->want), GFP_KERNEL);
 	if (!t->want)
 		goto nomem;
 	for (side = 0; side < 2; side++) {
-		t->buf[side] = kcalloc(t->ncpus, sizeof(*t->buf[side]),
+		t->buf[side] = kcalloc(t->ncpus + 1, sizeof(*t->buf[side]),
 				       GFP_KERNEL);
 		if (!t->buf[side])
 			goto nomem;
+		t->spill_lock[side] =
+			(arch_spinlock_t)__ARCH_SPIN_LOCK_UNLOCKED;
+		if (!spill_rows)
+			continue;
+		b = sl_kb_alloc(t, spill_rows, t->ncpus, side);
+		if (!b)
+			goto nomem;
+		t->buf[side][t->ncpus] = b;
 	}
 	/* the buffers of the online CPUs, and of each that comes (cpus.h) */
 	t->cpus.online = sl_keyed_cpu_alloc;
@@ -624,14 +725,15 @@ bool sl_keyed_crowded(struct sl_keyed *t)
 
 	mutex_lock(&t->lock);
 	live = READ_ONCE(t->live);
-	for (cpu = 0; cpu < t->ncpus; cpu++) {
+	/* the spill buffer (cpu == ncpus) too */
+	for (cpu = 0; cpu <= t->ncpus; cpu++) {
 		b = READ_ONCE(t->buf[live][cpu]);
-		if (b && b->rows < t->cpu_rows &&
+		if (b && b->rows < sl_kb_bound(t, cpu) &&
 		    (READ_ONCE(b->used) > b->rows / 2 || READ_ONCE(b->full)))
 			break;
 	}
 	mutex_unlock(&t->lock);
-	return cpu < t->ncpus;
+	return cpu <= t->ncpus;
 }
 
 #ifndef SL_USERSPACE

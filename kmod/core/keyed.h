@@ -9,16 +9,22 @@
  * sl_keyed_begin() and sl_keyed_end() with preemption off, on this CPU's
  * live buffer only: it finds or claims the key's row and adds to it with
  * plain stores - no atomic, no lock, no allocation, nothing that sleeps.
- * An update that finds no row (the buffer holds its rows' keys already, or
- * its probe window is full) is lost and counted ("full"); one nested in
- * another on the same CPU (a probe in an interrupt) is lost and counted
- * ("busy").
+ * An update that finds no row in its CPU buffer (the buffer holds its
+ * rows' keys already, or its probe window is full) goes to the table's
+ * spill buffer of the same side, shared by the CPUs under a spinlock
+ * (counted "spilled"); one that finds no row there either is lost and
+ * counted ("full").  One nested in another on the same CPU (a probe in an
+ * interrupt) is lost and counted ("busy"): so an update never waits for a
+ * spill lock its own CPU holds.  The lock is per side: an update nested
+ * after a flip uses the other side's.
  *
  * Memory follows use: a CPU's buffers start at cpu_start rows and grow
  * (by SL_KEYED_CPU_GROW, up to cpu_rows) when a fold finds one full or
  * more than half used; the folding work looks at the live buffers eight
- * times a period and folds early when one is more than half used, so that
- * a burst of new keys rarely fills a small buffer before it grows.
+ * times a period and folds early when one is more than half used.  Until
+ * a small buffer has grown, a burst of new keys spills into the shared
+ * buffers (spill_rows at the start, growing the same way up to the larger
+ * of spill_rows and cpu_rows), so the CPU buffers can start small.
  *
  * Readers.  sl_keyed_fold(), process context: flip which buffer is live,
  * synchronize_rcu() - every update that could still be writing to the old
@@ -60,6 +66,7 @@
 #include <linux/types.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
+#include <linux/spinlock.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 #include <linux/bitops.h>
@@ -74,7 +81,8 @@
 #define SL_KEYED_PROBES		32	/* slots an update looks at */
 #define SL_KEYED_MIN_ROWS	16
 #define SL_KEYED_MAX_ROWS	(1U << 22)
-#define SL_KEYED_CPU_START	64	/* rows a CPU buffer starts with (module) */
+#define SL_KEYED_CPU_START	16	/* rows a CPU buffer starts with (module) */
+#define SL_KEYED_SPILL_ROWS	128	/* rows the spill buffers start with (module) */
 #define SL_KEYED_CPU_GROW	4	/* and grows by, at a fold */
 
 /* The group of a key: its top 32 bits. */
@@ -101,8 +109,12 @@ struct sl_keyed_buf {
 	u32 rows;			/* its shape: rows, slots (2^bits) */
 	u32 slots, bits;
 	u32 off_rowof, off_slotof, off_vals;
-	u32 cpu;			/* whose */
+	u32 cpu;			/* whose (ncpus: the spill buffer) */
+	u32 side;			/* which side it is on */
+	u32 spill_held;			/* this CPU holds the side's spill lock */
+	struct sl_keyed *owner;
 	u64 bytes;			/* the whole buffer */
+	u64 spilled;			/* spill buffer: updates it took */
 	u64 full;			/* updates lost: no row */
 	u64 nbusy;			/* updates lost: nested */
 	u64 retire_lost;		/* retire notes lost: no room */
@@ -121,6 +133,7 @@ struct sl_keyed {
 	unsigned int nvals;
 	unsigned int cpu_start;		/* rows a CPU buffer starts with */
 	unsigned int cpu_rows;		/* the most rows a CPU buffer grows to */
+	unsigned int spill_rows;	/* rows the spill buffers start with */
 	unsigned int bits, slots, max_rows;
 	unsigned int ncpus;		/* buffers per side (nr_cpu_ids) */
 	u64 linger_ns;
@@ -128,8 +141,13 @@ struct sl_keyed {
 
 	/* which side the writers use: 0 or 1, flipped by the folder */
 	unsigned int live;
-	/* [side][cpu]: for the CPUs online since create (cpus.h), else NULL */
+	/*
+	 * [side][cpu]: for the CPUs online since create (cpus.h), else NULL;
+	 * [side][ncpus]: the side's spill buffer (NULL: none), under
+	 * spill_lock[side]
+	 */
 	struct sl_keyed_buf **buf[2];
+	arch_spinlock_t spill_lock[2];
 	struct sl_cpus_user cpus;
 	atomic64_t nobuf;		/* updates on a CPU without buffers */
 	atomic64_t buf_bytes;		/* of all CPU buffers */
@@ -147,7 +165,7 @@ struct sl_keyed {
 	u32 *dead;			/* scratch: the groups ended in a fold */
 	u32 fold_gen;
 	u64 gen;			/* bumped when rows move, go or reset */
-	u64 folds, full, busy, dropped, dropped_rows, aged, aged_rows;
+	u64 folds, full, busy, dropped, dropped_rows, aged, aged_rows, spilled;
 	u64 retire_lost;
 #ifndef SL_USERSPACE
 	struct delayed_work work;
@@ -164,11 +182,13 @@ struct sl_keyed_stats {
 	u32 row_bytes;			/* bytes a folded row takes */
 	u32 row_bytes_cpu;		/* bytes a row takes in one CPU buffer */
 	u32 cpu_rows_now;		/* the largest CPU buffer's rows now */
+	u32 spill_rows_now;		/* the spill buffers' rows now */
 	u64 grows;			/* CPU buffers grown */
 	u64 bytes;			/* the whole table */
 	u64 linger_ns;
 	u64 folds;
-	u64 full;			/* updates lost: CPU buffer full */
+	u64 full;			/* updates lost: CPU and spill buffer full */
+	u64 spilled;			/* updates that went to the spill buffer */
 	u64 busy;			/* updates lost: nested */
 	u64 dropped;			/* weight lost: folded table full */
 	u64 dropped_rows;
@@ -179,7 +199,7 @@ struct sl_keyed_stats {
 
 struct sl_keyed *sl_keyed_create(unsigned int nvals, unsigned int rows,
 				 unsigned int cpu_start, unsigned int cpu_rows,
-				 u64 linger_ns,
+				 unsigned int spill_rows, u64 linger_ns,
 				 const struct sl_keyed_ops *ops);
 void sl_keyed_destroy(struct sl_keyed *t);
 /* Process context: does a live CPU buffer want to grow (an early fold)? */
@@ -217,17 +237,23 @@ static __always_inline struct sl_keyed_buf *sl_keyed_begin(struct sl_keyed *t)
 	return b;
 }
 
+void sl_keyed_spill_unlock(struct sl_keyed_buf *b);
+
 static __always_inline void sl_keyed_end(struct sl_keyed_buf *b)
 {
+	if (unlikely(b->spill_held))
+		sl_keyed_spill_unlock(b);
 	barrier();
 	WRITE_ONCE(b->busy, 0);
 	preempt_enable_notrace();
 }
 
 /*
- * The row of @key (never 0) in @b: its nvals values, to add to with plain
- * stores until sl_keyed_end(); *@fresh when it was just claimed (all zero).
- * NULL when there is no room (counted full).
+ * The row of @key (never 0) in @b, or in the spill buffer when @b has no
+ * room for it (the spill lock is then held until sl_keyed_end()): its
+ * nvals values, to add to with plain stores until sl_keyed_end(); *@fresh
+ * when it was just claimed (all zero).  NULL when there is no room in
+ * either (counted full).
  */
 u64 *sl_keyed_row(struct sl_keyed *t, struct sl_keyed_buf *b, u64 key,
 		  bool *fresh);

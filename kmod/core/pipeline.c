@@ -432,6 +432,7 @@ int sl_pipeline_keyed_enable(struct sl_pipeline *p, unsigned int nvals,
 					       p->keyed_cpu_start ?:
 					       SL_KEYED_CPU_START),
 					   sl_keyed_cpu_rows,
+					   SL_KEYED_SPILL_ROWS,
 					   sl_keyed_linger_ns, ops);
 		if (!p->priv.keyed)
 			return -ENOMEM;

@@ -71,10 +71,11 @@ static void sl_keyed_status(struct seq_file *m, struct sl_keyed *t)
 	seq_printf(m, "  keyed rows: %u/%u used, %u B a row folded; %u rows a CPU buffer (grows to %u), 2 buffers x %u CPUs, %u B a row there; %llu KiB in all\n",
 		   st.rows, st.max_rows, st.row_bytes, st.cpu_rows_now,
 		   st.cpu_rows, st.cpus, st.row_bytes_cpu, st.bytes >> 10);
-	seq_printf(m, "  keyed: folds=%llu full=%llu busy=%llu dropped=%llu dropped_rows=%llu aged=%llu aged_rows=%llu retire_lost=%llu linger=%llums grows=%llu\n",
+	seq_printf(m, "  keyed: folds=%llu full=%llu busy=%llu dropped=%llu dropped_rows=%llu aged=%llu aged_rows=%llu retire_lost=%llu linger=%llums grows=%llu spilled=%llu spill_rows=%u\n",
 		   st.folds, st.full, st.busy, st.dropped, st.dropped_rows,
 		   st.aged, st.aged_rows, st.retire_lost,
-		   st.linger_ns / NSEC_PER_MSEC, st.grows);
+		   st.linger_ns / NSEC_PER_MSEC, st.grows, st.spilled,
+		   st.spill_rows_now);
 }
 
 static int sl_status_show(struct seq_file *m, void *v)

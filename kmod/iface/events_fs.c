@@ -202,7 +202,8 @@ void sl_events_status(struct seq_file *m)
 	unsigned int cpu;
 
 	sl_events_stats(&st);
-	seq_printf(m, "events: ring %u/CPU on %u CPUs, ", st.ring, st.rings);
+	seq_printf(m, "events: ring %u/CPU on %u CPUs (from %u, largest now %u), ",
+		   st.ring, st.rings, st.ring_start, st.ring_now);
 	if (sl_events_rate)
 		seq_printf(m, "at most %u/s a pipeline and CPU, ",
 			   sl_events_rate);

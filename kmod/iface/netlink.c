@@ -80,7 +80,9 @@ static int sl_nl_put_events_stats(struct sk_buff *msg)
 	    nla_put_u32(msg, STACKLAT_EVENTS_A_CPUS, nr_cpu_ids) ||
 	    nla_put_u32(msg, STACKLAT_EVENTS_A_RINGS, st.rings) ||
 	    nla_put_u64_64bit(msg, STACKLAT_EVENTS_A_BYTES, st.bytes,
-			      STACKLAT_EVENTS_A_PAD))
+			      STACKLAT_EVENTS_A_PAD) ||
+	    nla_put_u32(msg, STACKLAT_EVENTS_A_RING_START, st.ring_start) ||
+	    nla_put_u32(msg, STACKLAT_EVENTS_A_RING_NOW, st.ring_now))
 		return -EMSGSIZE;
 	if (nr_cpu_ids <= SL_NL_STATUS_CPUS &&
 	    sl_nl_put_overruns(msg, 0, nr_cpu_ids))
@@ -207,6 +209,10 @@ static int sl_nl_put_keyed_stats(struct sk_buff *skb, struct sl_keyed *t)
 	    nla_put_u32(skb, STACKLAT_KEYED_A_CPU_ROWS_NOW, st.cpu_rows_now) ||
 	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_GROWS, st.grows,
 			  STACKLAT_KEYED_A_PAD) ||
+	    sl_nl_put_u64(skb, STACKLAT_KEYED_A_SPILLED, st.spilled,
+			  STACKLAT_KEYED_A_PAD) ||
+	    nla_put_u32(skb, STACKLAT_KEYED_A_SPILL_ROWS,
+			st.spill_rows_now) ||
 	    nla_put_u32(skb, STACKLAT_KEYED_A_CPUS, st.cpus) ||
 	    nla_put_u32(skb, STACKLAT_KEYED_A_ROW_BYTES, st.row_bytes) ||
 	    nla_put_u32(skb, STACKLAT_KEYED_A_ROW_BYTES_CPU, st.row_bytes_cpu) ||

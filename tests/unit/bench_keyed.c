@@ -118,7 +118,7 @@ static void *worker(void *arg)
 
 static double bench(int nthreads, double *fold_ms)
 {
-	struct sl_keyed *t = sl_keyed_create(NVALS, 8192, 512, 512, 0, NULL);
+	struct sl_keyed *t = sl_keyed_create(NVALS, 8192, 512, 512, 0, 0, NULL);
 	struct sl_keyed_stats st;
 	pthread_barrier_t bar;
 	struct run r[2];
@@ -166,7 +166,7 @@ static double bench(int nthreads, double *fold_ms)
 
 int main(int argc, char **argv)
 {
-	struct sl_keyed *t = sl_keyed_create(NVALS, 8192, 512, 512, 0, NULL);
+	struct sl_keyed *t = sl_keyed_create(NVALS, 8192, 512, 512, 0, 0, NULL);
 	struct sl_keyed_stats st;
 	double ns1, ns2, f1, f2;
 

@@ -225,6 +225,24 @@ static inline void *sl_shim_zalloc(size_t n)
 #define kcalloc(n, size, gfp)	calloc((n), (size))
 #define kvcalloc(n, size, gfp)	sl_shim_zalloc((size_t)(n) * (size))
 #define kvzalloc_node(n, gfp, node) sl_shim_zalloc(n)
+#define NUMA_NO_NODE		(-1)
+
+/* arch_spinlock_t: a test-and-set lock (a "CPU" never nests in itself) */
+typedef struct {
+	int v;
+} arch_spinlock_t;
+#define __ARCH_SPIN_LOCK_UNLOCKED	{ 0 }
+static inline void arch_spin_lock(arch_spinlock_t *l)
+{
+	while (__atomic_exchange_n(&l->v, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&l->v, __ATOMIC_RELAXED))
+			;
+}
+
+static inline void arch_spin_unlock(arch_spinlock_t *l)
+{
+	__atomic_store_n(&l->v, 0, __ATOMIC_RELEASE);
+}
 
 struct mutex {
 	pthread_mutex_t m;

@@ -184,7 +184,7 @@ static void test_json_status(void **state)
 		.has_flight = true, .flight_size = 16384, .flight_used = 12,
 		.flight_max_age_ns = 10000000000ULL, .flight_inserts = 1234,
 		.flight_full = 0, .flight_stale = 5,
-		.has_events = true, .events_ring = 512, .events_rings = 2, .events_bytes = 311296, .events_written = 10,
+		.has_events = true, .events_ring = 512, .events_rings = 2, .events_ring_start = 128, .events_ring_now = 512, .events_bytes = 311296, .events_written = 10,
 		.events_read = 8, .ncpus = 2,
 	};
 	struct pipe_list pl = { .p = &p, .n = 1 };
@@ -204,7 +204,7 @@ static void test_json_status(void **state)
 		"\"clock\":\"ktime_get_mono_fast_ns\",\"nr_pipelines\":1},"
 		"\"flight\":{\"size\":16384,\"used\":12,\"max_age_ns\":10000000000,"
 		"\"inserts\":1234,\"full\":0,\"stale\":5},"
-		"\"events\":{\"ring\":512,\"rings\":2,\"bytes\":311296,\"written\":10,\"read\":8,\"overruns\":7,"
+		"\"events\":{\"ring\":512,\"rings\":2,\"ring_start\":128,\"ring_now\":512,\"bytes\":311296,\"written\":10,\"read\":8,\"overruns\":7,"
 		"\"overruns_per_cpu\":[3,4]},"
 		"\"pipelines\":[{\"pipeline\":\"net_rx\",\"desc\":\"packet receive\",\"key\":\"skb\","
 		"\"enabled\":true,\"generation\":2,\"filter\":{\"lport\":80,\"proto\":\"tcp\"},"
@@ -276,7 +276,6 @@ static void test_events(void **state)
 	render_event(line, sizeof(line), &ev, &pl);
 	assert_non_null(strstr(line, " proto=250 where=xxx"));
 	assert_null(strstr(line, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"));
-	json_object_put(env);
 	env = json_envelope("events", 1, 0);
 	ev.proto = 6;
 	memcpy(ev.where, "tcp_v4_rcv+0x10[nf_x]", 22);

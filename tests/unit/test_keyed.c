@@ -156,7 +156,7 @@ static void check_weight(struct sl_keyed *t, u64 made)
 /* exact sums (and a maximum) per key across folds, against a model */
 static void test_exact(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 1024, 0, &ops_max);
+	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 1024, 0, 0, &ops_max);
 	static u64 cnt[300], sum[300], mx[300];
 	struct sl_keyed_stats st;
 	u64 v[NV], made = 0;
@@ -213,7 +213,7 @@ static void test_exact(void **state)
 /* a CPU buffer takes cpu_rows keys a fold; the rest is counted full */
 static void test_full(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 64, 16, 16, 0, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 64, 16, 16, 0, 0, NULL);
 	struct sl_keyed_stats st;
 	unsigned int i, ok = 0;
 	u64 v[NV], made = 0;
@@ -280,7 +280,7 @@ static void test_full(void **state)
 /* a nested update on the same CPU is refused and counted busy */
 static void test_busy(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 64, 16, 16, 0, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 64, 16, 16, 0, 0, NULL);
 	struct sl_keyed_buf *b = sl_keyed_begin(t);
 	struct sl_keyed_stats st;
 	bool fresh;
@@ -304,7 +304,7 @@ static void test_busy(void **state)
 /* ended groups age out after the linger time, and only they */
 static void test_aging(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 1024, 256, 256, 50 * MS, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 1024, 256, 256, 0, 50 * MS, NULL);
 	struct sl_keyed_stats st;
 	unsigned int i;
 	u64 v[NV], made = 0;
@@ -371,7 +371,7 @@ static bool alive_below(u32 grp)
 static void test_retire_lost_alive(void **state)
 {
 	static const struct sl_keyed_ops ops = { .alive = alive_below };
-	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 1024, 0, &ops);
+	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 1024, 0, 0, &ops);
 	struct sl_keyed_stats st;
 	unsigned int i;
 	u64 made = 0;
@@ -412,7 +412,7 @@ static void test_retire_lost_alive(void **state)
  */
 static void test_churn_bounded(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 256, 64, 64, 3 * MS, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 256, 64, 64, 0, 3 * MS, NULL);
 	struct sl_keyed_stats st;
 	unsigned int g, j, maxrows = 0, now = 0;
 	u64 made = 0;
@@ -447,7 +447,7 @@ static void test_churn_bounded(void **state)
 /* removals in the middle of clusters (backward shift), many times over */
 static void test_remove_shift(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 512, 512, 512, 0, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 512, 512, 512, 0, 0, NULL);
 	unsigned int round, i;
 	u64 v[NV], made = 0;
 
@@ -515,9 +515,8 @@ static void *mt_writer(void *arg)
  * added nothing and the per-key checks had no rows): every update is in
  * its row, none lost or counted twice.
  */
-static void test_mt_fold(void **state)
+static void run_mt(struct sl_keyed *t)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 1024, 0, &ops_max);
 	struct mt m[2];
 	pthread_t th[2];
 	pthread_barrier_t bar;
@@ -525,7 +524,6 @@ static void test_mt_fold(void **state)
 	unsigned int i, k, folds;
 	u64 v[NV], n, made;
 
-	(void)state;
 	mt_stop = 0;
 	upd_spin = 1;
 	pthread_barrier_init(&bar, NULL, 3);
@@ -557,9 +555,100 @@ static void test_mt_fold(void **state)
 		assert_int_equal(v[1], m[0].cycles + 2 * m[1].cycles);
 		assert_int_equal(v[2], m[1].cycles ? 2 : 1);
 	}
-	printf("  two writers, %u folds meanwhile: %llu updates, all accounted\n",
-	       folds, (unsigned long long)made);
+	printf("  two writers, %u folds meanwhile: %llu updates (%llu spilled), all accounted\n",
+	       folds, (unsigned long long)made,
+	       (unsigned long long)st.spilled);
 	pthread_barrier_destroy(&bar);
+}
+
+static void test_mt_fold(void **state)
+{
+	struct sl_keyed *t = sl_keyed_create(NV, 4096, 1024, 1024, 0, 0,
+					     &ops_max);
+	struct sl_keyed_stats st;
+
+	(void)state;
+	run_mt(t);
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.spilled, 0);
+	sl_keyed_destroy(t);
+}
+
+/*
+ * The same with CPU buffers of 16 rows and a spill buffer that holds
+ * every key: most updates of both threads go to the shared spill buffer,
+ * the same rows under its lock, while the main thread folds - none lost,
+ * none counted twice.
+ */
+static void test_mt_spill(void **state)
+{
+	struct sl_keyed *t = sl_keyed_create(NV, 4096, 16, 16, 1024, 0,
+					     &ops_max);
+	struct sl_keyed_stats st;
+
+	(void)state;
+	run_mt(t);
+	sl_keyed_stats(t, &st);
+	assert_true(st.spilled > st.folds);
+	sl_keyed_destroy(t);
+}
+
+/*
+ * A CPU buffer that is full spills into its side's spill buffer; what
+ * finds no room there either is counted full; at the fold both are
+ * folded, and the spill buffer grows (bound: the larger of spill_rows and
+ * cpu_rows) as a CPU buffer does.
+ */
+static void test_spill(void **state)
+{
+	struct sl_keyed *t = sl_keyed_create(NV, 4096, 16, 64, 16, 0, NULL);
+	struct sl_keyed_stats st;
+	unsigned int i, ok = 0;
+	u64 v[NV], made = 0;
+
+	(void)state;
+	assert_non_null(t);
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.spill_rows_now, 16);
+	/* 16 rows here, 16 in the spill buffer, 8 lost */
+	for (i = 0; i < 40; i++, made++)
+		ok += upd(t, KEY(1, i), 1);
+	assert_int_equal(ok, 32);
+	/* keys of either buffer keep counting, in their buffer */
+	for (i = 0; i < 32; i++, made++)
+		ok += upd(t, KEY(1, i), 2);
+	assert_int_equal(ok, 64);
+	assert_true(sl_keyed_crowded(t));
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.spilled, 32);
+	assert_int_equal(st.full, 8);
+	sl_keyed_fold(t, 0);
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.rows, 32);
+	assert_int_equal(st.spilled, 32);
+	assert_int_equal(st.full, 8);
+	/* this CPU's two buffers and the two spill buffers grew */
+	assert_int_equal(st.cpu_rows_now, 64);
+	assert_int_equal(st.spill_rows_now, 64);
+	assert_int_equal(st.grows, 4);
+	assert_true(get(t, KEY(1, 20), v));
+	assert_int_equal(v[0], 2);
+	assert_int_equal(v[1], 3);
+	assert_false(get(t, KEY(1, 35), v));
+	/* grown: 100 new keys, 64 here and 36 spilled, none lost */
+	for (i = 100, ok = 0; i < 200; i++, made++)
+		ok += upd(t, KEY(2, i), 1);
+	assert_int_equal(ok, 100);
+	sl_keyed_fold(t, 0);
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.spilled, 32 + 36);
+	assert_int_equal(st.full, 8);
+	assert_int_equal(st.rows, 132);
+	check_folded(t);
+	check_weight(t, made);
+	sl_keyed_reset(t);
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.spilled, 0);
 	sl_keyed_destroy(t);
 }
 
@@ -570,7 +659,7 @@ static void test_mt_fold(void **state)
  */
 static void test_grow(void **state)
 {
-	struct sl_keyed *t = sl_keyed_create(NV, 4096, 16, 256, 0, NULL);
+	struct sl_keyed *t = sl_keyed_create(NV, 4096, 16, 256, 0, 0, NULL);
 	struct sl_keyed_stats st;
 	unsigned int i, ok = 0;
 	u64 v[NV], made = 0, b0;
@@ -622,16 +711,21 @@ static void test_grow(void **state)
 static void test_create_bounds(void **state)
 {
 	(void)state;
-	assert_null(sl_keyed_create(0, 64, 64, 64, 0, NULL));
-	assert_null(sl_keyed_create(SL_KEYED_MAX_VALS + 1, 64, 64, 64, 0, NULL));
-	assert_null(sl_keyed_create(4, SL_KEYED_MIN_ROWS - 1, 64, 64, 0, NULL));
+	assert_null(sl_keyed_create(0, 64, 64, 64, 0, 0, NULL));
+	assert_null(sl_keyed_create(SL_KEYED_MAX_VALS + 1, 64, 64, 64, 0, 0, NULL));
+	assert_null(sl_keyed_create(4, SL_KEYED_MIN_ROWS - 1, 64, 64, 0, 0, NULL));
 	assert_null(sl_keyed_create(4, 64, SL_KEYED_MIN_ROWS - 1,
-				    SL_KEYED_MIN_ROWS - 1, 0, NULL));
+				    SL_KEYED_MIN_ROWS - 1, 0, 0, NULL));
 	assert_null(sl_keyed_create(4, 64, SL_KEYED_MAX_ROWS + 1,
-				    SL_KEYED_MAX_ROWS + 1, 0, NULL));
+				    SL_KEYED_MAX_ROWS + 1, 0, 0, NULL));
 	/* a CPU buffer starts at least as large as the least, at most its bound */
-	assert_null(sl_keyed_create(4, 64, SL_KEYED_MIN_ROWS - 1, 64, 0, NULL));
-	assert_null(sl_keyed_create(4, 64, 128, 64, 0, NULL));
+	assert_null(sl_keyed_create(4, 64, SL_KEYED_MIN_ROWS - 1, 64, 0, 0, NULL));
+	assert_null(sl_keyed_create(4, 64, 128, 64, 0, 0, NULL));
+	/* a spill buffer, if any, within the same bounds */
+	assert_null(sl_keyed_create(4, 64, 64, 64, SL_KEYED_MIN_ROWS - 1, 0,
+				    NULL));
+	assert_null(sl_keyed_create(4, 64, 64, 64, SL_KEYED_MAX_ROWS + 1, 0,
+				    NULL));
 }
 
 int main(void)
@@ -647,6 +741,8 @@ int main(void)
 		cmocka_unit_test(test_churn_bounded),
 		cmocka_unit_test(test_remove_shift),
 		cmocka_unit_test(test_mt_fold),
+		cmocka_unit_test(test_spill),
+		cmocka_unit_test(test_mt_spill),
 	};
 
 	if (sl_shim_rcu_fence)
