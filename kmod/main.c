@@ -88,7 +88,7 @@ MODULE_PARM_DESC(keyed_rows,
 static struct sl_uint_param keyed_cpu_rows = { 512, 64, 1U << 14 };
 module_param_cb(keyed_cpu_rows, &sl_uint_ops, &keyed_cpu_rows, 0444);
 MODULE_PARM_DESC(keyed_cpu_rows,
-		 "rows each CPU counts in between folds, at most (it has two such buffers, from 16 rows, grown x4 when a fold finds one more than half used; a full one spills into a buffer the CPUs share), 64..16384 (default 512)");
+		 "rows each CPU counts in between folds, at most (it has two such buffers, from 16 rows; a full one spills into a buffer the CPUs share and grows x4 at the next fold), 64..16384 (default 512)");
 
 static struct sl_uint_param keyed_linger_ms = { 5000, 0, 3600000 };
 module_param_cb(keyed_linger_ms, &sl_uint_ops, &keyed_linger_ms, 0444);
@@ -122,7 +122,7 @@ static struct sl_uint_param event_records = {
 	STACKLAT_EVENTS_RING_MAX };
 module_param_cb(event_records, &sl_uint_ops, &event_records, 0444);
 MODULE_PARM_DESC(event_records,
-		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536; unset, a ring starts at 128 and grows x4 to 512 when it is found more than half full");
+		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536; unset, a ring starts at 64 and grows x4 (256, then 512) when it is found more than half full");
 
 static char *enable;
 module_param(enable, charp, 0444);

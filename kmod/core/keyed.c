@@ -179,10 +179,12 @@ static noinline u64 *sl_keyed_spill(struct sl_keyed *t, struct sl_keyed_buf *b,
 		b->spill_held = 1;
 	}
 	v = sl_kb_row(t, sb, key, fresh);
-	if (v)
+	if (v) {
 		sb->spilled++;
-	else
+		b->nspill++;	/* this CPU's: it grows at the fold */
+	} else {
 		sb->full++;
+	}
 	return v;
 }
 NOKPROBE_SYMBOL(sl_keyed_spill);
@@ -411,8 +413,13 @@ static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side,
 		b = READ_ONCE(t->buf[side][cpu]);
 		if (!b)
 			continue;
-		/* (a CPU buffer that spilled is all used) */
-		busy = b->full || b->used > b->rows / 2;
+		/*
+		 * A CPU buffer grows when it had to spill (the early folds
+		 * below drain it before that, unless keys come faster); the
+		 * spill buffer when it is more than half used.
+		 */
+		busy = b->full || b->nspill ||
+		       (cpu == t->ncpus && b->used > b->rows / 2);
 		keys = sl_kb_keys(b);
 		for (r = 0; r < b->used; r++) {
 			slot = sl_kb_slotof(b)[r];
@@ -436,6 +443,7 @@ static unsigned int sl_kf_drain(struct sl_keyed *t, unsigned int side,
 		t->retire_lost += b->retire_lost;
 		t->spilled += b->spilled;
 		b->spilled = 0;
+		b->nspill = 0;
 		b->used = 0;
 		b->nretired = 0;
 		b->full = 0;
@@ -715,8 +723,9 @@ nomem:
 }
 
 /*
- * Does a live buffer want to grow (more than half used, or full, and not
- * at its bound)?  Its used and full are read racily: a hint.
+ * Does a live buffer want an early fold: more than half used, or full
+ * (whether it can grow or not: the fold drains it, and grows it if it had
+ * to spill)?  Its used and full are read racily: a hint.
  */
 bool sl_keyed_crowded(struct sl_keyed *t)
 {
@@ -728,8 +737,8 @@ bool sl_keyed_crowded(struct sl_keyed *t)
 	/* the spill buffer (cpu == ncpus) too */
 	for (cpu = 0; cpu <= t->ncpus; cpu++) {
 		b = READ_ONCE(t->buf[live][cpu]);
-		if (b && b->rows < sl_kb_bound(t, cpu) &&
-		    (READ_ONCE(b->used) > b->rows / 2 || READ_ONCE(b->full)))
+		if (b && (READ_ONCE(b->used) > b->rows / 2 ||
+			  READ_ONCE(b->full)))
 			break;
 	}
 	mutex_unlock(&t->lock);
@@ -737,7 +746,10 @@ bool sl_keyed_crowded(struct sl_keyed *t)
 }
 
 #ifndef SL_USERSPACE
-/* A fold each period, or early (so a buffer grows) when one is crowded. */
+/*
+ * A fold each period, or early when a buffer is crowded (it is drained
+ * before it fills, and grows if it filled).
+ */
 static void sl_keyed_work(struct work_struct *w)
 {
 	struct sl_keyed *t = container_of(to_delayed_work(w), struct sl_keyed,

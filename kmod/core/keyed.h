@@ -18,13 +18,15 @@
  * spill lock its own CPU holds.  The lock is per side: an update nested
  * after a flip uses the other side's.
  *
- * Memory follows use: a CPU's buffers start at cpu_start rows and grow
- * (by SL_KEYED_CPU_GROW, up to cpu_rows) when a fold finds one full or
- * more than half used; the folding work looks at the live buffers eight
- * times a period and folds early when one is more than half used.  Until
- * a small buffer has grown, a burst of new keys spills into the shared
- * buffers (spill_rows at the start, growing the same way up to the larger
- * of spill_rows and cpu_rows), so the CPU buffers can start small.
+ * Memory follows use: the folding work looks at the live buffers eight
+ * times a period and folds early when one is more than half used, so a
+ * buffer fills only when more new keys than it has rows come within an
+ * eighth of a period; those spill into the shared buffers, and at the
+ * fold the CPU's buffers grow (by SL_KEYED_CPU_GROW, from cpu_start up
+ * to cpu_rows).  The spill buffers start at spill_rows and grow the same
+ * way, when more than half used, up to the larger of spill_rows and
+ * cpu_rows.  So the CPU buffers can start small and stay small where keys
+ * come slowly.
  *
  * Readers.  sl_keyed_fold(), process context: flip which buffer is live,
  * synchronize_rcu() - every update that could still be writing to the old
@@ -115,6 +117,7 @@ struct sl_keyed_buf {
 	struct sl_keyed *owner;
 	u64 bytes;			/* the whole buffer */
 	u64 spilled;			/* spill buffer: updates it took */
+	u64 nspill;			/* CPU buffer: updates it spilled */
 	u64 full;			/* updates lost: no row */
 	u64 nbusy;			/* updates lost: nested */
 	u64 retire_lost;		/* retire notes lost: no room */

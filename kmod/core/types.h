@@ -505,8 +505,10 @@ struct sl_pipeline {
 	int (*keyed_put)(struct sk_buff *skb, u64 key, const u64 *v);
 	/*
 	 * Rows a CPU buffer of its keyed table starts with (they grow, up
-	 * to keyed_cpu_rows=): 0 for SL_KEYED_CPU_START; more where a new
-	 * process alone brings dozens of keys (syscalls).
+	 * to keyed_cpu_rows=): 0 for SL_KEYED_CPU_START.  A burst of new
+	 * keys beyond them spills into the table's shared buffer until the
+	 * next fold grows the CPU's (syscalls: a new process brings 25-40
+	 * keys), so more is rarely worth its memory on every CPU.
 	 */
 	unsigned int keyed_cpu_start;
 	/*

@@ -367,11 +367,5 @@ SL_PIPELINE(syscalls) = {
 	.teardown = sl_pipeline_keyed_teardown,
 	.keyed_show = sl_sc_show,
 	.keyed_put = sl_sc_put,
-	/*
-	 * a process brings 25-40 keys as it starts: a burst of them right
-	 * after the enable would overflow 64 rows before the first fold;
-	 * 256 is what it grows to in an idle guest anyway (bench 60)
-	 */
-	.keyed_cpu_start = 256,
 	.own_events = true,
 };

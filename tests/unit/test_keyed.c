@@ -653,9 +653,9 @@ static void test_spill(void **state)
 }
 
 /*
- * A CPU buffer starts small and grows at a fold that finds it more than
- * half used or full (both sides at once), up to its bound; the work's
- * early-fold hint says when a live buffer is crowded.
+ * A CPU buffer starts small and grows at a fold that finds it full (both
+ * sides at once), up to its bound; the work's early-fold hint says when a
+ * live buffer is more than half used, so that a fold drains it first.
  */
 static void test_grow(void **state)
 {
@@ -684,10 +684,23 @@ static void test_grow(void **state)
 	assert_int_equal(st.grows, 2);	/* this CPU's two, not the idle CPUs' */
 	assert_true(st.bytes > b0);
 	assert_false(sl_keyed_crowded(t));
-	/* both sides grew: the next period takes 60 new keys */
+	/*
+	 * both sides grew: the next period takes 60 new keys; more than
+	 * half used, it wants an early fold, which drains it without growth
+	 * (it did not fill)
+	 */
 	for (i = 100, ok = 0; i < 160; i++, made++)
 		ok += upd(t, KEY(2, i), 1);
 	assert_int_equal(ok, 60);
+	assert_true(sl_keyed_crowded(t));
+	sl_keyed_fold(t, 0);
+	sl_keyed_stats(t, &st);
+	assert_int_equal(st.cpu_rows_now, 64);
+	assert_int_equal(st.grows, 2);
+	/* 100 new keys fill it (36 full): it grows at the fold */
+	for (i = 1000, ok = 0; i < 1100; i++, made++)
+		ok += upd(t, KEY(4, i), 1);
+	assert_int_equal(ok, 64);
 	sl_keyed_fold(t, 0);
 	sl_keyed_stats(t, &st);
 	assert_int_equal(st.cpu_rows_now, 256);
@@ -695,11 +708,12 @@ static void test_grow(void **state)
 	for (i = 200, ok = 0; i < 500; i++, made++)
 		ok += upd(t, KEY(3, i), 1);
 	assert_int_equal(ok, 256);
-	assert_false(sl_keyed_crowded(t));
+	/* crowded at its bound too: an early fold drains it */
+	assert_true(sl_keyed_crowded(t));
 	sl_keyed_fold(t, 0);
 	sl_keyed_stats(t, &st);
 	assert_int_equal(st.cpu_rows_now, 256);
-	assert_int_equal(st.full, 14 + 44);
+	assert_int_equal(st.full, 14 + 36 + 44);
 	assert_int_equal(st.grows, 4);
 	assert_true(get(t, KEY(2, 100), v));
 	assert_int_equal(v[0], 1);
