@@ -42,8 +42,9 @@
 #    by the server when it releases its socket (the backlog): both run on
 #    CPU 0 here (this shell's affinity, which they inherit), so the
 #    choices are one CPU's consecutive requests, exactly one in 4 of
-#    them (the 1st, 5th, ...);  then reqresp at sample 1: RQ of RQ in
-#    every stage, nothing counted;
+#    them (the 1st, 5th, ...); the same over 4 connections and 2 server
+#    threads; then reqresp at sample 1: RQ of RQ in every stage, nothing
+#    counted;
 #  - sample 1 follows every object again (R of R), and the counts start
 #    over;
 #  - the automatic rate ("sample func auto 1000": a budget of 1,000
@@ -226,6 +227,15 @@ assert_eq "reqresp: requests seen (less $u lost)" $((RQ - u)) "$(sample reqresp 
 [ "$u" != 0 ] || assert_eq "reqresp: requests followed" $((RQ / 4)) "$fol"
 [ "$u" = 0 ] || note "reqresp: $u requests lost (unmatched): $fol followed"
 assert_eq "reqresp: lost orphaned" 0 "$(rr_lost orphaned)"
+# the same over 4 connections dealt to 2 server threads (the client
+# round robin, each request once its response is in: still one CPU's
+# consecutive requests), so that skipped and followed requests alternate
+# between connections and threads
+ctl reset reqresp
+rr_run 5423 epoll 2 4 $RQ 0 0
+rr_counts $((RQ / 4))
+assert_eq "reqresp 2x4: requests seen" $RQ "$(sample reqresp sample_seen)"
+assert_eq "reqresp 2x4: requests followed" $((RQ / 4)) "$(sample reqresp sample_followed)"
 # every request again: the counts start over, the stages hold them all
 ctl sample reqresp 1
 ctl reset reqresp
