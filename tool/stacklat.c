@@ -237,8 +237,9 @@ static const struct subcommand subcommands[] = {
 	  "counts them all (status: seen, followed).  The counts start over.  'auto\n"
 	  "OBJECTS': each second N is the power of two at or above the busiest\n"
 	  "CPU's objects a second (at the first point) over OBJECTS (1 under it).\n"
-	  "func, net_rx, net_tx, syscalls, storage and block sample (CAP_SYS_ADMIN\n"
-	  "or CAP_PERFMON).", NULL },
+	  "func, net_rx, net_tx, syscalls, storage, block and reqresp sample\n"
+	  "(reqresp: a request, chosen at its data's first segment, counted at the\n"
+	  "read that returns it) (CAP_SYS_ADMIN or CAP_PERFMON).", NULL },
 	{ "cgtotals", cmd_cgtotals, "PIPELINE on|off",
 	  "Keep the total of every object also per cgroup v2 of the task it ends\n"
 	  "in (stages cg<ID>.total, shown by path; cg-other.total beyond the\n"

@@ -35,7 +35,7 @@ static __always_inline struct sl_flight_ent *sl_ev_start(struct sl_ev *ev)
 			return NULL;
 		}
 	}
-	if (!sl_sample_take(p))
+	if (!p->sample_own && !sl_sample_take(p))
 		return NULL;
 	e = sl_chain_start(p, ev->ident, ev->hk->pt, sl_ev_now(ev));
 	if (e && p->on_start)

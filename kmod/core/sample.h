@@ -43,6 +43,39 @@ static __always_inline bool sl_sample_take(struct sl_pipeline *p)
 }
 
 /*
+ * The two halves of sl_sample_take(), for a pipeline that chooses an
+ * object before it knows it is one, and counts it where it is born
+ * (reqresp, whose @sample_own says so: a request's data is chosen at its
+ * first segment, the request is born at the read that returns it; data
+ * that goes on with a request open on its socket takes that request's
+ * choice).  sl_sample_choose(): follow the object starting now?  The
+ * per-CPU countdown alone, nothing counted.  sl_sample_count(): an object
+ * is born, @followed or not: the exact totals.  Probe context,
+ * preemption off, as sl_sample_take().
+ */
+static __always_inline bool sl_sample_choose(struct sl_pipeline *p)
+{
+	u32 n = READ_ONCE(p->priv.sample);
+
+	if (likely(!n))
+		return true;
+	if (this_cpu_dec_return(p->priv.smp->left) >= 0)
+		return false;
+	this_cpu_write(p->priv.smp->left, n - 1);
+	return true;
+}
+
+static __always_inline void sl_sample_count(struct sl_pipeline *p,
+					    bool followed)
+{
+	if (likely(!READ_ONCE(p->priv.sample)))
+		return;
+	this_cpu_inc(p->priv.smp->seen);
+	if (!followed)
+		this_cpu_inc(p->priv.smp->skipped);
+}
+
+/*
  * Does @p skip objects now (sampling 1 in N, N > 1)?  A later point that
  * finds no chain then expects it, and does not count it lost.  Probe
  * context.
@@ -50,6 +83,15 @@ static __always_inline bool sl_sample_take(struct sl_pipeline *p)
 static __always_inline bool sl_sample_skips(const struct sl_pipeline *p)
 {
 	return READ_ONCE(p->priv.sample) > 1;
+}
+
+/*
+ * Does @p sample now, at any N (its objects counted: N >= 1, auto's N
+ * back at 1 too)?  Probe context.
+ */
+static __always_inline bool sl_sample_on(const struct sl_pipeline *p)
+{
+	return READ_ONCE(p->priv.sample) != 0;
 }
 
 /* What status says of a pipeline's sampling. */

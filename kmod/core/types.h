@@ -469,13 +469,20 @@ struct sl_pipeline {
 	 */
 	bool own_lines;
 	/*
-	 * It can follow one object in N ("sample PIPELINE N"): every chain
-	 * it follows starts where the engine starts chains (a START row, a
-	 * SL_PF_FIRST MARK, a SPAN row's entry), never in a callback of its
-	 * own, so that the engine's choice at that first point is the one
-	 * every later point agrees with (they only find chains).
+	 * It can follow one object in N ("sample PIPELINE N"): an object is
+	 * chosen once, where its chain starts - where the engine starts
+	 * chains (a START row, a SL_PF_FIRST MARK, a SPAN row's entry), or
+	 * in the callback that starts it (sl_sample_take(): net_tx, storage,
+	 * block) - so that every later point agrees (they only find chains).
 	 */
 	bool sampling;
+	/*
+	 * With @sampling: its callbacks choose and count its objects
+	 * (sl_sample_choose(), sl_sample_count()), and the engine's starts
+	 * follow every object: reqresp, whose START rows start a segment's
+	 * and a thread's chains before the request they belong to is known.
+	 */
+	bool sample_own;
 	/*
 	 * The total of every object it ends (a SPAN row's call, an END's
 	 * chain: last point minus first) is also kept per cgroup v2 of the

@@ -278,6 +278,28 @@ static __always_inline void sl_net_tcp_obj(const struct sock *sk,
 }
 
 /*
+ * reqresp (reqresp.c, reqresp_sample.c): the idents of a socket's chains,
+ * its address (at least 8-aligned) with the kind in the low bits - its
+ * pending data, its request, and with SL_RR_SKIP the marks of a request
+ * not followed while the pipeline samples - and a request's aux[0] flag
+ * the sampling reads.
+ */
+#define SL_RR_PEND	1UL
+#define SL_RR_REQ	2UL
+#define SL_RR_SKIP	4UL
+#define SL_RR_WRITTEN	BIT_ULL(32)	/* a write of its response started */
+
+/*
+ * Probe context (reqresp_sample.c): is the data queued on @sk followed,
+ * chosen if it starts a request; a read of data not followed (@q: the
+ * socket's followed pending data, held); a socket's marks forgotten.
+ */
+bool sl_rr_queue_take(struct sl_pipeline *p, unsigned long sk, u64 now);
+bool sl_rr_read_skipped(struct sl_ev *ev, struct sock *sk,
+			struct sl_flight_ent *q);
+void sl_rr_forget_skipped(struct sl_pipeline *p, unsigned long sk);
+
+/*
  * Setup: @p's per-interface dimensions (@n of @dims) are released when an
  * interface goes away, from now until @p's teardown puts it back.
  */

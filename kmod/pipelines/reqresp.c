@@ -21,7 +21,13 @@
  *    taking the last byte of its response;
  *  - a server thread (its pid): when it was woken by the data of a
  *    followed socket, when it got a CPU, when its wait returned, how many
- *    requests it read since, and the last request it wrote.
+ *    requests it read since, and the last request it wrote;
+ *  - while it samples ("sample reqresp N"), the marks of a request not
+ *    followed, which hold nothing: its data pending (sk | SL_RR_SKIP |
+ *    SL_RR_PEND), and itself read and not answered yet (sk | SL_RR_SKIP |
+ *    SL_RR_REQ).  They keep its boundaries (the data after it is another
+ *    request, the data before its response is its own), so that the
+ *    requests around it are the ones a full run has (reqresp_sample.c).
  *
  * A server socket is one returned by accept() while the pipeline was
  * enabled (its local port is then a server port), or any socket on the
@@ -46,15 +52,12 @@ enum {
 #define R_SENT		11	/* highest end sequence a driver took */
 #define SL_RR_SEQ	BIT_ULL(32)	/* the sequence slot is set */
 
-/* request aux[0]: the reader's pid, and flags */
-#define SL_RR_WRITTEN	BIT_ULL(32)	/* a write started */
+/* request aux[0]: the reader's pid, and flags (SL_RR_WRITTEN: net.h) */
 #define SL_RR_BUSY	BIT_ULL(33)	/* arrived at a busy thread */
 /* thread aux[1]: requests read since its wakeup, and flags */
 #define SL_RR_WOKEN	BIT_ULL(32)	/* woken by a followed socket's data */
 
-/* idents: sockets are at least 8-aligned */
-#define SL_RR_PEND	1UL
-#define SL_RR_REQ	2UL
+/* idents: a socket's address with SL_RR_PEND, _REQ, _SKIP (net.h) */
 
 enum {
 	RRS_RX, RRS_TCPIP, RRS_NOTIFY, RRS_RUNQ, RRS_WAITRET, RRS_QUEUE,
@@ -192,11 +195,14 @@ static int sl_rr_start_ok(struct sl_ev *ev)
 static int sl_rr_queue_post(struct sl_ev *ev, struct sl_flight_ent *e)
 {
 	struct sl_pipeline *p = ev->p;
-	unsigned long id = (unsigned long)sl_ev_ptr(ev, 0) | SL_RR_PEND;
+	unsigned long sk = (unsigned long)sl_ev_ptr(ev, 0);
+	unsigned long id = sk | SL_RR_PEND;
 	struct sl_flight_ent *q;
 	unsigned int i;
 
 	e->ts[R_QUEUE] = sl_ev_now(ev);
+	if (sl_sample_on(p) && !sl_rr_queue_take(p, sk, sl_ev_now(ev)))
+		return SL_FORGET;
 	/*
 	 * The pending data as it is, else a new entry: never "get, else
 	 * start", which restarted the entry (its first skb's times, its
@@ -469,6 +475,7 @@ static int sl_rr_read_pre(struct sl_ev *ev)
 	if (!sl_task_ok(p)) {
 		sl_chain_forget(p, ev->ident | SL_RR_PEND, SL_LOSS_FILTERED);
 		sl_chain_forget(p, ev->ident | SL_RR_REQ, SL_LOSS_FILTERED);
+		sl_rr_forget_skipped(p, ev->ident);
 		return -1;
 	}
 	*(u64 *)ev->data = sl_now();
@@ -491,17 +498,29 @@ static void sl_rr_read_data(struct sl_ev *ev, struct sock *sk)
 		if (q) {
 			e->aux[1] += q->aux[1];
 			sl_chain_remove(p, q, SL_NO_LOSS);
+		} else if (sl_sample_on(p)) {
+			/* chosen while the request's entry was busy: its own */
+			sl_chain_forget(p, id | SL_RR_SKIP | SL_RR_PEND,
+					SL_NO_LOSS);
 		}
 		sl_chain_put(e);
 		return;
 	}
 	if (e)
 		sl_rr_finish(p, e);
+	if (sl_sample_on(p) && sl_rr_read_skipped(ev, sk, q))
+		return;
 	if (!q) {
-		/* data that arrived before the pipeline was enabled */
-		sl_loss(p, SL_LOSS_UNMATCHED);
+		/*
+		 * data that arrived before the pipeline was enabled (or
+		 * before it stopped sampling: that of a request not followed)
+		 */
+		if (!sl_chain_forget(p, id | SL_RR_SKIP | SL_RR_PEND, SL_NO_LOSS))
+			sl_loss(p, SL_LOSS_UNMATCHED);
 		return;
 	}
+	/* a request is born, followed */
+	sl_sample_count(p, true);
 	e = sl_chain_start(p, id | SL_RR_REQ, R_RDRET, sl_ev_now(ev));
 	if (!e) {
 		sl_chain_remove(p, q, SL_NO_LOSS);
@@ -557,17 +576,30 @@ static int sl_rr_read_post(struct sl_ev *ev, struct sl_flight_ent *unused)
 		e = sl_chain_get(p, (unsigned long)sk | SL_RR_REQ);
 		if (e)
 			sl_rr_finish(p, e);
+		else
+			sl_rr_forget_skipped(p, (unsigned long)sk);
 	}
 	return SL_DONE;
 }
 
-/* tcp_sendmsg(sk, ...) at entry: the response of the socket's request */
+/*
+ * tcp_sendmsg(sk, ...) at entry: the response of the socket's request.
+ * Process context (the writer's task).  The response of a request not
+ * followed only ends its mark: the socket's next data is another request.
+ */
 static int sl_rr_write_pre(struct sl_ev *ev)
 {
 	struct sl_flight_ent *e = sl_chain_get(ev->p, ev->ident | SL_RR_REQ);
+	const struct sock *sk = (const struct sock *)ev->ident;
 
-	if (!e)
+	if (!e) {
+		/* a request not followed is answered (at any rate now) */
+		if (sl_rr_port_ok(ev->p, READ_ONCE(inet_sk(sk)->inet_num)))
+			sl_chain_forget(ev->p,
+					ev->ident | SL_RR_SKIP | SL_RR_REQ,
+					SL_NO_LOSS);
 		return -1;
+	}
 	if (!(e->aux[0] & SL_RR_WRITTEN)) {
 		e->aux[0] |= SL_RR_WRITTEN;
 		e->ts[R_WRSTART] = sl_now();
@@ -688,6 +720,8 @@ static int sl_rr_close_pre(struct sl_ev *ev)
 	e = sl_chain_get(ev->p, ev->ident | SL_RR_REQ);
 	if (e)
 		sl_rr_finish(ev->p, e);
+	else
+		sl_rr_forget_skipped(ev->p, ev->ident);	/* at any rate now */
 	return -1;
 }
 
@@ -826,4 +860,11 @@ SL_PIPELINE(reqresp) = {
 	.on_enable = sl_rr_on_enable,
 	.start_ok = sl_rr_start_ok,
 	.own_events = true,
+	/*
+	 * a request, at its data's first segment (sl_rr_queue_take()),
+	 * counted at the read that makes it one; the segments' and threads'
+	 * chains before are every one's
+	 */
+	.sampling = true,
+	.sample_own = true,
 };

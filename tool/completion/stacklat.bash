@@ -143,7 +143,7 @@ _stacklat()
 		;;
 	sample)
 		if ((nargs == 0)); then
-			mapfile -t COMPREPLY < <(compgen -W "func net_rx net_tx" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "func net_rx net_tx syscalls storage block reqresp" -- "$cur")
 		elif ((nargs == 1)); then
 			mapfile -t COMPREPLY < <(compgen -W "auto 1 4 16 64" -- "$cur")
 		fi

@@ -32,6 +32,19 @@
 #    one request each), filtered on its disk: C bios seen at
 #    block_bio_queue, C/4 followed, C/4 samples in Q2D, D2C and Q2C, and
 #    the completions of the others not counted unmatched;
+#  - reqresp at sample 4: RQ request/response rounds of 64 bytes on one
+#    loopback connection (sl-rrserver, epoll, one thread; the client
+#    waits for each response): RQ requests seen, RQ/4 followed, RQ/4
+#    samples in every stage, the total and segments, nothing lost
+#    (unmatched, stale) and nothing left in flight.  A request is chosen
+#    at its data's first segment, in tcp_queue_rcv: over loopback the
+#    segment is received in the sending client's softirq, on its CPU, or
+#    by the server when it releases its socket (the backlog): both run on
+#    CPU 0 here (this shell's affinity, which they inherit), so the
+#    choices are one CPU's consecutive requests, exactly one in 4 of
+#    them (the 1st, 5th, ...); the same over 4 connections and 2 server
+#    threads; then reqresp at sample 1: RQ of RQ in every stage, nothing
+#    counted;
 #  - sample 1 follows every object again (R of R), and the counts start
 #    over;
 #  - the automatic rate ("sample func auto 1000": a budget of 1,000
@@ -44,12 +57,13 @@
 #    calls before the first look that saw the pace are all followed: 6.12
 #    under a loaded host followed 41,208 of 80,000): noted, not asserted;
 #  - bad input (N 0 or over 65536, a word, a pipeline that does not
-#    sample, an unknown one) refused, the rate unchanged.
+#    sample - irq, an unknown one) refused, the rate unchanged.
 set -euo pipefail
 . "$SL_REPO/tests/vm/lib.sh"
 . "$SL_REPO/tests/vm/net.sh"
+. "$SL_REPO/tests/vm/rr.sh"
 
-C=1000 R=160 SIZE=64
+C=1000 R=160 SIZE=64 RQ=40
 T=/tmp/sl-22
 rm -rf "$T"
 mkdir -p "$T"
@@ -191,6 +205,45 @@ ctl sample block 1
 ctl disable block
 rmmod null_blk	# the next scenarios load it with parameters of their own
 
+# ---- reqresp: a request, at its data's first segment (see the top)
+ctl sample reqresp 4
+ctl enable reqresp
+rr_run 5421 epoll 1 1 $RQ 0 0
+grep '^  sample' "$SL_DBG/status"
+# rr_counts N: every stage, the total and segments hold N (less the
+# requests lost, which only PREEMPT_RT and missed hits allow, counted
+# unmatched), nothing else lost, nothing left in flight - the marks of
+# the requests not followed gone too
+u=$(rr_lost unmatched)
+m=$(awk '/^pipeline / { on = ($2 == "reqresp:") }
+	on && ($1 == "hook" || $1 == "fprobe:") { for (i = 2; i <= NF; i++) if ($i ~ /^nmissed=/) { split($i, a, "="); t += a[2] } }
+	END { print t + 0 }' "$SL_DBG/status")
+# a request not followed is never unmatched: only a lost one is
+[ "$u" = 0 ] || rr_rt || [ "$u" -le "$m" ] ||
+	fail "reqresp: $u requests counted unmatched at sample 4 ($m hits missed, not PREEMPT_RT)"
+fol=$(sample reqresp sample_followed)
+rr_counts $((fol + u))
+assert_eq "reqresp: requests seen (less $u lost)" $((RQ - u)) "$(sample reqresp sample_seen)"
+[ "$u" != 0 ] || assert_eq "reqresp: requests followed" $((RQ / 4)) "$fol"
+[ "$u" = 0 ] || note "reqresp: $u requests lost (unmatched): $fol followed"
+assert_eq "reqresp: lost orphaned" 0 "$(rr_lost orphaned)"
+# the same over 4 connections dealt to 2 server threads (the client
+# round robin, each request once its response is in: still one CPU's
+# consecutive requests), so that skipped and followed requests alternate
+# between connections and threads
+ctl reset reqresp
+rr_run 5423 epoll 2 4 $RQ 0 0
+rr_counts $((RQ / 4))
+assert_eq "reqresp 2x4: requests seen" $RQ "$(sample reqresp sample_seen)"
+assert_eq "reqresp 2x4: requests followed" $((RQ / 4)) "$(sample reqresp sample_followed)"
+# every request again: the counts start over, the stages hold them all
+ctl sample reqresp 1
+ctl reset reqresp
+rr_run 5422 epoll 1 1 $RQ 0 0
+rr_counts $RQ
+assert_eq "reqresp at sample 1: seen (not counted)" 0 "$(sample reqresp sample_seen)"
+ctl disable reqresp
+
 # ---- net_rx: a packet, at the first point armed
 ctl enable net_rx
 ctl enable net_tx
@@ -243,7 +296,7 @@ bad() { # bad LINE WHY: the control line refused, WHY in the kernel log
 bad "sample net_rx 0" "is not 1..65536"
 bad "sample net_rx 65537" "is not 1..65536"
 bad "sample net_rx x" "is not 1..65536"
-bad "sample reqresp 4" "does not sample"
+bad "sample irq 4" "does not sample"
 bad "sample nosuch 4" "nosuch"
 bad "sample net_rx auto 0" "is not N"
 bad "sample net_rx auto" "is not N"
@@ -252,8 +305,8 @@ for a in 0 65537 x -1 "auto 0" "auto x" "auto 100000001" "auto 5 5"; do
 	# shellcheck disable=SC2086 # the words of $a
 	if "$SL_TOOL" sample net_rx $a 2> /dev/null; then fail "stacklat sample net_rx $a accepted"; fi
 done
-if "$SL_TOOL" sample reqresp 4 2> /dev/null; then fail "stacklat sample reqresp 4 accepted"; fi
+if "$SL_TOOL" sample irq 4 2> /dev/null; then fail "stacklat sample irq 4 accepted"; fi
 assert_eq "net_rx's rate after refused changes" 8 "$(sample net_rx sample)"
-assert_eq "reqresp: no sample key (it cannot sample)" none "$(sample reqresp sample)"
+assert_eq "irq: no sample key (it cannot sample)" none "$(sample irq sample)"
 ctl disable net_rx
-pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; net_tx 1 in 4: $R seen, $((R / 4)) followed; syscalls 1 in 4: $C getppid counted, $((C / 4)) timed; storage 1 in 4: $C preads seen, $((C / 4)) in every layer; block 1 in 4: $C bios seen, $((C / 4)) in Q2D, D2C, Q2C; sample 1 follows all; bad input refused"
+pass "func 1 in 4: $C calls seen, $((C / 4)) followed and timed; net_rx 1 in 8: $R datagrams seen, $((R / 8)) followed in every stage; net_tx 1 in 4: $R seen, $((R / 4)) followed; syscalls 1 in 4: $C getppid counted, $((C / 4)) timed; storage 1 in 4: $C preads seen, $((C / 4)) in every layer; block 1 in 4: $C bios seen, $((C / 4)) in Q2D, D2C, Q2C; reqresp 1 in 4: $RQ requests seen, $((RQ / 4)) followed in every stage; sample 1 follows all; bad input refused"
