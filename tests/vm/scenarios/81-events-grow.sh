@@ -1,6 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernels: all
+# kernels: 7.3 6.1-rt
+#   (the rings' code is the same on every kernel; 7.3 booted preempt=full,
+#   where tracepoint probes are preemptible, and PREEMPT_RT, where the
+#   swap's function-call interrupt is the one hard interrupt context, are
+#   where it can go wrong; 6.12 and 5.10 passed it when it was written)
 # Event rings that follow use (issue 31): without event_records= a CPU's
 # ring starts at 64 records and grows x4 (to 256, then 512), when a look
 # (every 125 ms) finds it more than half full or full since the last look.
