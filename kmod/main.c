@@ -122,7 +122,7 @@ static struct sl_uint_param event_records = {
 	STACKLAT_EVENTS_RING_MAX };
 module_param_cb(event_records, &sl_uint_ops, &event_records, 0444);
 MODULE_PARM_DESC(event_records,
-		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536; unset, a ring starts at 64 and grows x4 (256, then 512) when it is found more than half full");
+		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536; unset, a ring starts at 128 and grows x4 to 512 when it is found more than half full");
 
 static char *enable;
 module_param(enable, charp, 0444);

@@ -6,24 +6,26 @@
 #   swap's function-call interrupt is the one hard interrupt context, are
 #   where it can go wrong; 6.12 and 5.10 passed it when it was written)
 # Event rings that follow use (issue 31): without event_records= a CPU's
-# ring starts at 64 records and grows x4 (to 256, then 512), when a look
+# ring starts at 128 records and grows x4, to 512, when a look
 # (every 125 ms) finds it more than half full or full since the last look.
 # The new ring takes the old one's place on its CPU, with the unread
 # records copied.  With threshold 1 ns on func's __x64_sys_getppid and
 # the pipeline filtered on sl-spin's tgid, sl-spin's two threads (one
 # pinned to each CPU) make M getppid each, nobody reading:
-#  1. before any event: 2 rings of 64 records, 2 x 64 x 504 bytes;
+#  1. before any event: 2 rings of 128 records, 2 x 128 x 504 bytes;
 #  2. bursts until the rings reach 512 (a burst fills a ring, so the next
 #     look grows it; when is a race with the burst): every call is
 #     written or counted an overrun (written + overruns = 2M exactly), the
 #     bytes follow the rings' size, and reading gives exactly the records
-#     written, each CPU's in order (seq rising); 512 within 3 bursts;
+#     written, each CPU's in order (seq rising); 512 within 3 bursts
+#     (one, unless a look falls inside the burst before a ring is half
+#     full: it grows at the next);
 #  3. the rings drained and at their bound, a burst of M calls a CPU:
 #     exactly 512 kept and M - 512 overruns on each CPU, and reading gives
 #     each CPU's 512 attempts in a row (seq consecutive);
 #  4. event_records= set: the rings have that size from the start and
 #     never grow (81-events' exact overruns rely on it).
-# It can fail: a ring that did not grow keeps 64 or 256 in 3 (more
+# It can fail: a ring that did not grow keeps 128 in 3 (more
 # overruns); a swap that lost or reordered the unread records fails 2's
 # read.
 set -euo pipefail
@@ -54,8 +56,8 @@ ctl enable func
 ctl threshold func 1
 # 1. the rings exist, small
 read -r ring start now rings bytes _ _ <<<"$(evj)"
-assert_eq "ring: grows to, starts with, largest now; rings" "512 64 64 2" "$ring $start $now $rings"
-assert_eq "ring bytes" $((2 * 64 * 504)) "$bytes"
+assert_eq "ring: grows to, starts with, largest now; rings" "512 128 128 2" "$ring $start $now $rings"
+assert_eq "ring bytes" $((2 * 128 * 504)) "$bytes"
 
 # 2. bursts, nobody reading during one, until the rings are at 512
 sizes=""
@@ -69,7 +71,7 @@ for b in 1 2 3; do
 	over=$((o1a - o0a + o1b - o0b))
 	note "burst $b of $M a CPU: written $written, overruns $((o1a - o0a)) and $((o1b - o0b)); largest ring now $now records, $bytes bytes"
 	assert_eq "burst $b: written + overruns" $((2 * M)) $((written + over))
-	[ "$written" -ge 128 ] || fail "burst $b: only $written written: less than the two rings' first 64"
+	[ "$written" -ge 256 ] || fail "burst $b: only $written written: less than the two rings' first 128"
 	got=$(drain "burst$b.json")
 	assert_eq "burst $b: events read" "$written" "$got"
 	python3 - "$OUT/burst$b.json" <<'PY' || fail "burst $b: events not sl-spin's, or a CPU's seq not rising"
@@ -78,7 +80,7 @@ evs = [json.loads(l)["event"] for l in open(sys.argv[1]) if '"event"' in l]
 assert all(e["comm"] == "sl-spin" for e in evs), evs[0]
 for cpu in (0, 1):
     seq = [e["seq"] for e in evs if e["cpu"] == cpu]
-    assert len(seq) >= 64 and seq == sorted(set(seq)), (cpu, len(seq), seq[:5])
+    assert len(seq) >= 128 and seq == sorted(set(seq)), (cpu, len(seq), seq[:5])
 PY
 	sizes="$sizes $now"
 	[ "$now" -lt 512 ] || break
@@ -120,4 +122,4 @@ assert_eq "written with event_records=200 (no growth)" 400 "$w1"
 assert_eq "ring bytes with event_records=200" $((2 * 200 * 504)) "$bytes"
 ctl threshold func 0
 sl_unload
-pass "rings 64 ->$sizes records in bursts of $((2 * M)) (each call kept or counted), then 512 a CPU exactly; event_records= fixed"
+pass "rings 128 ->$sizes records in bursts of $((2 * M)) (each call kept or counted), then 512 a CPU exactly; event_records= fixed"
