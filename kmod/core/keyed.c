@@ -162,8 +162,9 @@ static __always_inline u64 *sl_kb_row(struct sl_keyed *t,
  * and an update nested after a flip takes the other side's lock, so the
  * lock is only ever waited for on another CPU's behalf.
  */
-static noinline u64 *sl_keyed_spill(struct sl_keyed *t, struct sl_keyed_buf *b,
-				    u64 key, bool *fresh)
+static noinline notrace u64 *sl_keyed_spill(struct sl_keyed *t,
+					    struct sl_keyed_buf *b,
+					    u64 key, bool *fresh)
 {
 	struct sl_keyed_buf *sb;
 	u64 *v;
