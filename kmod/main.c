@@ -122,7 +122,14 @@ static struct sl_uint_param event_records = {
 	STACKLAT_EVENTS_RING_MAX };
 module_param_cb(event_records, &sl_uint_ops, &event_records, 0444);
 MODULE_PARM_DESC(event_records,
-		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536; unset, a ring starts at 128 and grows x4 to 512 when it is found more than half full");
+		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536 (default 512)");
+
+static struct sl_uint_param event_records_start = {
+	0, STACKLAT_EVENTS_RING_MIN, STACKLAT_EVENTS_RING_MAX };
+module_param_cb(event_records_start, &sl_uint_ops, &event_records_start,
+		0444);
+MODULE_PARM_DESC(event_records_start,
+		 "records a ring starts with, growing x4 up to event_records= when it is found more than half full, 16..65536 (default: event_records=, no growth)");
 
 static char *enable;
 module_param(enable, charp, 0444);
@@ -140,9 +147,9 @@ static int __init sl_init(void)
 	sl_stack_depth = stack_depth.val;
 	sl_events_rate = event_rate.val;
 	sl_events_records = event_records.val;
-	sl_events_start = event_records.set ? event_records.val :
-			  min_t(unsigned int, STACKLAT_EVENTS_RING_START,
-				event_records.val);
+	sl_events_start = event_records_start.set ?
+			  min(event_records_start.val, event_records.val) :
+			  event_records.val;
 	sl_cgdim_slots = cgroup_slots.val;
 	sl_cpus_init();
 	sl_ft = sl_flight_create(flight_entries.val,

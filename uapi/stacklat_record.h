@@ -13,13 +13,11 @@
 /*
  * Records in each CPU's ring: the module's event_records= (status says),
  * STACKLAT_EVENTS_RING_DEFAULT unless set; before 0.7 always 4096.  Since
- * 0.8, unless event_records= is set, a ring starts at
- * STACKLAT_EVENTS_RING_START records and grows (x4) to the default when
- * it is found more than half full.
+ * 0.8 a ring can start smaller (event_records_start=) and grow (x4) to
+ * that when it is found more than half full.
  */
 #define STACKLAT_EVENTS_RING		4096
 #define STACKLAT_EVENTS_RING_DEFAULT	512
-#define STACKLAT_EVENTS_RING_START	128
 #define STACKLAT_EVENTS_RING_MIN	16
 #define STACKLAT_EVENTS_RING_MAX	65536
 #define STACKLAT_EVENT_STAGES	16	/* stages an event carries */

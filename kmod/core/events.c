@@ -13,7 +13,7 @@
  * that CPU), the reader never waits for the writer.  An event's seq is its
  * CPU's count of attempts, so a gap in seq is exactly the overruns between.
  *
- * Rings follow use: unless event_records= is set, a CPU's ring starts at
+ * Rings can follow use: with event_records_start=, a CPU's ring starts at
  * sl_events_start records and grows x4, up to sl_events_records, when a
  * look (a work item, SL_EV_LOOK_MS apart while rings exist) finds it more
  * than half full or full since the last look.  The new ring is put in
@@ -57,8 +57,8 @@
 unsigned int sl_events_rate = 10000;
 /* records a CPU's ring grows to (event_records=), fixed at load */
 unsigned int sl_events_records = STACKLAT_EVENTS_RING_DEFAULT;
-/* and starts with (event_records= set: the same, a ring never grows) */
-unsigned int sl_events_start = STACKLAT_EVENTS_RING_START;
+/* and starts with (event_records_start=; unset the same: no growth) */
+unsigned int sl_events_start = STACKLAT_EVENTS_RING_DEFAULT;
 
 struct sl_ev_rate {
 	u64 window;			/* the window's number (now / SL_EV_WINDOW_NS) */

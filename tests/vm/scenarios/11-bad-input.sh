@@ -129,6 +129,7 @@ for p in "flight_entries=1:flight_entries=1 is outside" \
 	 "keyed_rows=255:keyed_rows=255 is outside 256..262144" \
 	 "keyed_cpu_rows=16385:keyed_cpu_rows=16385 is outside 64..16384" \
 	 "keyed_linger_ms=3600001:keyed_linger_ms=3600001 is outside 0..3600000" \
+	 "event_records_start=15:event_records_start=15 is outside 16..65536" \
 	 "open_reads=2:open_reads"; do
 	dmesg -C
 	if insmod "$SL_KO" "${p%%:*}" 2>/dev/null; then

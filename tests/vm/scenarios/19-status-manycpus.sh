@@ -40,9 +40,9 @@ json=$("$SL_TOOL" status -j 2>&1) || fail "stacklat status -j failed: $(tail -n 
 read -r rings bytes ring start now kcpus <<<"$(jq -r '[.events.rings, .events.bytes, .events.ring, .events.ring_start, .events.ring_now, (.pipelines[] | select(.pipeline == "syscalls") | .keyed.cpus)] | @tsv' <<<"$json")"
 assert_eq "CPUs with an event ring ($online online of $ncpus possible)" "$online" "$rings"
 assert_eq "CPUs with keyed buffers (syscalls)" "$online" "$kcpus"
-# event_records= unset: the rings start at 128 records and grow to 512;
-# nothing was slow yet (func has no function), so none grew
-assert_eq "records a ring grows to, starts with, the largest now" "512 128 128" "$ring $start $now"
+# the defaults: rings of 512 records from the start (event_records_start=
+# unset: no growth)
+assert_eq "records a ring grows to, starts with, the largest now" "512 512 512" "$ring $start $now"
 assert_eq "event ring bytes ($rings rings of $start records of 504 B)" $((rings * start * 504)) "$bytes"
 note "event rings: $rings x $start records (up to $ring), $((bytes >> 10)) KiB in all"
 # func has no function: nothing recorded, so no CPU has a copy of its

@@ -5,8 +5,8 @@
 #   where tracepoint probes are preemptible, and PREEMPT_RT, where the
 #   swap's function-call interrupt is the one hard interrupt context, are
 #   where it can go wrong; 6.12 and 5.10 passed it when it was written)
-# Event rings that follow use (issue 31): without event_records= a CPU's
-# ring starts at 128 records and grows x4, to 512, when a look
+# Event rings that follow use (issue 31): with event_records_start=128 a
+# CPU's ring starts at 128 records and grows x4, to 512, when a look
 # (every 125 ms) finds it more than half full or full since the last look.
 # The new ring takes the old one's place on its CPU, with the unread
 # records copied.  With threshold 1 ns on func's __x64_sys_getppid and
@@ -23,7 +23,7 @@
 #  3. the rings drained and at their bound, a burst of M calls a CPU:
 #     exactly 512 kept and M - 512 overruns on each CPU, and reading gives
 #     each CPU's 512 attempts in a row (seq consecutive);
-#  4. event_records= set: the rings have that size from the start and
+#  4. event_records= alone: the rings have that size from the start and
 #     never grow (81-events' exact overruns rely on it).
 # It can fail: a ring that did not grow keeps 128 in 3 (more
 # overruns); a swap that lost or reordered the unread records fails 2's
@@ -50,7 +50,7 @@ drain() {
 
 [ "$(getconf _NPROCESSORS_ONLN)" -eq 2 ] || fail "this test is made for 2 online CPUs"
 # event_rate=0: every attempt is written or an overrun, none suppressed
-sl_load event_rate=0
+sl_load event_rate=0 event_records_start=128
 ctl func add __x64_sys_getppid
 ctl enable func
 ctl threshold func 1
@@ -109,7 +109,7 @@ PY
 ctl threshold func 0
 sl_unload
 
-# 4. event_records= set: fixed
+# 4. event_records= alone (the default: no event_records_start=): fixed
 sl_load event_rate=0 event_records=200
 ctl func add __x64_sys_getppid
 ctl enable func
@@ -122,4 +122,4 @@ assert_eq "written with event_records=200 (no growth)" 400 "$w1"
 assert_eq "ring bytes with event_records=200" $((2 * 200 * 504)) "$bytes"
 ctl threshold func 0
 sl_unload
-pass "rings 128 ->$sizes records in bursts of $((2 * M)) (each call kept or counted), then 512 a CPU exactly; event_records= fixed"
+pass "rings 128 ->$sizes records in bursts of $((2 * M)) (each call kept or counted), then 512 a CPU exactly; event_records= alone fixed"
