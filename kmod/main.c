@@ -35,7 +35,6 @@
  */
 struct sl_uint_param {
 	unsigned int val, min, max;
-	bool set;			/* given at load */
 };
 
 static int sl_param_set_uint(const char *val, const struct kernel_param *kp)
@@ -49,7 +48,6 @@ static int sl_param_set_uint(const char *val, const struct kernel_param *kp)
 		return -EINVAL;
 	}
 	p->val = v;
-	p->set = true;
 	return 0;
 }
 
@@ -124,6 +122,7 @@ module_param_cb(event_records, &sl_uint_ops, &event_records, 0444);
 MODULE_PARM_DESC(event_records,
 		 "slow-event records in each online CPU's ring (504 bytes each), 16..65536 (default 512)");
 
+/* 0: not given (below its least value) */
 static struct sl_uint_param event_records_start = {
 	0, STACKLAT_EVENTS_RING_MIN, STACKLAT_EVENTS_RING_MAX };
 module_param_cb(event_records_start, &sl_uint_ops, &event_records_start,
@@ -147,7 +146,7 @@ static int __init sl_init(void)
 	sl_stack_depth = stack_depth.val;
 	sl_events_rate = event_rate.val;
 	sl_events_records = event_records.val;
-	sl_events_start = event_records_start.set ?
+	sl_events_start = event_records_start.val ?
 			  min(event_records_start.val, event_records.val) :
 			  event_records.val;
 	sl_cgdim_slots = cgroup_slots.val;

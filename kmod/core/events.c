@@ -146,8 +146,10 @@ static void sl_ev_put(struct sl_pipeline *p, u64 last, u64 total,
 	head = r->head;
 	/* acquire: the reader is done with the slot before it is reused */
 	tail = smp_load_acquire(&r->tail);
-	/* no ring yet: a CPU just online, before its callback (cpus.h) */
-	/* acquire: its size, set before (sl_ev_ring_alloc()) */
+	/*
+	 * acquire: its size, set before (sl_ev_ring_alloc()); none yet: a
+	 * CPU just online, before its callback (cpus.h)
+	 */
 	rec = smp_load_acquire(&r->rec);
 	if (unlikely(!rec)) {
 		r->overruns++;
